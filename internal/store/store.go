@@ -1,0 +1,80 @@
+// Package store defines Lazuli's ordered, transactional record store: the one
+// contract every metadata engine (memory, sqlite, postgres) implements and
+// every service builds on.
+//
+// The model is a single sorted map from byte-string keys to byte-string values.
+// Keys are built with the tuple encoding in keys.go so that byte order equals
+// tuple order and a prefix scan lists a container's blobs, a partition's
+// entities or a queue's messages by visibility time.
+//
+// Guarantees an engine MUST give:
+//
+//   - View runs its closure against a consistent snapshot: every Get and Scan
+//     inside one View sees the same committed state, even while Updates commit.
+//     A View never blocks writers and never observes a half-applied Update.
+//   - Update runs its closure serializably: the outcome is as if every Update
+//     ran one at a time. An Update that conflicts with a concurrent one is
+//     retried by the engine, so the closure MAY run more than once and MUST NOT
+//     have side effects outside its Tx (no channel sends, no extent deletes, no
+//     counters). An error returned by the closure aborts the transaction
+//     (nothing it wrote is kept) and is returned unchanged by Update.
+//   - Durability: when Update returns nil the write is on stable storage
+//     (fsync'd, or committed by the database) and visible to every later View
+//     and Update, in this process and, for shared engines, on every node.
+//   - Values passed to Put are owned by the engine after the call; slices
+//     returned by Get and Scan are valid only until the closure returns, so a
+//     caller that keeps them copies them (bytes.Clone).
+//
+// Every Azure rule (ETags, leases, visibility, OData, listing) lives above the
+// store, once; engines know nothing about them.
+package store
+
+import (
+	"context"
+	"errors"
+)
+
+// ErrNotFound is returned by Tx.Get when the key has no record.
+var ErrNotFound = errors.New("store: record not found")
+
+// ErrReadOnly is returned by a write attempted inside View.
+var ErrReadOnly = errors.New("store: write in a read-only transaction")
+
+// ErrClosed is returned by View and Update after Close.
+var ErrClosed = errors.New("store: closed")
+
+// Store is an engine handle. It is safe for concurrent use.
+type Store interface {
+	// View runs fn in a read-only snapshot transaction.
+	View(ctx context.Context, fn func(Tx) error) error
+	// Update runs fn in a serializable read-write transaction, retrying it on
+	// conflict, and returns once the result is durable.
+	Update(ctx context.Context, fn func(Tx) error) error
+	// Close waits for in-flight transactions, then releases the engine. Later
+	// calls return ErrClosed.
+	Close() error
+}
+
+// Tx is one transaction. It is not safe for concurrent use and is invalid
+// once the closure that received it returns.
+type Tx interface {
+	// Get returns the value stored at key, or ErrNotFound.
+	Get(key []byte) ([]byte, error)
+	// Put stores value at key, replacing any previous value. An empty value is
+	// allowed and distinct from no record.
+	Put(key, value []byte) error
+	// Delete removes key; deleting a missing key is not an error.
+	Delete(key []byte) error
+	// Scan calls fn for every record with start <= key < end, in ascending key
+	// order (descending when opts.Reverse), until fn returns false, opts.Limit
+	// records have been visited (0 means no limit) or the range is exhausted.
+	// A nil end means no upper bound. Writes made earlier in the same Update
+	// are visible to Scan and Get. fn must not write through the Tx.
+	Scan(start, end []byte, opts ScanOptions, fn func(key, value []byte) bool) error
+}
+
+// ScanOptions tunes a Scan.
+type ScanOptions struct {
+	Limit   int
+	Reverse bool
+}
