@@ -5,9 +5,11 @@
 // the old bytes whole while a writer replaces them.
 //
 // Engines: fs (a directory of files: temp file, fsync, rename, directory
-// fsync) and memory. Reference counting and collection live in refs.go and
-// work on any engine through the store: a crash leaves unreferenced extents
-// (garbage that the sweep removes), never a record pointing at a missing one.
+// fsync) and memory. Reference counting (refs.go) and collection
+// (collect.go) work on any engine through the store: a crash leaves
+// unreferenced extents (garbage that the sweep removes), never a record
+// pointing at a missing one. The extenttest package is the conformance suite
+// every engine runs.
 package extent
 
 import (
@@ -37,7 +39,9 @@ type Engine interface {
 	// Remove deletes an extent; removing a missing one is not an error.
 	Remove(ctx context.Context, id string) error
 	// List calls fn for every extent with its age in seconds since it was
-	// written, for the sweep of unreferenced extents.
+	// written, for the sweep of unreferenced extents. Extents written or
+	// removed during the walk may or may not be reported; fn may call Remove.
+	// A non-nil error from fn stops the walk and is returned.
 	List(ctx context.Context, fn func(id string, ageSeconds float64) error) error
 	// Close releases the engine.
 	Close() error
@@ -52,3 +56,6 @@ type Reader interface {
 
 // ErrTooLarge is returned by Write when the input exceeds its limit.
 var ErrTooLarge = errors.New("extent: input exceeds limit")
+
+// ErrClosed is returned by Write and Open after the engine was closed.
+var ErrClosed = errors.New("extent: engine closed")
