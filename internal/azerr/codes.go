@@ -318,3 +318,10 @@ var catalogue = map[string]entry{
 	ClientCacheFlushDelay:                   {500, "The specified resource state could not be flushed from an SMB client in the specified time."},
 	FileShareProvisionedIopsInvalid:         {400, "The specified share provisioned IOPS is invalid."},
 }
+
+func init() {
+	catalogue[CorsPreflightFailure] = entry{403, "CORS not enabled or no matching rule found for this request."}
+}
+
+// CorsPreflightFailure answers an OPTIONS request no CORS rule allows.
+const CorsPreflightFailure = "CorsPreflightFailure"
