@@ -3,7 +3,6 @@ package azerr
 import (
 	"context"
 	"encoding/json"
-	"encoding/xml"
 	"log/slog"
 	"net/http"
 	"strconv"
@@ -105,6 +104,10 @@ func Body(e *Error, requestID string, now time.Time, format Format) []byte {
 	return []byte(sb.String())
 }
 
+// xmlEscape escapes markup but keeps newlines literal, as the service's
+// messages carry "\nRequestId:" lines.
+var xmlEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;", "'", "&apos;")
+
 func xmlEscape(sb *strings.Builder, s string) {
-	_ = xml.EscapeText(sb, []byte(s))
+	_, _ = xmlEscaper.WriteString(sb, s)
 }
