@@ -21,6 +21,8 @@ const (
 	// DefaultOrphanAge is far longer than any write takes to go from a
 	// finished extent to the commit that references it.
 	DefaultOrphanAge = time.Hour
+	// DefaultInterval is Run's period when it is given none.
+	DefaultInterval = time.Minute
 )
 
 // sweepBatch bounds the records one Update deletes and the extents one
@@ -60,8 +62,12 @@ func (c *Collector) Sweep(ctx context.Context) (removed int, err error) {
 	return freed + orphans, errors.Join(freedErr, orphanErr)
 }
 
-// Run sweeps now and then every interval until ctx ends, logging results.
+// Run sweeps now and then every interval (DefaultInterval when interval is
+// not positive) until ctx ends, logging results.
 func (c *Collector) Run(ctx context.Context, interval time.Duration) {
+	if interval <= 0 {
+		interval = DefaultInterval
+	}
 	ticker := time.NewTicker(interval)
 	defer ticker.Stop()
 	for {
