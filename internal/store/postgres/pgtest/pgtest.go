@@ -46,6 +46,9 @@ func Main(m *testing.M) int {
 	}
 	defer os.RemoveAll(dir)
 	defer stop()
+	// Child processes a test re-executes (the store suite's kill test) find
+	// this server instead of starting their own.
+	os.Setenv(EnvURL, serverURL)
 	return m.Run()
 }
 
