@@ -34,7 +34,9 @@ type SyntaxError struct {
 	Msg string
 }
 
-func (e *SyntaxError) Error() string { return fmt.Sprintf("filter syntax error at %d: %s", e.Pos, e.Msg) }
+func (e *SyntaxError) Error() string {
+	return fmt.Sprintf("filter syntax error at %d: %s", e.Pos, e.Msg)
+}
 
 func errAt(pos int, format string, args ...any) error {
 	return &SyntaxError{Pos: pos, Msg: fmt.Sprintf(format, args...)}
@@ -91,7 +93,7 @@ func (l *lexer) next() (token, error) {
 	return token{}, errAt(start, "unexpected character %q", c)
 }
 
-// quoted reads a single-quoted string with '' as the escaped quote.
+// quoted reads a single-quoted string with ” as the escaped quote.
 func (l *lexer) quoted() (string, error) {
 	start := l.pos
 	l.pos++ // opening quote
