@@ -1,0 +1,118 @@
+package auth
+
+import (
+	"encoding/base64"
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// DevAccountName and DevAccountKey are the well-known development storage
+// account every emulator ships with (UseDevelopmentStorage=true).
+const (
+	DevAccountName = "devstoreaccount1"
+	DevAccountKey  = "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw=="
+)
+
+// Account is a storage account and its decoded keys. A request signed with
+// any of the keys is accepted, which is how Azure supports key rotation.
+type Account struct {
+	Name string
+	Keys [][]byte
+}
+
+// Accounts is an immutable set of accounts, safe for concurrent use.
+type Accounts struct {
+	byName map[string]*Account
+	names  []string
+}
+
+// NewAccounts builds a set from accounts; a later account with the same name
+// replaces an earlier one.
+func NewAccounts(accounts ...*Account) *Accounts {
+	a := &Accounts{byName: make(map[string]*Account, len(accounts))}
+	for _, acc := range accounts {
+		a.byName[acc.Name] = acc
+	}
+	for name := range a.byName {
+		a.names = append(a.names, name)
+	}
+	sort.Strings(a.names)
+	return a
+}
+
+// Lookup returns the account with exactly this name.
+func (a *Accounts) Lookup(name string) (*Account, bool) {
+	if a == nil {
+		return nil, false
+	}
+	acc, ok := a.byName[name]
+	return acc, ok
+}
+
+// Names returns the account names in ascending order.
+func (a *Accounts) Names() []string {
+	if a == nil {
+		return nil
+	}
+	return append([]string(nil), a.names...)
+}
+
+// DevAccounts returns the set holding only the development account.
+func DevAccounts() *Accounts {
+	key, err := base64.StdEncoding.DecodeString(DevAccountKey)
+	if err != nil {
+		panic("auth: the development account key constant is not base64: " + err.Error())
+	}
+	return NewAccounts(&Account{Name: DevAccountName, Keys: [][]byte{key}})
+}
+
+// ParseAccountsEnv parses the AZURITE_ACCOUNTS environment variable:
+// "acc1:key1[:key2];acc2:key1[:key2]", keys base64-encoded. As in Azurite the
+// result replaces the development account rather than adding to it (list
+// devstoreaccount1 explicitly to keep it). An empty value means the default,
+// the development account alone. Empty entries (a trailing ';') are ignored
+// and a repeated account name takes its last definition, as Azurite does.
+func ParseAccountsEnv(v string) (*Accounts, error) {
+	if strings.TrimSpace(v) == "" {
+		return DevAccounts(), nil
+	}
+	var accounts []*Account
+	for _, entry := range strings.Split(v, ";") {
+		entry = strings.TrimSpace(entry)
+		if entry == "" {
+			continue
+		}
+		acc, err := parseAccountEntry(entry)
+		if err != nil {
+			return nil, err
+		}
+		accounts = append(accounts, acc)
+	}
+	if len(accounts) == 0 {
+		return nil, fmt.Errorf("AZURITE_ACCOUNTS: no account in %q", v)
+	}
+	return NewAccounts(accounts...), nil
+}
+
+// parseAccountEntry parses "name:key1[:key2]".
+func parseAccountEntry(entry string) (*Account, error) {
+	parts := strings.Split(entry, ":")
+	name := strings.TrimSpace(parts[0])
+	if name == "" {
+		return nil, fmt.Errorf("AZURITE_ACCOUNTS: entry %q has no account name", entry)
+	}
+	if len(parts) < 2 || len(parts) > 3 {
+		return nil, fmt.Errorf("AZURITE_ACCOUNTS: account %q needs one or two keys (name:key1[:key2])", name)
+	}
+	acc := &Account{Name: name}
+	for i, k := range parts[1:] {
+		k = strings.TrimSpace(k)
+		key, err := base64.StdEncoding.DecodeString(k)
+		if err != nil || len(key) == 0 {
+			return nil, fmt.Errorf("AZURITE_ACCOUNTS: key %d of account %q is not valid base64", i+1, name)
+		}
+		acc.Keys = append(acc.Keys, key)
+	}
+	return acc, nil
+}

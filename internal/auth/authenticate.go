@@ -1,0 +1,168 @@
+package auth
+
+import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base64"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/netip"
+	"time"
+
+	"github.com/lazuli-storage/lazuli/internal/azerr"
+	"github.com/lazuli-storage/lazuli/internal/clock"
+)
+
+// maxRequestAge is how old a Shared Key request's date may be: Azure rejects
+// older requests to limit replay.
+const maxRequestAge = 15 * time.Minute
+
+// Authenticator checks request credentials against the configured accounts.
+type Authenticator struct {
+	Accounts *Accounts
+	Clock    clock.Clock
+	Logger   *slog.Logger
+	// Debug logs the server's string-to-sign when a signature does not match,
+	// the quickest way to find a client's canonicalisation mistake.
+	Debug bool
+}
+
+// Authenticate checks r's credentials for account on service svc: a Shared
+// Key or Shared Key Lite Authorization header, or a SAS (the query parameter
+// sig). A request with neither is Anonymous. Failures are Azure errors: 400
+// InvalidAuthenticationInfo for a malformed Authorization header, 403
+// AuthenticationFailed with an AuthenticationErrorDetail element for a wrong
+// signature, an unknown account or a request date older than 15 minutes.
+//
+// For a SAS only what can be checked without knowing the operation is
+// checked here (its form and signature); its permissions, time window, IP
+// range and protocol are checked by Identity.Authorize.
+func (a *Authenticator) Authenticate(r *http.Request, svc Service, account string) (*Identity, error) {
+	id := &Identity{
+		Kind:    Anonymous,
+		Account: account,
+		service: svc,
+		at:      a.now(),
+		remote:  remoteIP(r),
+		https:   r.TLS != nil,
+	}
+	if values := r.Header.Values("Authorization"); len(values) > 0 {
+		if len(values) > 1 {
+			return nil, invalidAuthInfo("the request has more than one Authorization header")
+		}
+		return a.authenticateSharedKey(r, svc, account, values[0], id)
+	}
+	q := r.URL.Query()
+	if q.Has("sig") {
+		return a.authenticateSAS(r, svc, account, q, id)
+	}
+	return id, nil
+}
+
+func (a *Authenticator) now() time.Time {
+	if a.Clock == nil {
+		return time.Now().UTC()
+	}
+	return a.Clock.Now()
+}
+
+// remoteIP is the client address of r, unmapped so an IPv4 client on an IPv6
+// socket compares equal to an IPv4 sip range.
+func remoteIP(r *http.Request) netip.Addr {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		host = r.RemoteAddr
+	}
+	ip, err := netip.ParseAddr(host)
+	if err != nil {
+		return netip.Addr{}
+	}
+	return ip.Unmap()
+}
+
+func (a *Authenticator) authenticateSharedKey(r *http.Request, svc Service, account, header string, id *Identity) (*Identity, error) {
+	h, err := parseAuthorization(header)
+	if err != nil {
+		return nil, err
+	}
+	if h.account != account {
+		return nil, authFailed(fmt.Sprintf("The account name '%s' in the Authorization header does not match the account '%s' the request addresses.", h.account, account))
+	}
+	acc, ok := a.Accounts.Lookup(account)
+	if !ok {
+		return nil, authFailed(fmt.Sprintf("The account '%s' does not exist.", account))
+	}
+	if err := a.checkDate(r); err != nil {
+		return nil, err
+	}
+	candidates := sharedKeyStringsToSign(r, svc, h.scheme, account)
+	if !signatureMatches(acc.Keys, candidates, h.signature) {
+		a.logMismatch(r, "shared key", candidates[0])
+		return nil, authFailed(fmt.Sprintf("The MAC signature found in the HTTP request '%s' is not the same as any computed signature. Server used following string to sign: '%s'.", h.signature, candidates[0]))
+	}
+	id.Kind = SharedKey
+	return id, nil
+}
+
+// checkDate requires x-ms-date or Date and rejects requests older than
+// maxRequestAge.
+func (a *Authenticator) checkDate(r *http.Request) error {
+	v := r.Header.Get("x-ms-date")
+	if v == "" {
+		v = r.Header.Get("Date")
+	}
+	if v == "" {
+		return authFailed("Request date header not specified. Set x-ms-date or Date.")
+	}
+	t, err := http.ParseTime(v)
+	if err != nil {
+		return authFailed(fmt.Sprintf("The request date header '%s' is not a valid RFC 1123 date.", v))
+	}
+	if a.now().Sub(t) > maxRequestAge {
+		return authFailed(fmt.Sprintf("Request date header too old: '%s'", v))
+	}
+	return nil
+}
+
+// signatureMatches reports whether sig (base64) is the HMAC-SHA256 of any
+// candidate string under any key.
+func signatureMatches(keys [][]byte, candidates []string, sig string) bool {
+	want, err := base64.StdEncoding.DecodeString(sig)
+	if err != nil || len(want) != sha256.Size {
+		return false
+	}
+	for _, key := range keys {
+		for _, s := range candidates {
+			if hmac.Equal(sign(key, s), want) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func sign(key []byte, s string) []byte {
+	m := hmac.New(sha256.New, key)
+	m.Write([]byte(s))
+	return m.Sum(nil)
+}
+
+func (a *Authenticator) logMismatch(r *http.Request, kind, stringToSign string) {
+	if !a.Debug {
+		return
+	}
+	logger := a.Logger
+	if logger == nil {
+		logger = slog.Default()
+	}
+	logger.InfoContext(r.Context(), "signature mismatch", "kind", kind, "method", r.Method,
+		"url", r.URL.String(), "string_to_sign", stringToSign)
+}
+
+// authFailed is 403 AuthenticationFailed with the detail element the service
+// sends.
+func authFailed(detail string) *azerr.Error {
+	return azerr.New(azerr.AuthenticationFailed).With("AuthenticationErrorDetail", detail)
+}
