@@ -1,0 +1,63 @@
+package config
+
+import (
+	"io"
+	"testing"
+)
+
+func TestParseDefaults(t *testing.T) {
+	c, err := Parse(nil, func(string) string { return "" }, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Blob.Addr() != "127.0.0.1:10000" || c.Queue.Port != 10001 || c.Table.Port != 10002 || c.File.Port != 10003 {
+		t.Errorf("ports: %+v", c)
+	}
+	if c.StoreURL() != "sqlite:lazuli-data/lazuli.db" {
+		t.Errorf("store url %q", c.StoreURL())
+	}
+	if names := c.Accounts.Names(); len(names) != 1 || names[0] != "devstoreaccount1" {
+		t.Errorf("accounts %v", names)
+	}
+}
+
+func TestParseAzuriteFlags(t *testing.T) {
+	args := []string{"--blobHost", "0.0.0.0", "--blobPort", "0", "-l", "/tmp/x", "-L", "-s", "-d", "/tmp/debug.log",
+		"--skipApiVersionCheck", "--disableTelemetry", "--queuePort", "20001", "--inMemoryPersistence"}
+	c, err := Parse(args, func(string) string { return "" }, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Blob.Addr() != "0.0.0.0:0" || c.Location != "/tmp/x" || !c.Loose || !c.Silent || c.DebugLog != "/tmp/debug.log" ||
+		!c.SkipAPIVersionCheck || c.Queue.Port != 20001 || !c.InMemory || c.StoreURL() != "memory:" {
+		t.Errorf("parsed %+v", c)
+	}
+}
+
+func TestParseAccountsEnv(t *testing.T) {
+	env := map[string]string{"AZURITE_ACCOUNTS": "acc1:a2V5MQ==:a2V5Mg==;acc2:a2V5Mw=="}
+	c, err := Parse(nil, func(k string) string { return env[k] }, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := c.Accounts.Lookup("devstoreaccount1"); ok {
+		t.Error("AZURITE_ACCOUNTS must replace the dev account")
+	}
+	if a, ok := c.Accounts.Lookup("acc1"); !ok || len(a.Keys) != 2 {
+		t.Errorf("acc1: %+v", a)
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	for _, args := range [][]string{
+		{"--blobPort", "x"},
+		{"--cert", "c.pem"},
+		{"--services", "blob,nope"},
+		{"--oauth", "bearer"},
+		{"stray"},
+	} {
+		if _, err := Parse(args, func(string) string { return "" }, io.Discard); err == nil {
+			t.Errorf("%v: want an error", args)
+		}
+	}
+}

@@ -1,0 +1,22 @@
+package server
+
+import (
+	"log/slog"
+
+	"github.com/lazuli-storage/lazuli/internal/auth"
+	"github.com/lazuli-storage/lazuli/internal/clock"
+	"github.com/lazuli-storage/lazuli/internal/extent"
+	"github.com/lazuli-storage/lazuli/internal/store"
+)
+
+// Deps is what the host gives every service when it builds it.
+type Deps struct {
+	Store    store.Store
+	Extents  extent.Engine
+	Clock    clock.Clock
+	Accounts *auth.Accounts
+	Logger   *slog.Logger
+	// Loose ignores headers of unsupported features instead of rejecting
+	// the request (--loose).
+	Loose bool
+}

@@ -1,0 +1,106 @@
+package server
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"sync"
+	"time"
+)
+
+// Listener is one service bound to an address.
+type Listener struct {
+	Name    string
+	Addr    string // as configured; Bound() gives the real address
+	Handler http.Handler
+
+	ln  net.Listener
+	srv *http.Server
+}
+
+// Bound is the address the listener actually has (after port 0 picked one).
+func (l *Listener) Bound() string { return l.ln.Addr().String() }
+
+// Server runs a set of listeners and shuts them down together.
+type Server struct {
+	listeners []*Listener
+	tls       *tls.Config
+	wg        sync.WaitGroup
+	errs      chan error
+}
+
+// Listen binds every listener before any is served, so a port conflict fails
+// the start as a whole.
+func Listen(listeners []*Listener, tlsConfig *tls.Config) (*Server, error) {
+	s := &Server{listeners: listeners, tls: tlsConfig, errs: make(chan error, len(listeners))}
+	for _, l := range listeners {
+		ln, err := net.Listen("tcp", l.Addr)
+		if err != nil {
+			s.closeListeners()
+			return nil, fmt.Errorf("%s service: listen on %s: %w", l.Name, l.Addr, err)
+		}
+		if tlsConfig != nil {
+			ln = tls.NewListener(ln, tlsConfig)
+		}
+		l.ln = ln
+		l.srv = &http.Server{
+			Handler:           l.Handler,
+			ReadHeaderTimeout: 30 * time.Second,
+			IdleTimeout:       2 * time.Minute,
+			ErrorLog:          slog.NewLogLogger(slog.Default().Handler(), slog.LevelDebug),
+		}
+	}
+	return s, nil
+}
+
+func (s *Server) closeListeners() {
+	for _, l := range s.listeners {
+		if l.ln != nil {
+			l.ln.Close()
+		}
+	}
+}
+
+// Listeners returns the bound listeners.
+func (s *Server) Listeners() []*Listener { return s.listeners }
+
+// Scheme is "https" with TLS, else "http".
+func (s *Server) Scheme() string {
+	if s.tls != nil {
+		return "https"
+	}
+	return "http"
+}
+
+// Serve starts serving every listener in the background.
+func (s *Server) Serve() {
+	for _, l := range s.listeners {
+		s.wg.Add(1)
+		go func(l *Listener) {
+			defer s.wg.Done()
+			if err := l.srv.Serve(l.ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+				s.errs <- fmt.Errorf("%s service: %w", l.Name, err)
+			}
+		}(l)
+	}
+}
+
+// Errors reports a listener that stopped unexpectedly.
+func (s *Server) Errors() <-chan error { return s.errs }
+
+// Shutdown stops accepting, lets in-flight requests finish (until ctx ends),
+// then returns.
+func (s *Server) Shutdown(ctx context.Context) error {
+	var first error
+	for _, l := range s.listeners {
+		if err := l.srv.Shutdown(ctx); err != nil && first == nil {
+			first = err
+		}
+	}
+	s.wg.Wait()
+	return first
+}

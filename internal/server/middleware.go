@@ -1,0 +1,285 @@
+// Package server runs Lazuli's listeners and the middleware chain every
+// service shares: request id, Date and Server headers, the account from the
+// host or path, x-ms-version checking, CORS (preflight and response headers),
+// authentication, panic recovery, access logging, and the one place errors
+// are rendered.
+package server
+
+import (
+	"context"
+	"crypto/rand"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/lazuli-storage/lazuli/internal/auth"
+	"github.com/lazuli-storage/lazuli/internal/azerr"
+	"github.com/lazuli-storage/lazuli/internal/clock"
+	"github.com/lazuli-storage/lazuli/internal/request"
+	"github.com/lazuli-storage/lazuli/internal/store"
+	"github.com/lazuli-storage/lazuli/internal/svcprops"
+)
+
+// NewestVersion is the newest x-ms-version accepted without
+// --skipApiVersionCheck.
+const NewestVersion = "2027-03-07"
+
+// Service is what a storage service plugs into the shared chain.
+type Service interface {
+	// Name is the service: it selects the auth canonicalisation, the
+	// error format and the service properties used for CORS.
+	Name() auth.Service
+	// Handle serves an authenticated request whose request.Info is in the
+	// context. A returned error is rendered by the chain.
+	Handle(w http.ResponseWriter, r *http.Request) error
+}
+
+// Options configure the chain.
+type Options struct {
+	Store                  store.Store
+	Auth                   *auth.Authenticator
+	Clock                  clock.Clock
+	SkipAPIVersionCheck    bool
+	DisableProductStyleURL bool
+	// AccessLog receives one line per request; nil for none.
+	AccessLog *slog.Logger
+}
+
+// ErrorFormat is the error body format of a service.
+func ErrorFormat(svc auth.Service) azerr.Format {
+	if svc == auth.Service("table") {
+		return azerr.JSON
+	}
+	return azerr.XML
+}
+
+// Handler wraps svc in the shared middleware chain.
+func Handler(svc Service, opts Options) http.Handler {
+	if opts.Clock == nil {
+		opts.Clock = clock.Real{}
+	}
+	return &chain{svc: svc, opts: opts, format: ErrorFormat(svc.Name()),
+		serverHeader: "Lazuli-" + strings.ToUpper(string(svc.Name())[:1]) + string(svc.Name())[1:] + "/1.0"}
+}
+
+type chain struct {
+	svc          Service
+	opts         Options
+	format       azerr.Format
+	serverHeader string
+}
+
+// statusWriter remembers the status for the access log.
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+	bytes  int64
+}
+
+func (s *statusWriter) WriteHeader(code int) {
+	if s.status == 0 {
+		s.status = code
+	}
+	s.ResponseWriter.WriteHeader(code)
+}
+
+func (s *statusWriter) Write(b []byte) (int, error) {
+	if s.status == 0 {
+		s.status = http.StatusOK
+	}
+	n, err := s.ResponseWriter.Write(b)
+	s.bytes += int64(n)
+	return n, err
+}
+
+// Unwrap lets http.ResponseController reach the connection.
+func (s *statusWriter) Unwrap() http.ResponseWriter { return s.ResponseWriter }
+
+func (c *chain) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
+	w := &statusWriter{ResponseWriter: rw}
+	info := &request.Info{ID: newRequestID(), Start: c.opts.Clock.Now()}
+	h := w.Header()
+	h.Set(azerr.RequestIDHeader, info.ID)
+	h.Set("Server", c.serverHeader)
+	h.Set("Date", info.Start.Format(http.TimeFormat))
+	if id := r.Header.Get("x-ms-client-request-id"); id != "" {
+		h.Set("x-ms-client-request-id", id)
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			if p == http.ErrAbortHandler {
+				panic(p)
+			}
+			slog.Error("panic in handler", "request_id", info.ID, "method", r.Method, "url", r.URL.String(), "panic", fmt.Sprint(p))
+			if w.status == 0 {
+				azerr.Write(w, r, fmt.Errorf("panic: %v", p), c.format)
+			}
+		}
+		c.logAccess(r, w, info)
+	}()
+	r = r.WithContext(request.With(r.Context(), info))
+	if err := c.serve(w, r, info); err != nil {
+		azerr.Write(w, r, err, c.format)
+	}
+}
+
+func (c *chain) serve(w http.ResponseWriter, r *http.Request, info *request.Info) error {
+	if err := c.resolveAccount(r, info); err != nil {
+		return err
+	}
+	if err := c.checkVersion(r, info); err != nil {
+		return err
+	}
+	w.Header().Set("x-ms-version", info.Version)
+	if r.Method == http.MethodOptions {
+		return c.preflight(w, r, info)
+	}
+	id, err := c.opts.Auth.Authenticate(r, c.svc.Name(), info.Account)
+	if err != nil {
+		return err
+	}
+	info.Identity = id
+	if origin := r.Header.Get("Origin"); origin != "" {
+		c.corsHeaders(w, r, info, origin)
+	}
+	return c.svc.Handle(w, r)
+}
+
+var versionPattern = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
+
+// checkVersion accepts versions up to NewestVersion and echoes the request's.
+func (c *chain) checkVersion(r *http.Request, info *request.Info) error {
+	v := r.Header.Get("x-ms-version")
+	if v == "" {
+		// SAS requests carry their version in sv (or api-version).
+		v = r.URL.Query().Get("api-version")
+		if v == "" {
+			v = r.URL.Query().Get("sv")
+		}
+	}
+	if v == "" {
+		info.Version = NewestVersion
+		return nil
+	}
+	info.Version = v
+	if c.opts.SkipAPIVersionCheck {
+		return nil
+	}
+	if !versionPattern.MatchString(v) || v > NewestVersion {
+		return azerr.Newf(azerr.InvalidHeaderValue,
+			"The API version %s is not supported by Lazuli. Lazuli supports API versions up to %s; use --skipApiVersionCheck to accept any.",
+			v, NewestVersion).With("HeaderName", "x-ms-version").With("HeaderValue", v)
+	}
+	return nil
+}
+
+// resolveAccount takes the account from a production-style host
+// (account.blob.localhost) or else from the first path segment.
+func (c *chain) resolveAccount(r *http.Request, info *request.Info) error {
+	path := r.URL.Path
+	if acct, ok := c.hostAccount(r.Host); ok {
+		info.Account, info.Path = acct, path
+		return nil
+	}
+	trimmed := strings.TrimPrefix(path, "/")
+	acct, rest, _ := strings.Cut(trimmed, "/")
+	acct = strings.TrimSuffix(acct, "-secondary")
+	if acct == "" {
+		return azerr.New(azerr.InvalidUri)
+	}
+	if _, ok := c.opts.Auth.Accounts.Lookup(acct); !ok {
+		return azerr.Newf(azerr.InvalidUri, "The requested URI does not represent any resource on the server: unknown account %q.", acct)
+	}
+	info.Account, info.PathStyle = acct, true
+	if rest != "" || strings.HasSuffix(trimmed, "/") {
+		info.Path = "/" + rest
+	}
+	return nil
+}
+
+func (c *chain) hostAccount(host string) (string, bool) {
+	if c.opts.DisableProductStyleURL {
+		return "", false
+	}
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	if net.ParseIP(host) != nil {
+		return "", false
+	}
+	label, rest, ok := strings.Cut(host, ".")
+	if !ok || rest == "" {
+		return "", false
+	}
+	label = strings.TrimSuffix(label, "-secondary")
+	_, known := c.opts.Auth.Accounts.Lookup(label)
+	return label, known
+}
+
+func (c *chain) preflight(w http.ResponseWriter, r *http.Request, info *request.Info) error {
+	origin := r.Header.Get("Origin")
+	method := r.Header.Get("Access-Control-Request-Method")
+	if origin == "" {
+		return azerr.MissingHeader("Origin")
+	}
+	if method == "" {
+		return azerr.MissingHeader("Access-Control-Request-Method")
+	}
+	props, err := svcprops.Get(r.Context(), c.opts.Store, info.Account, string(c.svc.Name()))
+	if err != nil {
+		return err
+	}
+	out, ok := props.Preflight(r.Header, origin, method)
+	if !ok {
+		return azerr.New(azerr.CorsPreflightFailure)
+	}
+	for k, v := range out {
+		w.Header()[k] = v
+	}
+	w.WriteHeader(http.StatusOK)
+	return nil
+}
+
+// corsHeaders adds CORS response headers when a rule matches; failures to
+// read the rules only cost the headers, never the request.
+func (c *chain) corsHeaders(w http.ResponseWriter, r *http.Request, info *request.Info, origin string) {
+	props, err := svcprops.Get(r.Context(), c.opts.Store, info.Account, string(c.svc.Name()))
+	if err != nil {
+		return
+	}
+	for k, v := range props.Actual(origin, r.Method) {
+		w.Header()[k] = v
+	}
+}
+
+func (c *chain) logAccess(r *http.Request, w *statusWriter, info *request.Info) {
+	if c.opts.AccessLog == nil {
+		return
+	}
+	status := w.status
+	if status == 0 {
+		status = http.StatusOK
+	}
+	c.opts.AccessLog.LogAttrs(context.Background(), slog.LevelInfo, "request",
+		slog.String("service", string(c.svc.Name())),
+		slog.String("request_id", info.ID),
+		slog.String("method", r.Method),
+		slog.String("url", r.URL.RequestURI()),
+		slog.Int("status", status),
+		slog.String("error_code", w.Header().Get(azerr.ErrorCodeHeader)),
+		slog.Int64("bytes", w.bytes),
+		slog.Duration("duration", time.Since(info.Start)))
+}
+
+// newRequestID returns a random RFC 4122 version 4 UUID.
+func newRequestID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
+}
