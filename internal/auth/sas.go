@@ -177,6 +177,9 @@ func (s *SAS) checkService(q url.Values, svc Service) error {
 		if s.TableName == "" {
 			return authFailed("tn is mandatory. Cannot be empty")
 		}
+		if s.StartRK != "" && s.StartPK == "" || s.EndRK != "" && s.EndPK == "" {
+			return authFailed("srk and erk need spk and epk: a row key bound applies within a partition key bound.")
+		}
 	}
 	if s.Resource == "d" {
 		depth, err := strconv.Atoi(q.Get("sdd"))
