@@ -134,7 +134,7 @@ func TestBlobServiceSAS(t *testing.T) {
 			access: blobAccess(ResourceObject, "cw", "c1", "b1"), authz: azerr.AuthorizationPermissionMismatch},
 		{name: "container sas cannot create containers", svc: Blob, query: container + "&restype=container", path: "/c1",
 			access: Access{Service: Blob, ResourceType: ResourceContainer, Perm: "c", Container: "c1", ServiceSASDenied: true},
-			authz: azerr.AuthorizationFailure},
+			authz:  azerr.AuthorizationFailure},
 		{name: "container sas on another container", svc: Blob, query: container, path: "/c2/b1", authn: azerr.AuthenticationFailed},
 		{name: "container sas on the service", svc: Blob, query: container + "&comp=list", path: "/", authn: azerr.AuthenticationFailed},
 		{name: "router target outside the signed container", svc: Blob, query: container, path: "/c1/b1",
