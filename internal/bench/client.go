@@ -1,0 +1,154 @@
+package bench
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/lazuli-storage/lazuli/internal/auth"
+)
+
+// apiVersion is the x-ms-version the lean client sends.
+const apiVersion = "2021-08-06"
+
+// client is the lean benchmark client: raw HTTP with Shared Key signing and
+// keep-alive, so that the client is not what limits the measurement.
+type client struct {
+	target Target
+	key    []byte
+	http   *http.Client
+}
+
+func newClient(t Target, conns int) (*client, error) {
+	key, err := t.keyBytes()
+	if err != nil {
+		return nil, err
+	}
+	tr := &http.Transport{
+		Proxy:               nil,
+		DialContext:         (&net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
+		MaxIdleConns:        conns * 4,
+		MaxIdleConnsPerHost: conns * 2,
+		IdleConnTimeout:     90 * time.Second,
+		DisableCompression:  true,
+	}
+	return &client{target: t, key: key, http: &http.Client{Transport: tr, Timeout: 10 * time.Minute}}, nil
+}
+
+// call is one request to a service.
+type call struct {
+	svc    auth.Service
+	method string
+	path   string // after the account, e.g. "/c/b"
+	query  url.Values
+	header http.Header
+	body   []byte
+	// sink receives the response body; nil discards it.
+	sink io.Writer
+}
+
+// response is what a scenario needs back.
+type response struct {
+	status int
+	header http.Header
+	body   []byte // only when the call asked to keep it (sink == keepBody)
+	bytes  int64
+}
+
+// keepBody asks do to return the body in response.body.
+var keepBody = &bytes.Buffer{}
+
+// statusError is a response outside 2xx/304, keyed by its error code.
+type statusError struct {
+	status int
+	code   string
+}
+
+func (e *statusError) Error() string { return fmt.Sprintf("%d %s", e.status, e.code) }
+
+// errorKey names an error for the report: the Azure error code when the
+// server sent one.
+func errorKey(err error) string {
+	if se, ok := err.(*statusError); ok {
+		if se.code != "" {
+			return fmt.Sprintf("%d %s", se.status, se.code)
+		}
+		return fmt.Sprintf("%d", se.status)
+	}
+	msg := err.Error()
+	if len(msg) > 60 {
+		msg = msg[:60]
+	}
+	return msg
+}
+
+func (c *client) do(ctx context.Context, cl call) (response, error) {
+	base := c.target.endpoint(cl.svc)
+	if base == "" {
+		return response{}, fmt.Errorf("target %s has no %s endpoint", c.target.Name, cl.svc)
+	}
+	u := base + escapePath(cl.path)
+	if len(cl.query) > 0 {
+		u += "?" + cl.query.Encode()
+	}
+	var body io.Reader
+	if cl.body != nil {
+		body = bytes.NewReader(cl.body)
+	}
+	req, err := http.NewRequestWithContext(ctx, cl.method, u, body)
+	if err != nil {
+		return response{}, err
+	}
+	for k, v := range cl.header {
+		req.Header[k] = v
+	}
+	req.Header.Set("x-ms-date", time.Now().UTC().Format(http.TimeFormat))
+	req.Header.Set("x-ms-version", apiVersion)
+	if cl.svc == auth.Table {
+		req.Header.Set("DataServiceVersion", "3.0")
+		req.Header.Set("MaxDataServiceVersion", "3.0;NetFx")
+		if req.Header.Get("Accept") == "" {
+			req.Header.Set("Accept", "application/json;odata=nometadata")
+		}
+	}
+	auth.SignSharedKey(req, cl.svc, c.target.Account, c.key)
+	resp, err := c.http.Do(req)
+	if err != nil {
+		return response{}, err
+	}
+	defer resp.Body.Close()
+	out := response{status: resp.StatusCode, header: resp.Header}
+	switch {
+	case cl.sink == keepBody:
+		out.body, err = io.ReadAll(resp.Body)
+		out.bytes = int64(len(out.body))
+	case cl.sink != nil:
+		out.bytes, err = io.Copy(cl.sink, resp.Body)
+	default:
+		out.bytes, err = io.Copy(io.Discard, resp.Body)
+	}
+	if err != nil {
+		return out, err
+	}
+	if resp.StatusCode >= 300 && resp.StatusCode != http.StatusNotModified {
+		return out, &statusError{status: resp.StatusCode, code: resp.Header.Get("x-ms-error-code")}
+	}
+	return out, nil
+}
+
+// escapePath escapes each segment of a resource path, keeping the slashes
+// and the parentheses and quotes of table entity paths.
+func escapePath(p string) string {
+	parts := strings.Split(p, "/")
+	for i, s := range parts {
+		parts[i] = strings.NewReplacer("%28", "(", "%29", ")", "%27", "'", "%2C", ",", "%3D", "=").
+			Replace(url.PathEscape(s))
+	}
+	return strings.Join(parts, "/")
+}
