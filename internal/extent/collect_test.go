@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -16,6 +17,7 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/extent/fs"
 	"github.com/lazuli-storage/lazuli/internal/extent/memory"
 	"github.com/lazuli-storage/lazuli/internal/store"
+	storememory "github.com/lazuli-storage/lazuli/internal/store/memory"
 )
 
 const (
@@ -27,19 +29,61 @@ const (
 type env struct {
 	clock     *clock.Fake
 	engine    extent.Engine
-	store     *retryingStore
+	store     *countingStore
 	collector *extent.Collector
 }
 
-func newEnv(t testing.TB) *env {
+func newEnv(t testing.TB, st store.Store) *env {
 	fake := clock.NewFake(epoch)
-	e := &env{clock: fake, engine: memory.NewWithClock(fake), store: newRetryingStore()}
+	e := &env{clock: fake, engine: memory.NewWithClock(fake), store: &countingStore{Store: st}}
 	e.collector = &extent.Collector{
 		Engine: e.engine, Store: e.store, Clock: fake,
 		Grace: testGrace, OrphanAge: testOrphanAge,
 	}
 	t.Cleanup(func() { e.engine.Close() })
 	return e
+}
+
+// countingStore counts committed Updates, to see how a sweep batches.
+type countingStore struct {
+	store.Store
+	updates atomic.Int64
+}
+
+func (c *countingStore) Update(ctx context.Context, fn func(store.Tx) error) error {
+	err := c.Store.Update(ctx, fn)
+	if err == nil {
+		c.updates.Add(1)
+	}
+	return err
+}
+
+// TestCollector runs every collector scenario on each store.
+func TestCollector(t *testing.T) {
+	scenarios := []struct {
+		name string
+		fn   func(t *testing.T, e *env)
+	}{
+		{"WaitsForGrace", testSweepWaitsForGrace},
+		{"KeepsReferencedExtents", testSweepKeepsReferencedExtents},
+		{"RemovesOnlyOldOrphans", testSweepRemovesOnlyOldOrphans},
+		{"OrphanPassLeavesQueuedExtentsToGrace", testOrphanPassLeavesQueuedExtentsToGrace},
+		{"WorksInBatches", testSweepWorksInBatches},
+		{"FailedRemovalIsRetriedAsOrphan", testFailedRemovalIsRetriedAsOrphan},
+		{"FSEngine", testSweepOnFSEngine},
+		{"RunSweepsUntilCancelled", testRunSweepsUntilCancelled},
+		{"ConcurrentWritersReferencesAndSweeps", testConcurrentWritersReferencesAndSweeps},
+		{"StopsOnCancelledContext", testSweepStopsOnCancelledContext},
+	}
+	for _, st := range testStores {
+		for _, sc := range scenarios {
+			t.Run(st.name+"/"+sc.name, func(t *testing.T) {
+				s := st.open()
+				t.Cleanup(func() { s.Close() })
+				sc.fn(t, newEnv(t, s))
+			})
+		}
+	}
 }
 
 // write stores a new extent and takes refs references to it.
@@ -90,8 +134,7 @@ func (e *env) exists(t testing.TB, id string) bool {
 	return true
 }
 
-func TestSweepWaitsForGrace(t *testing.T) {
-	e := newEnv(t)
+func testSweepWaitsForGrace(t *testing.T, e *env) {
 	id := e.write(t, 1)
 	e.unref(t, id)
 
@@ -112,8 +155,7 @@ func TestSweepWaitsForGrace(t *testing.T) {
 	}
 }
 
-func TestSweepKeepsReferencedExtents(t *testing.T) {
-	e := newEnv(t)
+func testSweepKeepsReferencedExtents(t *testing.T, e *env) {
 	once := e.write(t, 1)
 	twice := e.write(t, 2)
 	e.unref(t, twice)
@@ -130,8 +172,7 @@ func TestSweepKeepsReferencedExtents(t *testing.T) {
 	}
 }
 
-func TestSweepRemovesOnlyOldOrphans(t *testing.T) {
-	e := newEnv(t)
+func testSweepRemovesOnlyOldOrphans(t *testing.T, e *env) {
 	old := e.write(t, 0)
 	e.clock.Advance(testOrphanAge / 2)
 	fresh := e.write(t, 0)
@@ -146,8 +187,7 @@ func TestSweepRemovesOnlyOldOrphans(t *testing.T) {
 	}
 }
 
-func TestOrphanPassLeavesQueuedExtentsToGrace(t *testing.T) {
-	e := newEnv(t)
+func testOrphanPassLeavesQueuedExtentsToGrace(t *testing.T, e *env) {
 	id := e.write(t, 1)
 	e.clock.Advance(2 * testOrphanAge)
 	e.unref(t, id) // old extent, just freed: a reader may be about to open it
@@ -160,8 +200,7 @@ func TestOrphanPassLeavesQueuedExtentsToGrace(t *testing.T) {
 	e.sweep(t, 1)
 }
 
-func TestSweepWorksInBatches(t *testing.T) {
-	e := newEnv(t)
+func testSweepWorksInBatches(t *testing.T, e *env) {
 	const n = 600
 	ids := make([]string, n)
 	for i := range ids {
@@ -182,9 +221,9 @@ func TestSweepWorksInBatches(t *testing.T) {
 	keep := e.write(t, 1)
 	e.clock.Advance(testGrace + time.Second)
 
-	before := e.store.updates
+	before := e.store.updates.Load()
 	e.sweep(t, n)
-	if batches := e.store.updates - before; batches < 2 {
+	if batches := e.store.updates.Load() - before; batches < 2 {
 		t.Errorf("%d extents dequeued in %d Update(s), want several batches", n, batches)
 	}
 	if ids, _ := queued(t, e.store); len(ids) != 0 {
@@ -217,8 +256,7 @@ func (f *flakyEngine) Remove(ctx context.Context, id string) error {
 	return f.Engine.Remove(ctx, id)
 }
 
-func TestFailedRemovalIsRetriedAsOrphan(t *testing.T) {
-	e := newEnv(t)
+func testFailedRemovalIsRetriedAsOrphan(t *testing.T, e *env) {
 	flaky := &flakyEngine{Engine: e.engine, failing: true}
 	e.collector.Engine = flaky
 	id := e.write(t, 1)
@@ -241,14 +279,13 @@ func TestFailedRemovalIsRetriedAsOrphan(t *testing.T) {
 	}
 }
 
-func TestSweepOnFSEngine(t *testing.T) {
+func testSweepOnFSEngine(t *testing.T, e *env) {
 	dir := t.TempDir()
 	engine, err := fs.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer engine.Close()
-	e := newEnv(t)
 	e.engine = engine
 	e.collector.Engine = engine
 	e.collector.Clock = clock.Real{}
@@ -267,8 +304,7 @@ func TestSweepOnFSEngine(t *testing.T) {
 	}
 }
 
-func TestRunSweepsUntilCancelled(t *testing.T) {
-	e := newEnv(t)
+func testRunSweepsUntilCancelled(t *testing.T, e *env) {
 	id := e.write(t, 1)
 	e.unref(t, id)
 	e.clock.Advance(testGrace + time.Second)
@@ -297,8 +333,7 @@ func TestRunSweepsUntilCancelled(t *testing.T) {
 	}
 }
 
-func TestConcurrentWritersReferencesAndSweeps(t *testing.T) {
-	e := newEnv(t)
+func testConcurrentWritersReferencesAndSweeps(t *testing.T, e *env) {
 	shared := e.write(t, 1)
 	ctx := context.Background()
 	// Each writer stores extents, references them and the shared one, and
@@ -362,8 +397,7 @@ func TestConcurrentWritersReferencesAndSweeps(t *testing.T) {
 	}
 }
 
-func TestSweepStopsOnCancelledContext(t *testing.T) {
-	e := newEnv(t)
+func testSweepStopsOnCancelledContext(t *testing.T, e *env) {
 	e.write(t, 0)
 	e.clock.Advance(2 * testOrphanAge)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -376,7 +410,7 @@ func TestSweepStopsOnCancelledContext(t *testing.T) {
 func ExampleCollector() {
 	fake := clock.NewFake(epoch)
 	engine := memory.NewWithClock(fake)
-	st := newRetryingStore()
+	st := storememory.New()
 	c := &extent.Collector{Engine: engine, Store: st, Clock: fake, Grace: time.Minute}
 
 	info, _ := engine.Write(context.Background(), bytes.NewReader([]byte("v1")), -1)

@@ -67,6 +67,21 @@ func queued(t testing.TB, s store.Store) (ids []string, lookups int) {
 	return ids, lookups
 }
 
+// forEachStore runs fn as a subtest on a fresh instance of each test store.
+func forEachStore(t *testing.T, name string, fn func(t *testing.T, s store.Store)) {
+	for _, st := range testStores {
+		label := st.name
+		if name != "" {
+			label += "/" + name
+		}
+		t.Run(label, func(t *testing.T) {
+			s := st.open()
+			t.Cleanup(func() { s.Close() })
+			fn(t, s)
+		})
+	}
+}
+
 func TestRefUnrefCounts(t *testing.T) {
 	type step struct {
 		unref   bool
@@ -95,8 +110,7 @@ func TestRefUnrefCounts(t *testing.T) {
 		{"id with a NUL byte", []step{ref("x\x00y"), unref("x\x00y")}, map[string]uint64{"x\x00y": 0}, []string{"x\x00y"}},
 	}
 	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			s := newRetryingStore()
+		forEachStore(t, tc.name, func(t *testing.T, s store.Store) {
 			for i, st := range tc.steps {
 				err := update(t, s, func(tx store.Tx) error {
 					if st.unref {
@@ -122,50 +136,53 @@ func TestRefUnrefCounts(t *testing.T) {
 }
 
 func TestQueueIsInOrderFreed(t *testing.T) {
-	s := newRetryingStore()
-	frees := []struct {
-		id string
-		at time.Duration
-	}{{"zz", 3 * time.Second}, {"aa", 1 * time.Second}, {"mm", 2 * time.Second}, {"before-1970", -epoch.Sub(time.Unix(0, 0)) - time.Hour}}
-	for _, f := range frees {
-		mustUpdate(t, s, func(tx store.Tx) error {
-			if err := extent.Ref(tx, f.id); err != nil {
-				return err
-			}
-			return extent.Unref(tx, f.id, epoch.Add(f.at))
-		})
-	}
-	ids, lookups := queued(t, s)
-	want := []string{"before-1970", "aa", "mm", "zz"}
-	if !slices.Equal(ids, want) || lookups != len(want) {
-		t.Fatalf("queue = %q with %d lookups, want %q with as many", ids, lookups, want)
-	}
+	forEachStore(t, "", func(t *testing.T, s store.Store) {
+		frees := []struct {
+			id string
+			at time.Duration
+		}{{"zz", 3 * time.Second}, {"aa", 1 * time.Second}, {"mm", 2 * time.Second}, {"before-1970", -epoch.Sub(time.Unix(0, 0)) - time.Hour}}
+		for _, f := range frees {
+			mustUpdate(t, s, func(tx store.Tx) error {
+				if err := extent.Ref(tx, f.id); err != nil {
+					return err
+				}
+				return extent.Unref(tx, f.id, epoch.Add(f.at))
+			})
+		}
+		ids, lookups := queued(t, s)
+		want := []string{"before-1970", "aa", "mm", "zz"}
+		if !slices.Equal(ids, want) || lookups != len(want) {
+			t.Fatalf("queue = %q with %d lookups, want %q with as many", ids, lookups, want)
+		}
+	})
 }
 
 func TestRefWithdrawsOnlyItsOwnEntry(t *testing.T) {
-	s := newRetryingStore()
-	for _, id := range []string{"a", "b"} {
-		mustUpdate(t, s, func(tx store.Tx) error {
-			if err := extent.Ref(tx, id); err != nil {
-				return err
-			}
-			return extent.Unref(tx, id, epoch)
-		})
-	}
-	mustUpdate(t, s, func(tx store.Tx) error { return extent.Ref(tx, "a") })
-	if ids, lookups := queued(t, s); !slices.Equal(ids, []string{"b"}) || lookups != 1 {
-		t.Fatalf("queue after re-referencing a = %q with %d lookups, want [b] with 1", ids, lookups)
-	}
+	forEachStore(t, "", func(t *testing.T, s store.Store) {
+		for _, id := range []string{"a", "b"} {
+			mustUpdate(t, s, func(tx store.Tx) error {
+				if err := extent.Ref(tx, id); err != nil {
+					return err
+				}
+				return extent.Unref(tx, id, epoch)
+			})
+		}
+		mustUpdate(t, s, func(tx store.Tx) error { return extent.Ref(tx, "a") })
+		if ids, lookups := queued(t, s); !slices.Equal(ids, []string{"b"}) || lookups != 1 {
+			t.Fatalf("queue after re-referencing a = %q with %d lookups, want [b] with 1", ids, lookups)
+		}
+	})
 }
 
 func TestMalformedCountIsAnError(t *testing.T) {
-	s := newRetryingStore()
-	key := store.NewKey(store.SpaceExtentRef).Str("a")
-	for _, v := range [][]byte{{}, {9, 1}, {1}, {1, 0}} {
-		mustUpdate(t, s, func(tx store.Tx) error { return tx.Put(key, v) })
-		err := update(t, s, func(tx store.Tx) error { return extent.Ref(tx, "a") })
-		if !errors.Is(err, extent.ErrBadRecord) {
-			t.Errorf("Ref over value %v = %v, want ErrBadRecord", v, err)
+	forEachStore(t, "", func(t *testing.T, s store.Store) {
+		key := store.NewKey(store.SpaceExtentRef).Str("a")
+		for _, v := range [][]byte{{}, {9, 1}, {1}, {1, 0}} {
+			mustUpdate(t, s, func(tx store.Tx) error { return tx.Put(key, v) })
+			err := update(t, s, func(tx store.Tx) error { return extent.Ref(tx, "a") })
+			if !errors.Is(err, extent.ErrBadRecord) {
+				t.Errorf("Ref over value %v = %v, want ErrBadRecord", v, err)
+			}
 		}
-	}
+	})
 }

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/lazuli-storage/lazuli/internal/store"
+	storememory "github.com/lazuli-storage/lazuli/internal/store/memory"
 )
 
 // retryingStore is a small map-backed store.Store for these tests. Every
@@ -14,9 +15,18 @@ import (
 // retrying a conflict would, so a closure with side effects outside its Tx
 // (removing extents, counting) shows up as a wrong result.
 type retryingStore struct {
-	mu      sync.Mutex
-	data    map[string][]byte
-	updates int // committed Updates
+	mu   sync.Mutex
+	data map[string][]byte
+}
+
+// testStores are the stores the reference and collector tests run on: the
+// retrying double, and the real in-memory engine.
+var testStores = []struct {
+	name string
+	open func() store.Store
+}{
+	{"retrying", func() store.Store { return newRetryingStore() }},
+	{"memory", storememory.New},
 }
 
 func newRetryingStore() *retryingStore {
@@ -49,7 +59,6 @@ func (s *retryingStore) Update(ctx context.Context, fn func(store.Tx) error) err
 			s.data[k] = v
 		}
 	}
-	s.updates++
 	return nil
 }
 
