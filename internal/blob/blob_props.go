@@ -1,0 +1,169 @@
+package blob
+
+import (
+	"net/http"
+
+	"github.com/lazuli-storage/lazuli/internal/azerr"
+	"github.com/lazuli-storage/lazuli/internal/cond"
+	"github.com/lazuli-storage/lazuli/internal/lease"
+	"github.com/lazuli-storage/lazuli/internal/request"
+	"github.com/lazuli-storage/lazuli/internal/store"
+)
+
+// setBlobProperties is Set Blob Properties: the six content properties are
+// replaced together (those not sent are cleared, as the service does) and
+// the ETag moves.
+func (s *Service) setBlobProperties(w http.ResponseWriter, r *http.Request) error {
+	if err := validContainerName(targetOf(r).Container); err != nil {
+		return err
+	}
+	conds, err := blobConditions(r, cond.AllConditions)
+	if err != nil {
+		return err
+	}
+	props, err := parseContentProps(r.Header, false)
+	if err != nil {
+		return err
+	}
+	if err := s.preauthorize(r, targetOf(r), writeBlob); err != nil {
+		return err
+	}
+	rec, err := s.writeBlob(r, conds, false, func(_ store.Tx, old *blobRecord, _ refDelta) (*blobRecord, error) {
+		old.Props = props
+		s.touch(old)
+		return old, nil
+	})
+	if err != nil {
+		return err
+	}
+	setBlobETag(w.Header(), rec)
+	return write(w, http.StatusOK)
+}
+
+// setBlobMetadata is Set Blob Metadata: it replaces all metadata.
+func (s *Service) setBlobMetadata(w http.ResponseWriter, r *http.Request) error {
+	if err := validContainerName(targetOf(r).Container); err != nil {
+		return err
+	}
+	conds, err := blobConditions(r, cond.AllConditions)
+	if err != nil {
+		return err
+	}
+	md, err := parseMetadata(r.Header)
+	if err != nil {
+		return err
+	}
+	if err := s.preauthorize(r, targetOf(r), writeBlob); err != nil {
+		return err
+	}
+	rec, err := s.writeBlob(r, conds, false, func(_ store.Tx, old *blobRecord, _ refDelta) (*blobRecord, error) {
+		old.Metadata = md
+		s.touch(old)
+		return old, nil
+	})
+	if err != nil {
+		return err
+	}
+	setBlobETag(w.Header(), rec)
+	w.Header().Set("x-ms-request-server-encrypted", "true")
+	return write(w, http.StatusOK)
+}
+
+// deleteBlob is Delete Blob: the record, its uncommitted blocks and their
+// extent references go in one Update.
+func (s *Service) deleteBlob(w http.ResponseWriter, r *http.Request) error {
+	t := targetOf(r)
+	if err := validContainerName(t.Container); err != nil {
+		return err
+	}
+	conds, err := blobConditions(r, cond.AllConditions)
+	if err != nil {
+		return err
+	}
+	if err := checkDeleteSnapshots(r); err != nil {
+		return err
+	}
+	if err := s.preauthorize(r, t, deleteBlob); err != nil {
+		return err
+	}
+	account := request.Of(r).Account
+	_, err = s.writeBlob(r, conds, false, func(tx store.Tx, old *blobRecord, refs refDelta) (*blobRecord, error) {
+		return nil, removeBlob(tx, account, t.Container, t.Blob, old, refs)
+	})
+	if err != nil {
+		return err
+	}
+	w.Header().Set("x-ms-delete-type-permanent", "true")
+	return write(w, http.StatusAccepted)
+}
+
+// checkDeleteSnapshots validates x-ms-delete-snapshots. A blob has no
+// snapshots in this service yet, so "include" deletes just the blob.
+func checkDeleteSnapshots(r *http.Request) error {
+	if r.URL.Query().Get("snapshot") != "" || r.URL.Query().Get("versionid") != "" {
+		return azerr.Newf(azerr.NotImplemented, "Snapshots and versions are not implemented by Lazuli yet.")
+	}
+	switch v := r.Header.Get("x-ms-delete-snapshots"); v {
+	case "", "include", "only":
+		return nil
+	default:
+		return azerr.InvalidHeader("x-ms-delete-snapshots", v)
+	}
+}
+
+// leaseBlob is Lease Blob: the lease state machine of package lease; the
+// blob's ETag and Last-Modified stay as they were.
+func (s *Service) leaseBlob(w http.ResponseWriter, r *http.Request) error {
+	t := targetOf(r)
+	if err := validContainerName(t.Container); err != nil {
+		return err
+	}
+	conds, err := blobConditions(r, cond.AllConditions)
+	if err != nil {
+		return err
+	}
+	req, err := lease.ParseRequest(r.Header, lease.Blob)
+	if err != nil {
+		return err
+	}
+	if r.URL.Query().Get("snapshot") != "" {
+		return azerr.Newf(azerr.InvalidQueryParameterValue, "A lease cannot be granted for a blob snapshot.").With("QueryParameterName", "snapshot")
+	}
+	account := request.Of(r).Account
+	var res lease.Result
+	var rec *blobRecord
+	err = s.store.Update(r.Context(), func(tx store.Tx) error {
+		c, found, err := loadContainer(tx, account, t.Container)
+		if err != nil {
+			return err
+		}
+		if err := authorize(r, t, leaseBlob, c); err != nil {
+			return err
+		}
+		if !found {
+			return containerNotFound()
+		}
+		b, _, err := loadBlob(tx, account, t.Container, t.Blob)
+		if err != nil {
+			return err
+		}
+		if b == nil || !b.Committed {
+			return blobNotFound()
+		}
+		if err := conds.CheckWrite(resourceOf(b)); err != nil {
+			return err
+		}
+		b.Lease, res, err = lease.Apply(b.Lease, req, s.now(), lease.Blob)
+		if err != nil {
+			return err
+		}
+		rec = b
+		return saveBlob(tx, account, t.Container, t.Blob, b)
+	})
+	if err != nil {
+		return err
+	}
+	setBlobETag(w.Header(), rec)
+	setLeaseResult(w.Header(), res)
+	return write(w, res.Status)
+}

@@ -1,0 +1,102 @@
+package blob
+
+import (
+	"net/http"
+
+	"github.com/lazuli-storage/lazuli/internal/azerr"
+	"github.com/lazuli-storage/lazuli/internal/cond"
+	"github.com/lazuli-storage/lazuli/internal/etag"
+	"github.com/lazuli-storage/lazuli/internal/lease"
+	"github.com/lazuli-storage/lazuli/internal/request"
+	"github.com/lazuli-storage/lazuli/internal/store"
+)
+
+// blobChange is the part of a blob write specific to one operation. It
+// gets the current record (nil, or a placeholder, when the blob does not
+// exist yet) and a reference ledger, and returns the record to store, or
+// nil when it deleted the blob itself.
+type blobChange func(tx store.Tx, old *blobRecord, refs refDelta) (*blobRecord, error)
+
+// writeBlob runs one blob write in a single Update, in the service's order:
+// the container must exist; the blob must exist unless the write creates
+// it; If-None-Match:* on a creating write of an existing blob is 409
+// BlobAlreadyExists; then the conditions (412) and the lease (412 when the
+// lease ID is missing, wrong or names no lease). The change's extent
+// reference adjustments commit with the record.
+func (s *Service) writeBlob(r *http.Request, conds cond.Conditions, creates bool, change blobChange) (*blobRecord, error) {
+	t := targetOf(r)
+	account := request.Of(r).Account
+	var result *blobRecord
+	err := s.store.Update(r.Context(), func(tx store.Tx) error {
+		if _, found, err := loadContainer(tx, account, t.Container); err != nil || !found {
+			return firstErr(err, containerNotFound())
+		}
+		old, _, err := loadBlob(tx, account, t.Container, t.Blob)
+		if err != nil {
+			return err
+		}
+		committed := old != nil && old.Committed
+		switch {
+		case !committed && !creates:
+			return blobNotFound()
+		case committed && creates && conds.IfNoneMatchStar():
+			return azerr.New(azerr.BlobAlreadyExists)
+		}
+		if err := conds.CheckWrite(resourceOf(old)); err != nil {
+			return err
+		}
+		var current lease.Lease
+		if committed {
+			current = old.Lease
+		}
+		if err := current.CheckWrite(leaseID(r), s.now(), lease.Blob); err != nil {
+			return err
+		}
+		refs := refDelta{}
+		rec, err := change(tx, old, refs)
+		if err != nil {
+			return err
+		}
+		if err := refs.apply(tx, s.now()); err != nil {
+			return err
+		}
+		result = rec
+		if rec == nil {
+			return nil
+		}
+		return saveBlob(tx, account, t.Container, t.Blob, rec)
+	})
+	return result, err
+}
+
+// touch gives a modified blob its next ETag and forgets an expired or
+// broken lease, as every successful write does.
+func (s *Service) touch(b *blobRecord) {
+	now := s.now()
+	b.ETag = etag.Next(now, b.ETag)
+	b.Lease = b.Lease.AfterWrite(now)
+}
+
+// replaced starts the record of a blob that a Put Blob or Put Block List
+// replaces: the old content is released (the caller decides about the
+// uncommitted blocks), the creation time and an active lease survive (an
+// overwrite keeps the lease).
+func (s *Service) replaced(tx store.Tx, old *blobRecord, refs refDelta) (*blobRecord, error) {
+	now := s.now()
+	rec := &blobRecord{Type: blockBlob, Committed: true, Created: now}
+	if old == nil {
+		rec.ETag = etag.Next(now, 0)
+		return rec, nil
+	}
+	segs, err := old.Segments()
+	if err != nil {
+		return nil, err
+	}
+	refs.dropSegments(segs)
+	rec.ETag = etag.Next(now, old.ETag)
+	if old.Committed {
+		rec.Created = old.Created
+		rec.Lease = old.Lease.AfterWrite(now)
+	}
+	return rec, nil
+}

@@ -1,0 +1,157 @@
+package blob
+
+import (
+	"bytes"
+	"crypto/md5"
+	"encoding/binary"
+	"hash/crc64"
+	"io"
+	"net/http"
+
+	"github.com/lazuli-storage/lazuli/internal/azerr"
+	"github.com/lazuli-storage/lazuli/internal/blob/blocklist"
+	"github.com/lazuli-storage/lazuli/internal/cond"
+	"github.com/lazuli-storage/lazuli/internal/request"
+	"github.com/lazuli-storage/lazuli/internal/store"
+)
+
+// putBlockListArgs is a parsed Put Block List request.
+type putBlockListArgs struct {
+	conds    cond.Conditions
+	props    contentProps
+	metadata metadata
+	tier     string
+	entries  []blocklist.Entry
+	bodyMD5  [16]byte
+	bodyCRC  []byte
+}
+
+func parsePutBlockList(r *http.Request) (putBlockListArgs, error) {
+	var a putBlockListArgs
+	var err error
+	if err = validContainerName(targetOf(r).Container); err != nil {
+		return a, err
+	}
+	if a.conds, err = blobConditions(r, cond.AllConditions); err != nil {
+		return a, err
+	}
+	if a.props, err = parseContentProps(r.Header, false); err != nil {
+		return a, err
+	}
+	if a.metadata, err = parseMetadata(r.Header); err != nil {
+		return a, err
+	}
+	if a.tier, err = parseTier(r.Header); err != nil {
+		return a, err
+	}
+	sums, err := parseChecksums(r.Header)
+	if err != nil {
+		return a, err
+	}
+	body, err := io.ReadAll(io.LimitReader(r.Body, blocklist.MaxBodyBytes+1))
+	if err != nil {
+		return a, err
+	}
+	if len(body) > blocklist.MaxBodyBytes {
+		return a, azerr.New(azerr.RequestBodyTooLarge)
+	}
+	a.bodyMD5 = md5.Sum(body)
+	if sums.crc64 != nil {
+		a.bodyCRC = binary.LittleEndian.AppendUint64(nil, crc64.Checksum(body, crc64Table))
+	}
+	if err := sums.verify(a.bodyMD5, a.bodyCRC); err != nil {
+		return a, err
+	}
+	a.entries, err = blocklist.Parse(bytes.NewReader(body))
+	return a, err
+}
+
+// putBlockList is Put Block List: it commits the listed blocks, taken from
+// the committed list, the uncommitted list, or the latest of the two, as
+// extent segments (no bytes are copied). Every uncommitted block is then
+// discarded, and the properties and metadata replaced.
+func (s *Service) putBlockList(w http.ResponseWriter, r *http.Request) error {
+	a, err := parsePutBlockList(r)
+	if err != nil {
+		return err
+	}
+	t := targetOf(r)
+	if err := s.preauthorize(r, t, createBlob); err != nil {
+		return err
+	}
+	account := request.Of(r).Account
+	rec, err := s.writeBlob(r, a.conds, true, func(tx store.Tx, old *blobRecord, refs refDelta) (*blobRecord, error) {
+		if old != nil && old.Type != blockBlob {
+			return nil, azerr.New(azerr.InvalidBlobType)
+		}
+		segs, err := resolveBlocks(tx, account, t, old, a.entries)
+		if err != nil {
+			return nil, err
+		}
+		rec, err := s.replaced(tx, old, refs)
+		if err != nil {
+			return nil, err
+		}
+		if old != nil && old.HasUncommitted {
+			if err := dropUncommitted(tx, account, t.Container, t.Blob, refs); err != nil {
+				return nil, err
+			}
+		}
+		rec.Props, rec.Metadata, rec.Tier = a.props, a.metadata, a.tier
+		rec.SetSegments(segs)
+		refs.addSegments(segs)
+		return rec, nil
+	})
+	if err != nil {
+		return err
+	}
+	h := w.Header()
+	setBlobETag(h, rec)
+	checksums{}.setHeaders(h, a.bodyMD5, a.bodyCRC)
+	h.Set("x-ms-request-server-encrypted", "true")
+	return write(w, http.StatusCreated)
+}
+
+// resolveBlocks maps a block list to segments: Committed entries must name
+// a committed block, Uncommitted ones an uncommitted block, Latest ones
+// either (the uncommitted one wins); anything else is 400 InvalidBlockList.
+func resolveBlocks(tx store.Tx, account string, t target, old *blobRecord, entries []blocklist.Entry) ([]segment, error) {
+	committed := map[string]segment{}
+	staged := map[string]uncommittedBlock{}
+	if old != nil {
+		if old.Committed {
+			segs, err := old.Segments()
+			if err != nil {
+				return nil, err
+			}
+			for _, s := range segs {
+				if s.BlockID != "" {
+					committed[s.BlockID] = s
+				}
+			}
+		}
+		if old.HasUncommitted {
+			blocks, err := loadBlocks(tx, account, t.Container, t.Blob)
+			if err != nil {
+				return nil, err
+			}
+			for _, b := range blocks {
+				staged[b.ID] = b
+			}
+		}
+	}
+	segs := make([]segment, 0, len(entries))
+	for _, e := range entries {
+		u, isStaged := staged[e.ID]
+		c, isCommitted := committed[e.ID]
+		switch {
+		case isStaged && (e.Kind == blocklist.Uncommitted || e.Kind == blocklist.Latest):
+			segs = append(segs, segment{Extent: u.Extent, Length: u.Size, BlockID: e.ID})
+		case isCommitted && (e.Kind == blocklist.Committed || e.Kind == blocklist.Latest):
+			segs = append(segs, c)
+		default:
+			return nil, azerr.New(azerr.InvalidBlockList)
+		}
+	}
+	return segs, nil
+}

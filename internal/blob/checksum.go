@@ -1,0 +1,107 @@
+package blob
+
+import (
+	"crypto/md5"
+	"encoding/base64"
+	"encoding/binary"
+	"hash"
+	"hash/crc64"
+	"io"
+	"net/http"
+
+	"github.com/lazuli-storage/lazuli/internal/azerr"
+)
+
+// crc64Table is CRC-64 with the polynomial Azure Storage uses for
+// x-ms-content-crc64 (the SDKs' table); the checksum travels as 8
+// little-endian bytes in Base64.
+var crc64Table = crc64.MakeTable(0x9A6C9329AC4BC9B5)
+
+// checksums are the transactional checksums a request declared for its body.
+type checksums struct {
+	md5   []byte // Content-MD5, nil when absent
+	crc64 []byte // x-ms-content-crc64, nil when absent
+}
+
+// parseChecksums reads Content-MD5 and x-ms-content-crc64. A value that is
+// not Base64 of the right length is 400 InvalidMd5 / InvalidHeaderValue.
+func parseChecksums(h http.Header) (checksums, error) {
+	var c checksums
+	var err error
+	if c.md5, err = parseMD5(h, "Content-MD5"); err != nil {
+		return c, err
+	}
+	if raw := h.Get("x-ms-content-crc64"); raw != "" {
+		c.crc64, err = base64.StdEncoding.DecodeString(raw)
+		if err != nil || len(c.crc64) != 8 {
+			return c, azerr.InvalidHeader("x-ms-content-crc64", raw)
+		}
+	}
+	return c, nil
+}
+
+// parseMD5 reads a Base64 MD5 header; absent is nil.
+func parseMD5(h http.Header, name string) ([]byte, error) {
+	raw := h.Get(name)
+	if raw == "" {
+		return nil, nil
+	}
+	sum, err := base64.StdEncoding.DecodeString(raw)
+	if err != nil || len(sum) != md5.Size {
+		return nil, azerr.New(azerr.InvalidMd5).With("HeaderName", name).With("HeaderValue", raw)
+	}
+	return sum, nil
+}
+
+// crcReader computes the CRC-64 of what passes through it, when asked to.
+type crcReader struct {
+	r   io.Reader
+	sum hash.Hash64
+}
+
+// wrap returns r, teeing it into a CRC-64 when the request declared one.
+func (c checksums) wrap(r io.Reader) *crcReader {
+	cr := &crcReader{r: r}
+	if c.crc64 != nil {
+		cr.sum = crc64.New(crc64Table)
+	}
+	return cr
+}
+
+func (c *crcReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	if c.sum != nil && n > 0 {
+		c.sum.Write(p[:n])
+	}
+	return n, err
+}
+
+// crc returns the little-endian CRC-64 bytes, nil when not computed.
+func (c *crcReader) crc() []byte {
+	if c.sum == nil {
+		return nil
+	}
+	return binary.LittleEndian.AppendUint64(nil, c.sum.Sum64())
+}
+
+// verify compares the body's MD5 (computed by the extent engine) and CRC-64
+// with the declared ones: 400 Md5Mismatch / Crc64Mismatch.
+func (c checksums) verify(md5sum [16]byte, crc []byte) error {
+	if c.md5 != nil && string(c.md5) != string(md5sum[:]) {
+		return azerr.New(azerr.Md5Mismatch).
+			With("UserSpecifiedMd5", base64.StdEncoding.EncodeToString(c.md5)).
+			With("ServerCalculatedMd5", base64.StdEncoding.EncodeToString(md5sum[:]))
+	}
+	if c.crc64 != nil && string(c.crc64) != string(crc) {
+		return azerr.New(azerr.Crc64Mismatch)
+	}
+	return nil
+}
+
+// setHeaders returns the checksums of the received body.
+func (c checksums) setHeaders(h http.Header, md5sum [16]byte, crc []byte) {
+	h.Set("Content-MD5", base64.StdEncoding.EncodeToString(md5sum[:]))
+	if crc != nil {
+		h.Set("x-ms-content-crc64", base64.StdEncoding.EncodeToString(crc))
+	}
+}

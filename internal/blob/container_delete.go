@@ -1,0 +1,107 @@
+package blob
+
+import (
+	"net/http"
+
+	"github.com/lazuli-storage/lazuli/internal/cond"
+	"github.com/lazuli-storage/lazuli/internal/lease"
+	"github.com/lazuli-storage/lazuli/internal/request"
+	"github.com/lazuli-storage/lazuli/internal/store"
+)
+
+// purgeBatch bounds the blobs one Update of a container deletion removes.
+const purgeBatch = 256
+
+// deleteContainer is Delete Container. The first Update checks the lease
+// and conditions and marks the container as being deleted, which hides it
+// at once (404 for every operation, 409 ContainerBeingDeleted for a
+// create); its blobs are then removed in bounded Updates and the record
+// last. A crash part-way leaves a marked container that the next Delete
+// Container finishes.
+func (s *Service) deleteContainer(w http.ResponseWriter, r *http.Request) error {
+	t := targetOf(r)
+	if err := validContainerName(t.Container); err != nil {
+		return err
+	}
+	conds, err := containerConditions(r, cond.IfModifiedSince|cond.IfUnmodifiedSince)
+	if err != nil {
+		return err
+	}
+	account := request.Of(r).Account
+	err = s.store.Update(r.Context(), func(tx store.Tx) error {
+		c, found, err := loadContainer(tx, account, t.Container)
+		if err != nil {
+			return err
+		}
+		if err := authorize(r, t, deleteContainer, c); err != nil {
+			return err
+		}
+		switch {
+		case c == nil:
+			return containerNotFound()
+		case !found:
+			return nil // being deleted: finish the job below
+		}
+		if err := c.Lease.CheckWrite(leaseID(r), s.now(), lease.Container); err != nil {
+			return err
+		}
+		if err := conds.CheckWrite(c.resource()); err != nil {
+			return err
+		}
+		c.Deleting = true
+		return saveContainer(tx, account, t.Container, c)
+	})
+	if err != nil {
+		return err
+	}
+	if err := s.purgeContainer(r, account, t.Container); err != nil {
+		return err
+	}
+	return write(w, http.StatusAccepted)
+}
+
+// purgeContainer removes a marked container's blobs, then its record.
+func (s *Service) purgeContainer(r *http.Request, account, container string) error {
+	prefix := blobPrefix(account, container)
+	for {
+		done := false
+		err := s.store.Update(r.Context(), func(tx store.Tx) error {
+			type victim struct {
+				name string
+				rec  *blobRecord
+			}
+			var victims []victim
+			var decodeErr error
+			err := tx.Scan(prefix, store.PrefixEnd(prefix), store.ScanOptions{Limit: purgeBatch}, func(k, v []byte) bool {
+				name, _, err := blobNameFromKey(k)
+				if err == nil {
+					var b *blobRecord
+					b, err = decodeBlob(v)
+					victims = append(victims, victim{name, b})
+				}
+				decodeErr = err
+				return err == nil
+			})
+			if err = firstErr(err, decodeErr); err != nil {
+				return err
+			}
+			d := refDelta{}
+			for _, v := range victims {
+				if err := removeBlob(tx, account, container, v.name, v.rec, d); err != nil {
+					return err
+				}
+			}
+			if err := d.apply(tx, s.now()); err != nil {
+				return err
+			}
+			done = len(victims) < purgeBatch
+			if done {
+				return tx.Delete(containerKey(account, container))
+			}
+			return nil
+		})
+		if err != nil || done {
+			return err
+		}
+	}
+}

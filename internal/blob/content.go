@@ -1,0 +1,88 @@
+package blob
+
+import (
+	"context"
+	"io"
+
+	"github.com/lazuli-storage/lazuli/internal/extent"
+)
+
+// eagerOpen is how many extents a read opens before it starts streaming.
+// Opening pins them: an open extent survives its removal, so a concurrent
+// overwrite cannot tear the read. Blobs of more blocks open the rest as
+// the stream reaches them, which the collector's grace period covers.
+const eagerOpen = 256
+
+// piece is a run of bytes of one extent that a read serves.
+type piece struct {
+	extent string
+	off, n int64
+	r      extent.Reader
+}
+
+// content is an open byte range of a blob.
+type content struct {
+	engine extent.Engine
+	pieces []piece
+}
+
+// openContent maps [offset, offset+length) of a blob's segments to extent
+// pieces and opens the first ones.
+func openContent(ctx context.Context, engine extent.Engine, segs []segment, offset, length int64) (*content, error) {
+	c := &content{engine: engine}
+	var pos int64
+	end := offset + length
+	for _, s := range segs {
+		segEnd := pos + s.Length
+		if segEnd > offset && pos < end {
+			from, to := max(pos, offset), min(segEnd, end)
+			c.pieces = append(c.pieces, piece{extent: s.Extent, off: s.Offset + from - pos, n: to - from})
+		}
+		pos = segEnd
+		if pos >= end {
+			break
+		}
+	}
+	for i := range c.pieces[:min(len(c.pieces), eagerOpen)] {
+		r, err := engine.Open(ctx, c.pieces[i].extent)
+		if err != nil {
+			c.Close()
+			return nil, err
+		}
+		c.pieces[i].r = r
+	}
+	return c, nil
+}
+
+// WriteTo streams the range to w, closing each extent once served.
+func (c *content) WriteTo(w io.Writer) (int64, error) {
+	var total int64
+	for i := range c.pieces {
+		p := &c.pieces[i]
+		if p.r == nil {
+			r, err := c.engine.Open(context.Background(), p.extent)
+			if err != nil {
+				return total, err
+			}
+			p.r = r
+		}
+		n, err := io.Copy(w, io.NewSectionReader(p.r, p.off, p.n))
+		total += n
+		_ = p.r.Close()
+		p.r = nil
+		if err != nil {
+			return total, err
+		}
+	}
+	return total, nil
+}
+
+// Close releases every extent still open.
+func (c *content) Close() {
+	for i := range c.pieces {
+		if c.pieces[i].r != nil {
+			_ = c.pieces[i].r.Close()
+			c.pieces[i].r = nil
+		}
+	}
+}

@@ -1,0 +1,25 @@
+// Package blob is Lazuli's Blob service: its route table, the handlers that
+// parse each operation's request into typed arguments, the operations that
+// run in one store transaction, and the XML bodies of its answers.
+//
+// Model. Every container is one record in store.SpaceContainer keyed
+// (account, container); every blob one record in store.SpaceBlob keyed
+// (account, container, name, version) where version is "" for the base blob
+// (the element is reserved for snapshots and versions), so a prefix scan
+// lists a container's blobs in byte-wise name order, as the service orders
+// them. Uncommitted blocks live in store.SpaceBlock keyed (account,
+// container, name, block id). A blob whose only content is uncommitted
+// blocks has a placeholder record (no committed content) so that List Blobs
+// with include=uncommittedblobs can show it in name order.
+//
+// Content. Bodies are streamed into immutable extents before the record that
+// references them commits; a blob's content is a list of extent segments
+// (one for Put Blob, one per block for Put Block List, which commits blocks
+// without copying bytes). Each segment and each uncommitted block holds one
+// extent reference, adjusted in the same Update that changes the records.
+//
+// Concurrency. ETags come from etag.Next inside the Update that writes the
+// object; conditional headers are evaluated by package cond and leases by
+// package lease against the state read in that same transaction, so an
+// If-Match write or a leased write can never race a concurrent one.
+package blob

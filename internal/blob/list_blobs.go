@@ -1,0 +1,185 @@
+package blob
+
+import (
+	"encoding/base64"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/lazuli-storage/lazuli/internal/request"
+	"github.com/lazuli-storage/lazuli/internal/store"
+)
+
+// blobItem is one entry of a List Blobs page: a blob, or a BlobPrefix
+// when rec is nil.
+type blobItem struct {
+	name string
+	rec  *blobRecord
+}
+
+// listBlobs is List Blobs: the container's blobs in byte-wise name order,
+// one page from the marker; with a delimiter, names sharing a prefix up to
+// the delimiter collapse into one BlobPrefix and the scan seeks past them,
+// so a page costs what it shows, not what the container holds.
+func (s *Service) listBlobs(w http.ResponseWriter, r *http.Request) error {
+	t := targetOf(r)
+	if err := validContainerName(t.Container); err != nil {
+		return err
+	}
+	p, err := parseListParams(r.URL.Query(), includeBlobs)
+	if err != nil {
+		return err
+	}
+	account := request.Of(r).Account
+	var items []blobItem
+	err = s.store.View(r.Context(), func(tx store.Tx) error {
+		c, found, err := loadContainer(tx, account, t.Container)
+		if err != nil {
+			return err
+		}
+		if err := authorize(r, t, listContainer, c); err != nil {
+			return err
+		}
+		if !found {
+			return containerNotFound()
+		}
+		items, err = scanBlobs(tx, account, t.Container, p)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	next := ""
+	if len(items) > p.max {
+		next = items[p.max].name
+		items = items[:p.max]
+	}
+	return s.writeBlobList(w, r, t.Container, p, items, next)
+}
+
+// scanBlobs collects up to max+1 items from the page start.
+func scanBlobs(tx store.Tx, account, container string, p listParams) ([]blobItem, error) {
+	prefixKey := namePrefixKey(account, container, p.prefix)
+	end := store.PrefixEnd(prefixKey)
+	start := prefixKey
+	if p.startName() != p.prefix {
+		start = store.NewKey(store.SpaceBlob).Str(account).Str(container).Str(p.startName())
+	}
+	withUncommitted := p.include["uncommittedblobs"]
+	var items []blobItem
+	for start != nil {
+		var seek []byte
+		var scanErr error
+		err := tx.Scan(start, end, store.ScanOptions{}, func(k, v []byte) bool {
+			name, version, err := blobNameFromKey(k)
+			if err != nil {
+				scanErr = err
+				return false
+			}
+			if version != "" {
+				return true
+			}
+			if p.delimiter != "" {
+				if i := strings.Index(name[len(p.prefix):], p.delimiter); i >= 0 {
+					group := name[:len(p.prefix)+i+len(p.delimiter)]
+					items = append(items, blobItem{name: group})
+					seek = store.PrefixEnd(namePrefixKey(account, container, group))
+					return false
+				}
+			}
+			rec, err := decodeBlobProperties(v)
+			if err != nil {
+				scanErr = err
+				return false
+			}
+			if rec.Committed || withUncommitted {
+				items = append(items, blobItem{name: name, rec: rec})
+			}
+			return len(items) <= p.max
+		})
+		if err != nil || scanErr != nil {
+			return nil, firstErr(err, scanErr)
+		}
+		start = nil
+		if seek != nil && len(items) <= p.max && (end == nil || string(seek) < string(end)) {
+			start = seek
+		}
+	}
+	return items, nil
+}
+
+func firstErr(errs ...error) error {
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *Service) writeBlobList(w http.ResponseWriter, r *http.Request, container string, p listParams, items []blobItem, next string) error {
+	now := s.now()
+	x := newXMLWriter()
+	x.WriteString("<EnumerationResults")
+	x.attr("ServiceEndpoint", serviceEndpoint(r))
+	x.attr("ContainerName", container)
+	x.WriteString(">")
+	p.writeHeader(x, true)
+	x.open("Blobs")
+	for _, it := range items {
+		if it.rec == nil {
+			x.open("BlobPrefix")
+			x.elem("Name", it.name)
+			x.close("BlobPrefix")
+			continue
+		}
+		writeBlobItem(x, it, p.include["metadata"], now)
+	}
+	x.close("Blobs")
+	x.elem("NextMarker", next)
+	x.close("EnumerationResults")
+	return x.send(w, http.StatusOK)
+}
+
+func writeBlobItem(x *xmlWriter, it blobItem, withMetadata bool, now time.Time) {
+	b := it.rec
+	x.open("Blob")
+	x.elem("Name", it.name)
+	x.open("Properties")
+	x.elem("Creation-Time", httpTime(b.Created))
+	x.elem("Last-Modified", httpTime(b.LastModified()))
+	x.elem("Etag", b.ETag.String())
+	x.int("Content-Length", b.Size)
+	x.elem("Content-Type", b.Props.Type)
+	x.elem("Content-Encoding", b.Props.Encoding)
+	x.elem("Content-Language", b.Props.Language)
+	if len(b.Props.MD5) > 0 {
+		x.elem("Content-MD5", base64.StdEncoding.EncodeToString(b.Props.MD5))
+	}
+	x.elem("Cache-Control", b.Props.CacheControl)
+	x.elem("Content-Disposition", b.Props.Disposition)
+	x.elem("BlobType", b.Type.String())
+	if b.Committed {
+		tier, inferred := b.tier()
+		x.elem("AccessTier", tier)
+		if inferred {
+			x.elem("AccessTierInferred", "true")
+		}
+	}
+	writeLeaseElements(x, b.Lease, now)
+	x.elem("ServerEncrypted", "true")
+	x.close("Properties")
+	if withMetadata {
+		writeMetadataElements(x, b.Metadata)
+	}
+	x.close("Blob")
+}
+
+// tier returns the blob's access tier and whether it is inferred (the
+// account default, Hot, because none was set).
+func (b *blobRecord) tier() (string, bool) {
+	if b.Tier == "" {
+		return "Hot", true
+	}
+	return b.Tier, false
+}

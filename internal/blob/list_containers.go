@@ -1,0 +1,121 @@
+package blob
+
+import (
+	"net/http"
+	"time"
+
+	"github.com/lazuli-storage/lazuli/internal/request"
+	"github.com/lazuli-storage/lazuli/internal/store"
+)
+
+// containerItem is one container of a List Containers page.
+type containerItem struct {
+	name string
+	rec  *containerRecord
+}
+
+// listContainers is List Containers: the account's containers in name
+// order, one page from the marker, scanning only that page's records.
+func (s *Service) listContainers(w http.ResponseWriter, r *http.Request) error {
+	if err := authorize(r, target{}, listService, nil); err != nil {
+		return err
+	}
+	p, err := parseListParams(r.URL.Query(), includeContainers)
+	if err != nil {
+		return err
+	}
+	account := request.Of(r).Account
+	var items []containerItem
+	err = s.store.View(r.Context(), func(tx store.Tx) error {
+		items, err = scanContainers(tx, account, p)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	next := ""
+	if len(items) > p.max {
+		next = items[p.max].name
+		items = items[:p.max]
+	}
+	now := s.now()
+	x := newXMLWriter()
+	x.WriteString("<EnumerationResults")
+	x.attr("ServiceEndpoint", serviceEndpoint(r))
+	x.WriteString(">")
+	p.writeHeader(x, false)
+	x.open("Containers")
+	for _, it := range items {
+		writeContainerItem(x, it, p.include["metadata"], now)
+	}
+	x.close("Containers")
+	x.elem("NextMarker", next)
+	x.close("EnumerationResults")
+	return x.send(w, http.StatusOK)
+}
+
+// scanContainers returns up to max+1 visible containers from the page start.
+func scanContainers(tx store.Tx, account string, p listParams) ([]containerItem, error) {
+	prefixKey := store.NewKey(store.SpaceContainer).Str(account).Str(p.prefix)
+	prefixKey = prefixKey[:len(prefixKey)-2]
+	start := containerKey(account, p.startName())
+	if p.startName() == p.prefix {
+		start = prefixKey
+	}
+	var items []containerItem
+	var decodeErr error
+	err := tx.Scan(start, store.PrefixEnd(prefixKey), store.ScanOptions{}, func(k, v []byte) bool {
+		c, err := decodeContainer(v)
+		if err != nil {
+			decodeErr = err
+			return false
+		}
+		if c.Deleting {
+			return true
+		}
+		kr := store.ReadKey(k, store.SpaceContainer)
+		kr.Str()
+		items = append(items, containerItem{name: kr.Str(), rec: c})
+		return len(items) <= p.max
+	})
+	if err != nil {
+		return nil, err
+	}
+	return items, decodeErr
+}
+
+func writeContainerItem(x *xmlWriter, it containerItem, withMetadata bool, now time.Time) {
+	c := it.rec
+	x.open("Container")
+	x.elem("Name", it.name)
+	x.open("Properties")
+	x.elem("Last-Modified", httpTime(c.ETag.Time()))
+	x.elem("Etag", c.ETag.String())
+	writeLeaseElements(x, c.Lease, now)
+	if c.Public != accessPrivate {
+		x.elem("PublicAccess", publicAccessName(c.Public))
+	}
+	x.elem("DefaultEncryptionScope", "$account-encryption-key")
+	x.elem("DenyEncryptionScopeOverride", "false")
+	x.elem("HasImmutabilityPolicy", "false")
+	x.elem("HasLegalHold", "false")
+	x.elem("ImmutableStorageWithVersioningEnabled", "false")
+	x.close("Properties")
+	if withMetadata {
+		writeMetadataElements(x, c.Metadata)
+	}
+	x.close("Container")
+}
+
+// serviceEndpoint is the account's base URL as the client addressed it.
+func serviceEndpoint(r *http.Request) string {
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	u := scheme + "://" + r.Host + "/"
+	if info := request.Of(r); info.PathStyle {
+		u += info.Account + "/"
+	}
+	return u
+}

@@ -1,0 +1,155 @@
+package blob
+
+import (
+	"errors"
+	"net/http"
+	"strings"
+
+	"github.com/lazuli-storage/lazuli/internal/azerr"
+	"github.com/lazuli-storage/lazuli/internal/cond"
+	"github.com/lazuli-storage/lazuli/internal/extent"
+	"github.com/lazuli-storage/lazuli/internal/request"
+	"github.com/lazuli-storage/lazuli/internal/store"
+)
+
+// Body limits of the current service version (2019-12-12 and later); older
+// versions had smaller ones.
+const (
+	maxPutBlobBytes      = 5000 << 20
+	maxPutBlockBytes     = 4000 << 20
+	legacyPutBlobBytes   = 256 << 20
+	legacyPutBlockBytes  = 100 << 20
+	largeLimitsVersion   = "2019-12-12"
+	structuredBodyHeader = "x-ms-structured-body"
+)
+
+// putBlobOrCopy dispatches a PUT on a blob with no comp: Put Blob by
+// x-ms-blob-type, or a copy by x-ms-copy-source.
+func (s *Service) putBlobOrCopy(w http.ResponseWriter, r *http.Request) error {
+	kind := r.Header.Get("x-ms-blob-type")
+	if r.Header.Get("x-ms-copy-source") != "" {
+		if kind == "" {
+			return notImplemented("Copy Blob")(w, r)
+		}
+		return notImplemented("Put Blob From URL")(w, r)
+	}
+	switch {
+	case kind == "":
+		return azerr.MissingHeader("x-ms-blob-type")
+	case strings.EqualFold(kind, "BlockBlob"):
+		return s.putBlob(w, r)
+	case strings.EqualFold(kind, "PageBlob"):
+		return notImplemented("Put Blob of a page blob")(w, r)
+	case strings.EqualFold(kind, "AppendBlob"):
+		return notImplemented("Put Blob of an append blob")(w, r)
+	}
+	return azerr.InvalidHeader("x-ms-blob-type", kind)
+}
+
+// putBlobArgs is a parsed Put Blob request.
+type putBlobArgs struct {
+	conds    cond.Conditions
+	props    contentProps
+	metadata metadata
+	tier     string
+	sums     checksums
+	length   int64
+}
+
+func parsePutBlob(r *http.Request) (putBlobArgs, error) {
+	var a putBlobArgs
+	var err error
+	if err = validContainerName(targetOf(r).Container); err != nil {
+		return a, err
+	}
+	if r.Header.Get(structuredBodyHeader) != "" {
+		return a, azerr.Newf(azerr.NotImplemented, "Structured message bodies (x-ms-structured-body) are not implemented by Lazuli yet.")
+	}
+	if a.conds, err = blobConditions(r, cond.AllConditions); err != nil {
+		return a, err
+	}
+	if a.props, err = parseContentProps(r.Header, true); err != nil {
+		return a, err
+	}
+	if a.props.Type == "" {
+		a.props.Type = defaultContentType
+	}
+	if a.metadata, err = parseMetadata(r.Header); err != nil {
+		return a, err
+	}
+	if a.tier, err = parseTier(r.Header); err != nil {
+		return a, err
+	}
+	if a.sums, err = parseChecksums(r.Header); err != nil {
+		return a, err
+	}
+	limit := int64(maxPutBlobBytes)
+	if v := request.Of(r).Version; v != "" && v < largeLimitsVersion {
+		limit = legacyPutBlobBytes
+	}
+	a.length, err = contentLength(r, limit)
+	return a, err
+}
+
+// putBlob is Put Blob of a block blob: the body streams into one extent,
+// then one Update replaces the blob's record (its content, properties and
+// metadata; an active lease survives).
+func (s *Service) putBlob(w http.ResponseWriter, r *http.Request) error {
+	a, err := parsePutBlob(r)
+	if err != nil {
+		return err
+	}
+	t := targetOf(r)
+	if err := s.preauthorize(r, t, createBlob); err != nil {
+		return err
+	}
+	info, crc, err := s.receive(r, a.length, a.sums)
+	if err != nil {
+		return err
+	}
+	if a.props.MD5 == nil {
+		a.props.MD5 = info.MD5[:]
+	}
+	rec, err := s.writeBlob(r, a.conds, true, func(tx store.Tx, old *blobRecord, refs refDelta) (*blobRecord, error) {
+		rec, err := s.replaced(tx, old, refs)
+		if err != nil {
+			return nil, err
+		}
+		if old != nil && old.HasUncommitted {
+			if err := dropUncommitted(tx, request.Of(r).Account, t.Container, t.Blob, refs); err != nil {
+				return nil, err
+			}
+		}
+		rec.Props, rec.Metadata, rec.Tier = a.props, a.metadata, a.tier
+		rec.SetSegments([]segment{{Extent: info.ID, Length: info.Size}})
+		refs.add(info.ID)
+		return rec, nil
+	})
+	if err != nil {
+		return err
+	}
+	h := w.Header()
+	setBlobETag(h, rec)
+	a.sums.setHeaders(h, info.MD5, crc)
+	h.Set("x-ms-request-server-encrypted", "true")
+	return write(w, http.StatusCreated)
+}
+
+// receive streams a request body of exactly length bytes into a new extent
+// and verifies the declared checksums. A body that ends early is 400.
+func (s *Service) receive(r *http.Request, length int64, sums checksums) (extent.Info, []byte, error) {
+	body := sums.wrap(r.Body)
+	info, err := s.extents.Write(r.Context(), body, length)
+	switch {
+	case errors.Is(err, extent.ErrTooLarge):
+		return info, nil, azerr.New(azerr.RequestBodyTooLarge)
+	case err != nil && r.Context().Err() != nil:
+		return info, nil, r.Context().Err()
+	case err != nil:
+		return info, nil, err
+	case info.Size != length:
+		return info, nil, azerr.Newf(azerr.InvalidInput, "The request body is shorter than its Content-Length.")
+	}
+	crc := body.crc()
+	return info, crc, sums.verify(info.MD5, crc)
+}

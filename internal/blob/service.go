@@ -1,0 +1,90 @@
+package blob
+
+import (
+	"errors"
+	"log/slog"
+	"net/http"
+	"strings"
+
+	"github.com/lazuli-storage/lazuli/internal/auth"
+	"github.com/lazuli-storage/lazuli/internal/clock"
+	"github.com/lazuli-storage/lazuli/internal/extent"
+	"github.com/lazuli-storage/lazuli/internal/request"
+	"github.com/lazuli-storage/lazuli/internal/route"
+	"github.com/lazuli-storage/lazuli/internal/server"
+	"github.com/lazuli-storage/lazuli/internal/store"
+)
+
+// rootContainer is the container a blob path without a container names.
+const rootContainer = "$root"
+
+// Service is the Blob service.
+type Service struct {
+	store   store.Store
+	extents extent.Engine
+	clock   clock.Clock
+	logger  *slog.Logger
+	loose   bool
+	routes  route.Table
+}
+
+// New builds the Blob service on the host's storage.
+func New(d server.Deps) (*Service, error) {
+	if d.Store == nil || d.Extents == nil {
+		return nil, errors.New("blob: a store and an extent engine are required")
+	}
+	s := &Service{store: d.Store, extents: d.Extents, clock: d.Clock, logger: d.Logger, loose: d.Loose}
+	if s.clock == nil {
+		s.clock = clock.Real{}
+	}
+	if s.logger == nil {
+		s.logger = slog.Default()
+	}
+	s.routes = s.table()
+	return s, nil
+}
+
+// Name is the service's name for authentication and error rendering.
+func (s *Service) Name() auth.Service { return auth.Blob }
+
+// target is the resource a request addresses.
+type target struct {
+	Container, Blob string
+}
+
+// ctxTarget carries the parsed target from Handle to the handler.
+type ctxTarget struct{}
+
+// Handle routes an authenticated request to its operation.
+func (s *Service) Handle(w http.ResponseWriter, r *http.Request) error {
+	t, level := parsePath(request.Of(r).Path, r)
+	rule, err := s.routes.Match(r, level)
+	if err != nil {
+		return err
+	}
+	if level == route.Object {
+		if err := validBlobName(t.Blob); err != nil {
+			return err
+		}
+	}
+	return rule.Handle(w, withTarget(r, t))
+}
+
+// parsePath splits the resource path into container and blob. A single
+// path segment is a container when the request says restype=container (or
+// is a service-wide query), and otherwise a blob of the $root container.
+func parsePath(path string, r *http.Request) (target, route.Level) {
+	path = strings.TrimPrefix(path, "/")
+	if path == "" {
+		return target{}, route.Service
+	}
+	container, blob, hasSlash := strings.Cut(path, "/")
+	if hasSlash && blob != "" {
+		return target{Container: container, Blob: blob}, route.Object
+	}
+	q := r.URL.Query()
+	if hasSlash || q.Get("restype") == "container" || q.Get("restype") == "account" {
+		return target{Container: container}, route.Container
+	}
+	return target{Container: rootContainer, Blob: container}, route.Object
+}
