@@ -1,0 +1,224 @@
+package queue
+
+import (
+	"bytes"
+	"net/http"
+	"strings"
+
+	"github.com/lazuli-storage/lazuli/internal/azerr"
+	"github.com/lazuli-storage/lazuli/internal/request"
+	"github.com/lazuli-storage/lazuli/internal/store"
+	"github.com/lazuli-storage/lazuli/internal/svcprops"
+)
+
+// maxPropertiesBody bounds a Set Queue Service Properties body.
+const maxPropertiesBody = 1 << 20
+
+// listParams are the query parameters of List Queues.
+type listParams struct {
+	prefix, marker string
+	hasPrefix      bool
+	hasMarker      bool
+	maxResults     int
+	hasMax         bool
+	metadata       bool
+}
+
+func parseListParams(r *http.Request) (listParams, error) {
+	q := r.URL.Query()
+	var p listParams
+	_, p.hasPrefix = q["prefix"]
+	_, p.hasMarker = q["marker"]
+	_, p.hasMax = q["maxresults"]
+	p.prefix, p.marker = q.Get("prefix"), q.Get("marker")
+	var err error
+	if p.maxResults, err = maxResults(q); err != nil {
+		return p, err
+	}
+	for _, inc := range q["include"] {
+		for _, item := range strings.Split(inc, ",") {
+			switch strings.TrimSpace(item) {
+			case "metadata":
+				p.metadata = true
+			case "":
+			default:
+				return p, azerr.InvalidQuery("include", inc, "")
+			}
+		}
+	}
+	return p, nil
+}
+
+// listedQueue is one queue of a List Queues page.
+type listedQueue struct {
+	name string
+	meta metadata
+}
+
+// listQueues is List Queues: queues in name order from the marker, filtered
+// by prefix, at most maxresults, with NextMarker naming the next queue.
+func (s *Service) listQueues(w http.ResponseWriter, r *http.Request, t target) error {
+	if err := s.authorize(r, t, "l", true); err != nil {
+		return err
+	}
+	p, err := parseListParams(r)
+	if err != nil {
+		return err
+	}
+	info := request.Of(r)
+	page, next, err := s.scanQueues(r, info.Account, p)
+	if err != nil {
+		return err
+	}
+	return writeXML(w, r, http.StatusOK, appendQueueList(nil, serviceEndpoint(r, info), p, page, next))
+}
+
+// scanQueues reads one page of queue records. The marker is the name of the
+// first queue of the page ("/account/queue", as the service writes it, or
+// the bare name).
+func (s *Service) scanQueues(r *http.Request, account string, p listParams) ([]listedQueue, string, error) {
+	base := queuesPrefix(account)
+	start := appendNamePrefix(base, p.prefix)
+	end := store.PrefixEnd(start)
+	if marker := strings.TrimPrefix(p.marker, "/"+account+"/"); marker != "" {
+		if from := queueKey(account, marker); bytes.Compare(from, start) > 0 {
+			start = from
+		}
+	}
+	var page []listedQueue
+	next := ""
+	err := s.store.View(r.Context(), func(tx store.Tx) error {
+		page, next = page[:0], ""
+		var inner error
+		err := tx.Scan(start, end, store.ScanOptions{Limit: p.maxResults + 1}, func(k, v []byte) bool {
+			kr := store.ReadKey(k, store.SpaceQueue)
+			_, name := kr.Str(), kr.Str()
+			if inner = kr.Err(); inner != nil {
+				return false
+			}
+			if len(page) == p.maxResults {
+				next = "/" + account + "/" + name
+				return false
+			}
+			item := listedQueue{name: name}
+			if p.metadata {
+				var q queueRecord
+				if q, inner = decodeQueue(v); inner != nil {
+					return false
+				}
+				item.meta = q.Meta
+			}
+			page = append(page, item)
+			return true
+		})
+		if err != nil {
+			return err
+		}
+		return inner
+	})
+	return page, next, err
+}
+
+// appendNamePrefix appends the key encoding of a name prefix: the string
+// element without its terminator, so that every longer name sorts after it.
+func appendNamePrefix(base []byte, prefix string) []byte {
+	k := store.Key(bytes.Clone(base)).Str(prefix)
+	return k[:len(k)-2]
+}
+
+// serviceEndpoint is the URL of the queue service as the client addressed
+// it, for the ServiceEndpoint attribute.
+func serviceEndpoint(r *http.Request, info *request.Info) string {
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	u := scheme + "://" + r.Host + "/"
+	if info.PathStyle {
+		u += info.Account + "/"
+	}
+	return u
+}
+
+// appendQueueList renders the List Queues body.
+func appendQueueList(dst []byte, endpoint string, p listParams, page []listedQueue, next string) []byte {
+	dst = append(dst, xmlDecl...)
+	dst = append(dst, `<EnumerationResults ServiceEndpoint="`...)
+	dst = appendEscaped(dst, []byte(endpoint))
+	dst = append(dst, `">`...)
+	if p.hasPrefix {
+		dst = appendElement(dst, "Prefix", p.prefix)
+	}
+	if p.hasMarker {
+		dst = appendElement(dst, "Marker", p.marker)
+	}
+	if p.hasMax {
+		dst = appendElement(dst, "MaxResults", itoa(p.maxResults))
+	}
+	dst = append(dst, "<Queues>"...)
+	for _, q := range page {
+		dst = appendElement(append(dst, "<Queue>"...), "Name", q.name)
+		if p.metadata {
+			dst = append(dst, "<Metadata>"...)
+			for _, kv := range q.meta {
+				dst = appendElement(dst, kv[0], kv[1])
+			}
+			dst = append(dst, "</Metadata>"...)
+		}
+		dst = append(dst, "</Queue>"...)
+	}
+	dst = append(dst, "</Queues>"...)
+	dst = appendElement(dst, "NextMarker", next)
+	return append(dst, "</EnumerationResults>"...)
+}
+
+// appendElement appends <name>value</name> with value escaped.
+func appendElement(dst []byte, name, value string) []byte {
+	dst = append(append(append(dst, '<'), name...), '>')
+	dst = appendEscaped(dst, []byte(value))
+	return append(append(append(dst, "</"...), name...), '>')
+}
+
+// getProperties is Get Queue Service Properties.
+func (s *Service) getProperties(w http.ResponseWriter, r *http.Request, t target) error {
+	if err := s.authorize(r, t, "r", true); err != nil {
+		return err
+	}
+	props, err := svcprops.Get(r.Context(), s.store, request.Of(r).Account, string(s.Name()))
+	if err != nil {
+		return err
+	}
+	return writeXML(w, r, http.StatusOK, props.Marshal())
+}
+
+// setProperties is Set Queue Service Properties: the elements present in
+// the body replace the stored ones; 202 Accepted as the service answers.
+func (s *Service) setProperties(w http.ResponseWriter, r *http.Request, t target) error {
+	if err := s.authorize(r, t, "w", true); err != nil {
+		return err
+	}
+	body, err := readBody(r, maxPropertiesBody)
+	if err != nil {
+		return err
+	}
+	props, err := svcprops.Parse(bytes.NewReader(body))
+	if err != nil {
+		return err
+	}
+	if err := svcprops.Set(r.Context(), s.store, request.Of(r).Account, string(s.Name()), props); err != nil {
+		return err
+	}
+	return writeEmpty(w, http.StatusAccepted)
+}
+
+// getStats is Get Queue Service Stats. Lazuli has one copy of the data,
+// always current, so geo-replication is reported live and synced now.
+func (s *Service) getStats(w http.ResponseWriter, r *http.Request, t target) error {
+	if err := s.authorize(r, t, "r", true); err != nil {
+		return err
+	}
+	body := append([]byte(xmlDecl), "<StorageServiceStats><GeoReplication><Status>live</Status><LastSyncTime>"...)
+	body = appendTime(body, nanos(s.clock.Now()))
+	body = append(body, "</LastSyncTime></GeoReplication></StorageServiceStats>"...)
+	return writeXML(w, r, http.StatusOK, body)
+}
