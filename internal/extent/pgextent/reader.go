@@ -32,7 +32,7 @@ func (e *Engine) Open(ctx context.Context, id string) (extent.Reader, error) {
 		return nil, err
 	}
 	r := &reader{e: e, ctx: ctx, id: id, token: int64(binary.LittleEndian.Uint64(b[:])), cacheSeq: -1}
-	err := e.pool.QueryRow(ctx, e.sql.open, id, r.token).Scan(&r.size, &r.chunk)
+	err := e.relaxed(ctx, e.sql.open, []any{id, r.token}, &r.size, &r.chunk)
 	if err != nil {
 		e.release()
 		if errors.Is(err, pgx.ErrNoRows) {
@@ -178,7 +178,7 @@ func (r *reader) Close() error {
 	ctx, cancel := background(r.ctx)
 	defer cancel()
 	var removed bool
-	err := r.e.pool.QueryRow(ctx, r.e.sql.unregister, r.id, r.token).Scan(&removed)
+	err := r.e.relaxed(ctx, r.e.sql.unregister, []any{r.id, r.token}, &removed)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil // the extent is gone already
 	}
@@ -186,7 +186,7 @@ func (r *reader) Close() error {
 		return fmt.Errorf("pgextent: close reader of %s: %w", r.id, err)
 	}
 	if removed {
-		if _, err := r.e.pool.Exec(ctx, r.e.sql.purge, r.id); err != nil {
+		if err := r.e.relaxed(ctx, r.e.sql.purge, []any{r.id}); err != nil {
 			return fmt.Errorf("pgextent: delete removed extent %s: %w", r.id, err)
 		}
 	}

@@ -1,7 +1,10 @@
 package pgextent
 
 import (
+	"context"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 
 	"github.com/lazuli-storage/lazuli/internal/store/postgres/pgschema"
 )
@@ -57,4 +60,24 @@ func newStatements(schema string) statements {
 		list: "SELECT id, extract(epoch FROM now() - written)::float8 FROM " + ext +
 			" WHERE id > $1 ORDER BY id LIMIT $2",
 	}
+}
+
+// relaxed runs one reader-bookkeeping statement in one round trip, in a
+// transaction that commits without waiting for its WAL flush
+// (synchronous_commit off), scanning its single row into dst when dst is
+// given. Registering and unregistering a reader would otherwise cost two
+// disk flushes per download. Losing the last moments of these statements
+// to a server crash is harmless: a lost registration only matters if the
+// extent is removed while that reader still reads, and a lost unregistration
+// delays collection until readerTTL.
+func (e *Engine) relaxed(ctx context.Context, sql string, args []any, dst ...any) error {
+	var b pgx.Batch
+	b.Queue("BEGIN")
+	b.Queue("SET LOCAL synchronous_commit TO off")
+	q := b.Queue(sql, args...)
+	if len(dst) > 0 {
+		q.QueryRow(func(row pgx.Row) error { return row.Scan(dst...) })
+	}
+	b.Queue("COMMIT")
+	return e.pool.SendBatch(ctx, &b).Close()
 }
