@@ -34,6 +34,9 @@ type Config struct {
 	// Store is an explicit store URL (memory:, sqlite:PATH, postgres://...);
 	// empty means derived from Location and InMemory.
 	Store string
+	// PostgresConns sizes the connection pools of the postgres engines
+	// (0: pgx's default).
+	PostgresConns int
 	// Loose ignores request headers for features Lazuli does not implement
 	// instead of rejecting them (Azurite's --loose).
 	Loose bool
@@ -82,6 +85,7 @@ func Parse(args []string, getenv func(string) string, usageOut io.Writer) (*Conf
 	}
 	fs.BoolVar(&c.InMemory, "inMemoryPersistence", false, "keep all data in memory; nothing is written to disk")
 	fs.StringVar(&c.Store, "store", "", "store URL: sqlite:PATH, memory:, or postgres://user@host:port/db (default sqlite under --location)")
+	fs.IntVar(&c.PostgresConns, "pgConns", 0, "connection pool size for a postgres store (0: default)")
 	for _, n := range []string{"L", "loose"} {
 		fs.BoolVar(&c.Loose, n, false, "ignore headers of unsupported features instead of rejecting the request")
 	}

@@ -4,42 +4,68 @@
 //	memory:             an empty in-process store (--inMemoryPersistence)
 //	sqlite:PATH         the SQLite database file PATH, created if missing
 //	postgres://...      PostgreSQL (postgresql:// too)
+//
+// It is the one place that knows every engine, so the rest of Lazuli
+// depends only on package store.
 package engine
 
 import (
-	"errors"
+	"context"
 	"fmt"
 	"strings"
 
 	"github.com/lazuli-storage/lazuli/internal/store"
 	"github.com/lazuli-storage/lazuli/internal/store/memory"
+	"github.com/lazuli-storage/lazuli/internal/store/postgres"
 	"github.com/lazuli-storage/lazuli/internal/store/sqlite"
 )
 
-// ErrPostgresNotWired is returned for postgres URLs until this package opens
-// the postgres engine.
-var ErrPostgresNotWired = errors.New("engine: the postgres engine is not wired yet")
+// Kind names an engine.
+type Kind string
 
-// Open opens the engine named by url.
-func Open(url string) (store.Store, error) {
+// Engine kinds.
+const (
+	Memory   Kind = "memory"
+	SQLite   Kind = "sqlite"
+	Postgres Kind = "postgres"
+)
+
+// Parse splits a store URL into its kind and location (the file path for
+// sqlite, the whole URL for postgres, "" for memory).
+func Parse(url string) (Kind, string, error) {
 	scheme, rest, ok := strings.Cut(url, ":")
 	if !ok {
-		return nil, fmt.Errorf("engine: %q names no engine: want memory:, sqlite:PATH or postgres://...", url)
+		return "", "", fmt.Errorf("engine: %q names no engine: want memory:, sqlite:PATH or postgres://...", url)
 	}
 	switch strings.ToLower(scheme) {
 	case "memory":
 		if rest != "" {
-			return nil, fmt.Errorf("engine: %q: the memory engine takes no location", url)
+			return "", "", fmt.Errorf("engine: %q: the memory engine takes no location", url)
 		}
-		return memory.New(), nil
+		return Memory, "", nil
 	case "sqlite":
 		if rest == "" {
-			return nil, fmt.Errorf("engine: %q: sqlite needs a file path, as in sqlite:./lazuli-data/lazuli.db", url)
+			return "", "", fmt.Errorf("engine: %q: sqlite needs a file path, as in sqlite:./lazuli-data/lazuli.db", url)
 		}
-		return sqlite.Open(rest, sqlite.Options{})
+		return SQLite, rest, nil
 	case "postgres", "postgresql":
-		return nil, ErrPostgresNotWired
+		return Postgres, url, nil
+	}
+	return "", "", fmt.Errorf("engine: %q: unknown engine %q: want memory, sqlite or postgres", url, scheme)
+}
+
+// Open opens the engine a URL names; pgOpts tune a postgres engine.
+func Open(ctx context.Context, url string, pgOpts postgres.Options) (store.Store, error) {
+	kind, loc, err := Parse(url)
+	if err != nil {
+		return nil, err
+	}
+	switch kind {
+	case Memory:
+		return memory.New(), nil
+	case SQLite:
+		return sqlite.Open(loc, sqlite.Options{})
 	default:
-		return nil, fmt.Errorf("engine: %q: unknown engine %q: want memory, sqlite or postgres", url, scheme)
+		return postgres.Open(ctx, loc, pgOpts)
 	}
 }

@@ -1,0 +1,190 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime/pprof"
+	"strings"
+	"time"
+
+	"github.com/lazuli-storage/lazuli/internal/app"
+	"github.com/lazuli-storage/lazuli/internal/bench"
+	"github.com/lazuli-storage/lazuli/internal/config"
+)
+
+const benchUsage = `usage: lazuli bench [flags] --target T [--target T2 --compare]
+
+Targets:
+  self               an in-process Lazuli (sqlite engine, fsync on, temporary directory)
+  null               a trivial Go HTTP server: what this machine's HTTP stack allows
+  azurite[:PORT]     Azurite's development account on PORT, PORT+1, PORT+2 (default 20000)
+  lazuli[:PORT]      a running Lazuli with the development account on PORT..PORT+3 (default 10000)
+  conn:STRING        any endpoint, from an Azure connection string
+  urls               the --blob/--queue/--table/--file URLs with --account and --key
+`
+
+type targetList []string
+
+func (t *targetList) String() string     { return strings.Join(*t, ",") }
+func (t *targetList) Set(v string) error { *t = append(*t, v); return nil }
+
+func runBench(args []string) int {
+	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
+	fs.Usage = func() { fmt.Fprint(os.Stderr, benchUsage); fs.PrintDefaults() }
+	var targets targetList
+	fs.Var(&targets, "target", "target to measure (repeat for --compare)")
+	duration := fs.Duration("d", 10*time.Second, "measured time per scenario")
+	warmup := fs.Duration("warmup", 2*time.Second, "warm-up time per scenario")
+	concurrency := fs.Int("c", 16, "concurrent operations")
+	scenarios := fs.String("scenarios", strings.Join(bench.All(), ","), "comma-separated scenarios")
+	compare := fs.Bool("compare", false, "alternate two targets (A B A B ...) and print the ratio of medians")
+	rounds := fs.Int("rounds", 3, "rounds per target in --compare")
+	jsonOut := fs.String("json", "", "write all results to this file")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of this process (the in-process server with --target self)")
+	queueDepth := fs.Int("queue-depth", 2000, "messages kept queued by queue-get-delete")
+	listBlobs := fs.Int("list-blobs", 100000, "blobs listed by list-blobs")
+	diskDir := fs.String("disk", os.TempDir(), "directory whose sequential write rate is measured and printed")
+	urls := bench.Target{Name: "urls"}
+	fs.StringVar(&urls.BlobURL, "blob", "", "blob endpoint URL (target urls)")
+	fs.StringVar(&urls.QueueURL, "queue", "", "queue endpoint URL (target urls)")
+	fs.StringVar(&urls.TableURL, "table", "", "table endpoint URL (target urls)")
+	fs.StringVar(&urls.FileURL, "file", "", "file endpoint URL (target urls)")
+	fs.StringVar(&urls.Account, "account", "devstoreaccount1", "account name (target urls)")
+	fs.StringVar(&urls.Key, "key", devKey, "account key (target urls)")
+	sdk := fs.Bool("sdk", false, "drive the scenarios through the official Azure SDK instead of the lean client")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if *sdk {
+		fmt.Fprintln(os.Stderr, "lazuli bench: -sdk is not implemented yet; the lean client is the supported driver")
+		return 2
+	}
+	if len(targets) == 0 || (*compare && len(targets) != 2) || (!*compare && len(targets) != 1) {
+		fs.Usage()
+		return 2
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "lazuli bench:", err)
+			return 1
+		}
+		defer f.Close()
+		_ = pprof.StartCPUProfile(f)
+		defer pprof.StopCPUProfile()
+	}
+	resolved := make([]bench.Target, len(targets))
+	for i, spec := range targets {
+		t, closeTarget, err := resolveTarget(ctx, spec, urls)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "lazuli bench:", err)
+			return 1
+		}
+		defer closeTarget()
+		resolved[i] = t
+	}
+	disk, err := bench.MeasureDisk(*diskDir)
+	if err == nil {
+		fmt.Printf("disk sequential write (fsync'd) in %s: %.0f MB/s\n", disk.Dir, disk.MBPerSec)
+	}
+	opts := bench.Options{Duration: *duration, Warmup: *warmup, Concurrency: *concurrency, QueueDepth: *queueDepth, ListBlobs: *listBlobs}
+	names := strings.Split(*scenarios, ",")
+	var results []bench.Result
+	var comparisons []bench.Comparison
+	if *compare {
+		comparisons, results, err = bench.Compare(ctx, resolved[0], resolved[1], names, opts, *rounds, os.Stdout)
+		fmt.Println()
+		bench.PrintComparisons(os.Stdout, comparisons)
+	} else {
+		for _, name := range names {
+			var r []bench.Result
+			r, err = bench.Run(ctx, resolved[0], []string{name}, opts)
+			bench.Print(os.Stdout, r)
+			results = append(results, r...)
+			if err != nil {
+				break
+			}
+		}
+	}
+	if *jsonOut != "" {
+		if werr := bench.WriteJSON(*jsonOut, results, comparisons, disk); werr != nil {
+			fmt.Fprintln(os.Stderr, "lazuli bench:", werr)
+		}
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "lazuli bench:", err)
+		return 1
+	}
+	return 0
+}
+
+const devKey = "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw=="
+
+func resolveTarget(ctx context.Context, spec string, urls bench.Target) (bench.Target, func(), error) {
+	name, arg, _ := strings.Cut(spec, ":")
+	nothing := func() {}
+	switch name {
+	case "self":
+		return startSelf(ctx)
+	case "null":
+		return bench.NullTarget()
+	case "azurite", "lazuli":
+		port := map[string]int{"azurite": 20000, "lazuli": 10000}[name]
+		if arg != "" {
+			if _, err := fmt.Sscan(arg, &port); err != nil {
+				return bench.Target{}, nil, fmt.Errorf("target %s: bad port", spec)
+			}
+		}
+		t := bench.Target{Name: name, Account: "devstoreaccount1", Key: devKey}
+		t.BlobURL = fmt.Sprintf("http://127.0.0.1:%d/devstoreaccount1", port)
+		t.QueueURL = fmt.Sprintf("http://127.0.0.1:%d/devstoreaccount1", port+1)
+		t.TableURL = fmt.Sprintf("http://127.0.0.1:%d/devstoreaccount1", port+2)
+		if name == "lazuli" {
+			t.FileURL = fmt.Sprintf("http://127.0.0.1:%d/devstoreaccount1", port+3)
+		}
+		return t, nothing, nil
+	case "conn":
+		t, err := bench.ParseConnectionString("conn", arg)
+		return t, nothing, err
+	case "urls":
+		return urls, nothing, nil
+	}
+	return bench.Target{}, nil, fmt.Errorf("unknown target %q", spec)
+}
+
+// startSelf runs Lazuli in this process on free ports with the durable
+// sqlite engine in a temporary directory.
+func startSelf(ctx context.Context) (bench.Target, func(), error) {
+	dir, err := os.MkdirTemp("", "lazuli-bench-")
+	if err != nil {
+		return bench.Target{}, nil, err
+	}
+	cfg, err := config.Parse([]string{"--blobPort", "0", "--queuePort", "0", "--tablePort", "0", "--filePort", "0",
+		"--location", dir, "--silent"}, func(string) string { return "" }, io.Discard)
+	if err != nil {
+		return bench.Target{}, nil, err
+	}
+	a, err := app.Start(ctx, cfg, app.Options{})
+	if err != nil {
+		os.RemoveAll(dir)
+		return bench.Target{}, nil, err
+	}
+	t, err := bench.ParseConnectionString("lazuli", a.ConnectionString())
+	closeSelf := func() {
+		shutdownCtx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		_ = a.Close(shutdownCtx)
+		os.RemoveAll(dir)
+	}
+	return t, closeSelf, err
+}

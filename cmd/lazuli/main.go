@@ -1,0 +1,122 @@
+// Command lazuli is an Azure Storage-compatible server: the Blob, Queue,
+// Table and File services on the Azurite ports, with the same flags.
+//
+//	lazuli [serve] [flags]   serve (the default)
+//	lazuli bench [flags]     measure an endpoint (see lazuli bench --help)
+//	lazuli version           print the version
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/lazuli-storage/lazuli/internal/app"
+	"github.com/lazuli-storage/lazuli/internal/config"
+)
+
+// version is set at build time with -ldflags "-X main.version=...".
+var version = "0.1.0-dev"
+
+func main() {
+	os.Exit(run(os.Args[1:]))
+}
+
+func run(args []string) int {
+	cmd := "serve"
+	if len(args) > 0 && len(args[0]) > 0 && args[0][0] != '-' {
+		cmd, args = args[0], args[1:]
+	}
+	switch cmd {
+	case "serve":
+		return serve(args)
+	case "bench":
+		return runBench(args)
+	case "version":
+		fmt.Println("lazuli", version)
+		return 0
+	default:
+		fmt.Fprintf(os.Stderr, "lazuli: unknown command %q (commands: serve, bench, version)\n", cmd)
+		return 2
+	}
+}
+
+func serve(args []string) int {
+	cfg, err := config.Parse(args, os.Getenv, os.Stderr)
+	if errors.Is(err, config.ErrHelp) {
+		return 0
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "lazuli:", err)
+		return 2
+	}
+	opts, closeLogs, err := logging(cfg)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "lazuli:", err)
+		return 2
+	}
+	defer closeLogs()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	a, err := app.Start(ctx, cfg, opts)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "lazuli:", err)
+		return 1
+	}
+	printReady(os.Stdout, a)
+	select {
+	case <-ctx.Done():
+	case err := <-a.Server.Errors():
+		fmt.Fprintln(os.Stderr, "lazuli:", err)
+	}
+	fmt.Fprintln(os.Stdout, "Lazuli is shutting down: finishing in-flight requests.")
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := a.Close(shutdownCtx); err != nil {
+		fmt.Fprintln(os.Stderr, "lazuli: shutdown:", err)
+		return 1
+	}
+	return 0
+}
+
+// logging builds the loggers: errors to stderr, the access log to stdout
+// unless --silent, and everything at debug level to the --debug file.
+func logging(cfg *config.Config) (app.Options, func(), error) {
+	opts := app.Options{Logger: slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))}
+	if !cfg.Silent {
+		opts.AccessLog = slog.New(slog.NewTextHandler(os.Stdout, nil))
+	}
+	closeLogs := func() {}
+	if cfg.DebugLog != "" {
+		f, err := os.OpenFile(cfg.DebugLog, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+		if err != nil {
+			return opts, nil, fmt.Errorf("--debug: %w", err)
+		}
+		debug := slog.New(slog.NewJSONHandler(f, &slog.HandlerOptions{Level: slog.LevelDebug}))
+		opts.Logger, opts.Debug = debug, true
+		if opts.AccessLog == nil {
+			opts.AccessLog = debug
+		} else {
+			opts.AccessLog = slog.New(fanout{opts.AccessLog.Handler(), debug.Handler()})
+		}
+		slog.SetDefault(debug)
+		closeLogs = func() { f.Close() }
+	}
+	return opts, closeLogs, nil
+}
+
+func printReady(w io.Writer, a *app.App) {
+	fmt.Fprintf(w, "Lazuli %s is ready. Data: %s\n", version, a.Config.StoreURL())
+	for _, name := range []string{"blob", "queue", "table", "file"} {
+		if u, ok := a.Endpoints[name]; ok {
+			fmt.Fprintf(w, "  %-5s service: %s\n", name, u)
+		}
+	}
+	fmt.Fprintf(w, "Connection string:\n  %s\n", a.ConnectionString())
+}

@@ -1,0 +1,159 @@
+// Package app assembles a running Lazuli from a Config: it opens the store
+// and the extent engine, builds the services, binds their listeners, starts
+// the extent collector, and shuts everything down in order. cmd/lazuli and
+// the in-process test server (lazulitest) both start Lazuli through here.
+package app
+
+import (
+	"context"
+	"crypto/tls"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/lazuli-storage/lazuli/internal/auth"
+	"github.com/lazuli-storage/lazuli/internal/clock"
+	"github.com/lazuli-storage/lazuli/internal/config"
+	"github.com/lazuli-storage/lazuli/internal/extent"
+	"github.com/lazuli-storage/lazuli/internal/server"
+	"github.com/lazuli-storage/lazuli/internal/store"
+)
+
+// Options are the parts of a start that are not configuration.
+type Options struct {
+	Clock     clock.Clock  // nil: the real clock
+	Logger    *slog.Logger // errors and debug output; nil: slog.Default()
+	AccessLog *slog.Logger // one line per request; nil: none
+	Debug     bool         // log auth string-to-sign on failures
+}
+
+// App is a running Lazuli.
+type App struct {
+	Config    *config.Config
+	Store     store.Store
+	Extents   extent.Engine
+	Server    *server.Server
+	Endpoints map[string]string // service name -> base URL including the account path
+	stop      context.CancelFunc
+	done      chan struct{}
+}
+
+// Start opens storage, binds every enabled service and serves them.
+func Start(ctx context.Context, cfg *config.Config, opts Options) (*App, error) {
+	if opts.Clock == nil {
+		opts.Clock = clock.Real{}
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	st, ext, err := openStorage(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	a := &App{Config: cfg, Store: st, Extents: ext, Endpoints: map[string]string{}, done: make(chan struct{})}
+	if err := a.listen(cfg, opts); err != nil {
+		a.closeStorage()
+		return nil, err
+	}
+	a.Server.Serve()
+	collectCtx, cancel := context.WithCancel(context.Background())
+	a.stop = cancel
+	collector := &extent.Collector{Engine: ext, Store: st, Clock: opts.Clock, Grace: 5 * time.Minute,
+		OrphanAge: time.Hour, Logger: opts.Logger}
+	go func() {
+		defer close(a.done)
+		collector.Run(collectCtx, time.Minute)
+	}()
+	return a, nil
+}
+
+func (a *App) listen(cfg *config.Config, opts Options) error {
+	deps := server.Deps{Store: a.Store, Extents: a.Extents, Clock: opts.Clock, Accounts: cfg.Accounts,
+		Logger: opts.Logger, Loose: cfg.Loose}
+	authn := &auth.Authenticator{Accounts: cfg.Accounts, Clock: opts.Clock, Logger: opts.Logger, Debug: opts.Debug}
+	mw := server.Options{Store: a.Store, Auth: authn, Clock: opts.Clock, SkipAPIVersionCheck: cfg.SkipAPIVersionCheck,
+		DisableProductStyleURL: cfg.DisableProductStyleURL, AccessLog: opts.AccessLog}
+	var listeners []*server.Listener
+	for _, s := range services {
+		if !cfg.Enabled(s.name) {
+			continue
+		}
+		svc, err := s.build(deps)
+		if err != nil {
+			return fmt.Errorf("%s service: %w", s.name, err)
+		}
+		listeners = append(listeners, &server.Listener{Name: s.name, Addr: s.endpoint(cfg).Addr(),
+			Handler: server.Handler(svc, mw)})
+	}
+	tlsConfig, err := loadTLS(cfg)
+	if err != nil {
+		return err
+	}
+	srv, err := server.Listen(listeners, tlsConfig)
+	if err != nil {
+		return err
+	}
+	a.Server = srv
+	account := cfg.Accounts.Names()[0]
+	for _, l := range srv.Listeners() {
+		a.Endpoints[l.Name] = fmt.Sprintf("%s://%s/%s", srv.Scheme(), l.Bound(), account)
+	}
+	return nil
+}
+
+func loadTLS(cfg *config.Config) (*tls.Config, error) {
+	if cfg.Cert == "" {
+		return nil, nil
+	}
+	if cfg.Key == "" {
+		return nil, errors.New("--pwd (PFX certificates) is not supported yet: convert the certificate to PEM and use --cert with --key")
+	}
+	pair, err := tls.LoadX509KeyPair(cfg.Cert, cfg.Key)
+	if err != nil {
+		return nil, fmt.Errorf("TLS certificate: %w", err)
+	}
+	return &tls.Config{Certificates: []tls.Certificate{pair}, MinVersion: tls.VersionTLS12}, nil
+}
+
+// Close stops the listeners (letting in-flight requests finish until ctx
+// ends), stops the collector, and closes storage.
+func (a *App) Close(ctx context.Context) error {
+	err := a.Server.Shutdown(ctx)
+	a.stop()
+	<-a.done
+	return errors.Join(err, a.closeStorage())
+}
+
+func (a *App) closeStorage() error {
+	return errors.Join(a.Extents.Close(), a.Store.Close())
+}
+
+// ConnectionString is a ready-to-paste connection string for the first
+// account, naming every running service.
+func (a *App) ConnectionString() string {
+	name := a.Config.Accounts.Names()[0]
+	acct, _ := a.Config.Accounts.Lookup(name)
+	var b strings.Builder
+	fmt.Fprintf(&b, "DefaultEndpointsProtocol=%s;AccountName=%s;AccountKey=%s;", a.Server.Scheme(), name, base64.StdEncoding.EncodeToString(acct.Keys[0]))
+	for _, s := range []struct{ name, key string }{{"blob", "BlobEndpoint"}, {"queue", "QueueEndpoint"},
+		{"table", "TableEndpoint"}, {"file", "FileEndpoint"}} {
+		if u, ok := a.Endpoints[s.name]; ok {
+			fmt.Fprintf(&b, "%s=%s;", s.key, u)
+		}
+	}
+	return b.String()
+}
+
+// dataDir makes sure the data directory exists.
+func dataDir(cfg *config.Config) (string, error) {
+	dir := cfg.Location
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", fmt.Errorf("data directory: %w", err)
+	}
+	return filepath.Abs(dir)
+}
