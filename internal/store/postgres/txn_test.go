@@ -176,3 +176,18 @@ func TestCloseWaitsAndRejects(t *testing.T) {
 		t.Fatalf("second Close: %v", err)
 	}
 }
+
+// A closure that ignores the serialization failure and returns nil must
+// neither be reported as committed nor fail: the conflict is retried.
+func TestIgnoredConflictIsRetried(t *testing.T) {
+	runs := conflict(t, func(tx store.Tx, first bool) error {
+		err := tx.Put([]byte("k"), []byte("mine"))
+		if first {
+			return nil
+		}
+		return err
+	})
+	if runs != 2 {
+		t.Fatalf("closure ran %d times, want 2", runs)
+	}
+}
