@@ -124,6 +124,7 @@ func (s *Service) getBlob(w http.ResponseWriter, r *http.Request) error {
 	}
 	h := w.Header()
 	setBlobHeaders(h, b, s.now())
+	sasOverrides(r, h)
 	if r.Method == http.MethodHead {
 		return s.headBlob(w, b)
 	}
@@ -163,6 +164,16 @@ func (s *Service) getBlob(w http.ResponseWriter, r *http.Request) error {
 		s.logger.Warn("blob read interrupted", "request_id", request.Of(r).ID, "err", err)
 	}
 	return nil
+}
+
+// sasOverrides applies the response headers a service SAS overrides
+// (rscc, rscd, rsce, rscl, rsct).
+func sasOverrides(r *http.Request, h http.Header) {
+	if id := request.Of(r).Identity; id != nil && id.SAS != nil {
+		for k, v := range id.SAS.ResponseHeaders() {
+			h[k] = v
+		}
+	}
 }
 
 // writeChecksummed buffers a small range to send its MD5 or CRC-64 first.
