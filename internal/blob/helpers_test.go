@@ -130,7 +130,6 @@ func (e *env) raw(method, path string, header http.Header, body []byte) *http.Re
 	return resp
 }
 
-
 // signRequest signs a raw request with the dev account's key.
 func signRequest(t *testing.T, req *http.Request) {
 	t.Helper()
