@@ -325,3 +325,16 @@ func init() {
 
 // CorsPreflightFailure answers an OPTIONS request no CORS rule allows.
 const CorsPreflightFailure = "CorsPreflightFailure"
+
+// File service codes for permissions and snapshot leases.
+const (
+	FileInvalidPermission         = "FileInvalidPermission"
+	FileInvalidPermissionKey      = "FileInvalidPermissionKey"
+	DeleteShareWhenSnapshotLeased = "DeleteShareWhenSnapshotLeased"
+)
+
+func init() {
+	catalogue[FileInvalidPermission] = entry{400, "The specified file permission is not valid."}
+	catalogue[FileInvalidPermissionKey] = entry{400, "The specified file permission key does not exist in the share."}
+	catalogue[DeleteShareWhenSnapshotLeased] = entry{409, "Unable to delete share because one or more share snapshots have active leases."}
+}

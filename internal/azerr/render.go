@@ -1,8 +1,8 @@
 package azerr
 
 import (
-	"context"
 	"encoding/json"
+	"errors"
 	"log/slog"
 	"net/http"
 	"strconv"
@@ -33,15 +33,16 @@ const TimeLayout = "2006-01-02T15:04:05.0000000Z"
 // InternalError and are logged with the request id; their text is never sent.
 // HEAD requests and 304 responses carry no body.
 func Write(w http.ResponseWriter, r *http.Request, err error, format Format) {
+	if r.Context().Err() != nil && errors.Is(err, r.Context().Err()) {
+		// The client went away (or the server is shutting down); there is
+		// nobody to answer and nothing went wrong on our side.
+		return
+	}
 	e, ok := As(err)
 	if !ok {
 		slog.ErrorContext(r.Context(), "internal error", "request_id", w.Header().Get(RequestIDHeader),
 			"method", r.Method, "path", r.URL.Path, "error", err)
 		e = New(InternalError)
-	}
-	if r.Context().Err() == context.Canceled {
-		// The client went away; nothing useful can be written.
-		return
 	}
 	h := w.Header()
 	for k, vs := range e.Header {

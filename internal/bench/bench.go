@@ -169,9 +169,11 @@ func runScenario(ctx context.Context, t Target, s scenario, opts Options) (Resul
 		defer cleanup(context.WithoutCancel(ctx))
 	}
 	if opts.Warmup > 0 {
-		measure(ctx, do, workers, opts.Warmup)
+		measure(ctx, do, workers, opts.Warmup, 0)
 	}
-	m := measure(ctx, do, workers, opts.Duration)
+	// Sequence numbers continue past the warm-up's so that operations that
+	// create named objects never collide with warm-up ones.
+	m := measure(ctx, do, workers, opts.Duration, 1<<30)
 	r := Result{Target: t.Name, Scenario: s.name, Ops: m.ops, Seconds: m.elapsed.Seconds(), Errors: m.errors,
 		P50ms: ms(m.hist.quantile(0.5)), P99ms: ms(m.hist.quantile(0.99)), P999ms: ms(m.hist.quantile(0.999))}
 	if r.Seconds > 0 {
@@ -200,8 +202,9 @@ type measurement struct {
 	errors     map[string]int64
 }
 
-// measure runs do from workers goroutines for d.
-func measure(ctx context.Context, do op, workers int, d time.Duration) *measurement {
+// measure runs do from workers goroutines for d, numbering each worker's
+// operations from firstSeq.
+func measure(ctx context.Context, do op, workers int, d time.Duration, firstSeq int) *measurement {
 	ctx, cancel := context.WithTimeout(ctx, d)
 	defer cancel()
 	total := &measurement{errors: map[string]int64{}}
@@ -213,7 +216,7 @@ func measure(ctx context.Context, do op, workers int, d time.Duration) *measurem
 		go func(w int) {
 			defer wg.Done()
 			local := &measurement{errors: map[string]int64{}}
-			for seq := 0; ctx.Err() == nil; seq++ {
+			for seq := firstSeq; ctx.Err() == nil; seq++ {
 				t0 := time.Now()
 				n, err := do(ctx, w, seq)
 				if ctx.Err() != nil {

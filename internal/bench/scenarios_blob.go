@@ -245,13 +245,13 @@ func leaseCycle(ctx context.Context, e *env) (op, func(context.Context), error) 
 	}
 	return func(ctx context.Context, w, seq int) (int64, error) {
 		path := fmt.Sprintf("/%s/l%d", container, w)
-		r, err := lease(ctx, path, "acquire", http.Header{"x-ms-lease-duration": {"15"}})
-		if err != nil {
+		// A fixed proposed id per worker: a cycle cut short by the end of
+		// the warm-up leaves a lease that this worker's next acquire
+		// (same id) simply takes over.
+		id := fmt.Sprintf("00000000-0000-4000-8000-%012d", w)
+		h := http.Header{"x-ms-lease-duration": {"15"}, "x-ms-proposed-lease-id": {id}}
+		if _, err := lease(ctx, path, "acquire", h); err != nil {
 			return 0, err
-		}
-		id := r.header.Get("x-ms-lease-id")
-		if id == "" {
-			id = "00000000-0000-0000-0000-000000000000" // the null target answers without one
 		}
 		if _, err := lease(ctx, path, "renew", http.Header{"x-ms-lease-id": {id}}); err != nil {
 			return 0, err
