@@ -54,7 +54,7 @@ func (s *Store) View(ctx context.Context, fn func(store.Tx) error) error {
 }
 
 // Update runs fn against a private next version and publishes it if fn
-// returns nil.
+// returns nil. Updates run one at a time, so fn must not call Update itself.
 func (s *Store) Update(ctx context.Context, fn func(store.Tx) error) error {
 	if err := ctx.Err(); err != nil {
 		return err

@@ -166,8 +166,10 @@ func runView(c *conn, pool *readPool, fn func(store.Tx) error) error {
 }
 
 // Update queues fn for the next group commit and waits until that commit is
-// durable. fn runs on the committer goroutine; a panic in fn is raised again
-// in the caller.
+// durable. fn runs on the committer goroutine, and every other Update waits
+// while it runs: it must be short, must not call Update itself and must not
+// wait for another Update, or the store deadlocks. A panic in fn is raised
+// again in the caller.
 func (s *Store) Update(ctx context.Context, fn func(store.Tx) error) error {
 	if err := ctx.Err(); err != nil {
 		return err
