@@ -35,6 +35,9 @@ func parsePutBlockList(r *http.Request) (putBlockListArgs, error) {
 	if a.conds, err = blobConditions(r, cond.AllConditions); err != nil {
 		return a, err
 	}
+	if err = refuseTags(r); err != nil {
+		return a, err
+	}
 	if a.props, err = parseContentProps(r.Header, false); err != nil {
 		return a, err
 	}

@@ -41,6 +41,12 @@ func parseRead(r *http.Request) (readArgs, error) {
 	if r.Method != http.MethodGet || r.URL.Query().Get("comp") != "" {
 		return a, nil
 	}
+	if r.Header.Get(structuredBodyHeader) != "" {
+		return a, azerr.Newf(azerr.NotImplemented, "Structured message bodies (x-ms-structured-body) are not implemented by Lazuli yet.")
+	}
+	if q := r.URL.Query(); q.Get("snapshot") != "" || q.Get("versionid") != "" {
+		return a, azerr.Newf(azerr.NotImplemented, "Snapshots and versions are not implemented by Lazuli yet.")
+	}
 	// x-ms-range wins over Range. A malformed x-ms-range is an error; a
 	// malformed Range is ignored, as HTTP asks of a Range it cannot parse.
 	if raw := r.Header.Get("x-ms-range"); raw != "" {

@@ -1,11 +1,15 @@
 package blob_test
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
+	"net"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -135,4 +139,41 @@ func signRequest(t *testing.T, req *http.Request) {
 	t.Helper()
 	req.Header.Set("x-ms-date", time.Now().UTC().Format(http.TimeFormat))
 	auth.SignSharedKey(req, auth.Blob, lazulitest.Account, lazulitest.KeyBytes())
+}
+
+// headersOnly sends a signed request that declares contentLength bytes but
+// sends none of them, and returns the answer the server gives before
+// reading the body (as a size limit check must).
+func (e *env) headersOnly(method, path string, contentLength int64, header http.Header) *http.Response {
+	e.t.Helper()
+	req, err := http.NewRequest(method, e.in.BlobURL+path, nil)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	for k, v := range header {
+		req.Header[k] = v
+	}
+	req.ContentLength = contentLength
+	signRequest(e.t, req)
+	conn, err := net.Dial("tcp", req.URL.Host)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	e.t.Cleanup(func() { conn.Close() })
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s %s HTTP/1.1\r\nHost: %s\r\n", method, req.URL.RequestURI(), req.URL.Host)
+	for k, vs := range req.Header {
+		for _, v := range vs {
+			fmt.Fprintf(&b, "%s: %s\r\n", k, v)
+		}
+	}
+	b.WriteString("\r\n")
+	if _, err := conn.Write([]byte(b.String())); err != nil {
+		e.t.Fatal(err)
+	}
+	resp, err := http.ReadResponse(bufio.NewReader(conn), req)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return resp
 }

@@ -68,6 +68,9 @@ func parsePutBlob(r *http.Request) (putBlobArgs, error) {
 	if a.conds, err = blobConditions(r, cond.AllConditions); err != nil {
 		return a, err
 	}
+	if err = refuseTags(r); err != nil {
+		return a, err
+	}
 	if a.props, err = parseContentProps(r.Header, true); err != nil {
 		return a, err
 	}
@@ -89,6 +92,15 @@ func parsePutBlob(r *http.Request) (putBlobArgs, error) {
 	}
 	a.length, err = contentLength(r, limit)
 	return a, err
+}
+
+// refuseTags answers 501 for x-ms-tags: blob index tags are not stored
+// yet, and dropping them silently would lose the caller's data.
+func refuseTags(r *http.Request) error {
+	if r.Header.Get("x-ms-tags") != "" {
+		return azerr.Newf(azerr.NotImplemented, "Blob index tags (x-ms-tags) are not implemented by Lazuli yet.")
+	}
+	return nil
 }
 
 // putBlob is Put Blob of a block blob: the body streams into one extent,
