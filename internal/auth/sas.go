@@ -225,10 +225,11 @@ func (s *SAS) parseIP() error {
 	}
 	a, err1 := netip.ParseAddr(from)
 	b, err2 := netip.ParseAddr(to)
+	a, b = a.Unmap(), b.Unmap()
 	if err1 != nil || err2 != nil || a.Is4() != b.Is4() || b.Less(a) {
 		return authFailed(fmt.Sprintf("sip '%s' is not a valid IP address or range.", s.IP))
 	}
-	s.ipFrom, s.ipTo = a.Unmap(), b.Unmap()
+	s.ipFrom, s.ipTo = a, b
 	return nil
 }
 
