@@ -102,24 +102,25 @@ func mergePolicy(s *SAS, a Access) (start, expiry time.Time, perm string, err er
 	if p == nil {
 		return start, expiry, perm, authFailed(fmt.Sprintf("The signed identifier '%s' does not match any stored access policy.", s.Identifier))
 	}
-	both := func(name string) error {
-		return azerr.InvalidQuery(name, "", "The field is specified in both the shared access signature and the stored access policy '"+s.Identifier+"'.")
+	// Azure answers 400 when a field is in both places.
+	both := func(name, value string) error {
+		return azerr.InvalidQuery(name, value, "The field is specified in both the shared access signature and the stored access policy '"+s.Identifier+"'.")
 	}
 	if p.Start != nil {
 		if !start.IsZero() {
-			return start, expiry, perm, both("st")
+			return start, expiry, perm, both("st", s.start)
 		}
 		start = p.Start.UTC()
 	}
 	if p.Expiry != nil {
 		if !expiry.IsZero() {
-			return start, expiry, perm, both("se")
+			return start, expiry, perm, both("se", s.expiry)
 		}
 		expiry = p.Expiry.UTC()
 	}
 	if p.Permission != "" {
 		if perm != "" {
-			return start, expiry, perm, both("sp")
+			return start, expiry, perm, both("sp", s.Permissions)
 		}
 		perm = p.Permission
 	}
