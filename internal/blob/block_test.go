@@ -15,7 +15,9 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/container"
 )
 
-func blockID(i int) string { return base64.StdEncoding.EncodeToString(fmt.Appendf(nil, "block-%04d", i)) }
+func blockID(i int) string {
+	return base64.StdEncoding.EncodeToString(fmt.Appendf(nil, "block-%04d", i))
+}
 
 func TestBlocks(t *testing.T) {
 	e := start(t)
