@@ -16,6 +16,8 @@ import (
 	"strings"
 	"time"
 
+	"software.sslmate.com/src/go-pkcs12"
+
 	"github.com/lazuli-storage/lazuli/internal/auth"
 	"github.com/lazuli-storage/lazuli/internal/clock"
 	"github.com/lazuli-storage/lazuli/internal/config"
@@ -110,14 +112,35 @@ func loadTLS(cfg *config.Config) (*tls.Config, error) {
 	if cfg.Cert == "" {
 		return nil, nil
 	}
-	if cfg.Key == "" {
-		return nil, errors.New("--pwd (PFX certificates) is not supported yet: convert the certificate to PEM and use --cert with --key")
+	var cert tls.Certificate
+	var err error
+	if cfg.Key != "" {
+		cert, err = tls.LoadX509KeyPair(cfg.Cert, cfg.Key)
+	} else {
+		cert, err = loadPFX(cfg.Cert, cfg.Pwd)
 	}
-	pair, err := tls.LoadX509KeyPair(cfg.Cert, cfg.Key)
 	if err != nil {
-		return nil, fmt.Errorf("TLS certificate: %w", err)
+		return nil, fmt.Errorf("TLS certificate %s: %w", cfg.Cert, err)
 	}
-	return &tls.Config{Certificates: []tls.Certificate{pair}, MinVersion: tls.VersionTLS12}, nil
+	return &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}, nil
+}
+
+// loadPFX reads a PKCS #12 (.pfx) certificate with its private key and
+// chain, as Azurite's --cert with --pwd accepts.
+func loadPFX(path, password string) (tls.Certificate, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return tls.Certificate{}, err
+	}
+	key, leaf, chain, err := pkcs12.DecodeChain(data, password)
+	if err != nil {
+		return tls.Certificate{}, err
+	}
+	cert := tls.Certificate{PrivateKey: key, Leaf: leaf, Certificate: [][]byte{leaf.Raw}}
+	for _, c := range chain {
+		cert.Certificate = append(cert.Certificate, c.Raw)
+	}
+	return cert, nil
 }
 
 // Close stops the listeners (letting in-flight requests finish until ctx
