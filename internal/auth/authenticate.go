@@ -120,7 +120,10 @@ func (a *Authenticator) checkDate(r *http.Request) error {
 	if err != nil {
 		return authFailed(fmt.Sprintf("The request date header '%s' is not a valid RFC 1123 date.", v))
 	}
-	if a.now().Sub(t) > maxRequestAge {
+	// Wall time, not a.Clock: the clock drives storage semantics (SAS
+	// windows, leases, visibility) and tests move it freely, while the
+	// request's own Date is always stamped from the client's real clock.
+	if time.Since(t) > maxRequestAge {
 		return authFailed(fmt.Sprintf("Request date header too old: '%s'", v))
 	}
 	return nil
