@@ -255,7 +255,7 @@ func (s *Service) clearMessages(w http.ResponseWriter, r *http.Request, t target
 	if err != nil {
 		return err
 	}
-	if err := s.clearBatches(r, account, t.queue); err != nil {
+	if err := s.clearBatches(r.Context(), account, t.queue); err != nil {
 		return err
 	}
 	return writeEmpty(w, http.StatusNoContent)
@@ -263,11 +263,11 @@ func (s *Service) clearMessages(w http.ResponseWriter, r *http.Request, t target
 
 // clearBatches deletes a queue's messages a batch per transaction until a
 // batch finds fewer than a full batch.
-func (s *Service) clearBatches(r *http.Request, account, queue string) error {
+func (s *Service) clearBatches(ctx context.Context, account, queue string) error {
 	prefix := msgPrefix(account, queue)
 	for {
 		var n int
-		err := s.store.Update(r.Context(), func(tx store.Tx) error {
+		err := s.store.Update(ctx, func(tx store.Tx) error {
 			var err error
 			n, err = deleteMessages(tx, prefix, clearBatch)
 			return err

@@ -113,7 +113,7 @@ func (s *Service) deleteQueue(w http.ResponseWriter, r *http.Request, t target) 
 		return err
 	}
 	account := request.Of(r).Account
-	if err := s.clearBatches(r, account, t.queue); err != nil {
+	if err := s.clearBatches(r.Context(), account, t.queue); err != nil {
 		return err
 	}
 	err := s.store.Update(r.Context(), func(tx store.Tx) error {
