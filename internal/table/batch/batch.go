@@ -73,7 +73,7 @@ func Parse(contentType string, body []byte) (*Batch, error) {
 			return nil, err
 		}
 	}
-	if parts == 0 {
+	if parts == 0 || len(b.Requests) == 0 {
 		return nil, errorf("the batch is empty")
 	}
 	return b, nil
