@@ -77,7 +77,8 @@ func Start(ctx context.Context, cfg *config.Config, opts Options) (*App, error) 
 func (a *App) listen(cfg *config.Config, opts Options) error {
 	deps := server.Deps{Store: a.Store, Extents: a.Extents, Clock: opts.Clock, Accounts: cfg.Accounts,
 		Logger: opts.Logger, Loose: cfg.Loose}
-	authn := &auth.Authenticator{Accounts: cfg.Accounts, Clock: opts.Clock, Logger: opts.Logger, Debug: opts.Debug}
+	authn := &auth.Authenticator{Accounts: cfg.Accounts, Clock: opts.Clock, RequestClock: clock.Real{},
+		Logger: opts.Logger, Debug: opts.Debug}
 	mw := server.Options{Store: a.Store, Auth: authn, Clock: opts.Clock, SkipAPIVersionCheck: cfg.SkipAPIVersionCheck,
 		DisableProductStyleURL: cfg.DisableProductStyleURL, AccessLog: opts.AccessLog}
 	var listeners []*server.Listener
