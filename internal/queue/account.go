@@ -20,7 +20,7 @@ type listParams struct {
 	hasPrefix      bool
 	hasMarker      bool
 	maxResults     int
-	hasMax         bool
+	maxText        string // maxresults as sent, echoed in MaxResults
 	metadata       bool
 }
 
@@ -29,7 +29,7 @@ func parseListParams(r *http.Request) (listParams, error) {
 	var p listParams
 	_, p.hasPrefix = q["prefix"]
 	_, p.hasMarker = q["marker"]
-	_, p.hasMax = q["maxresults"]
+	p.maxText = q.Get("maxresults")
 	p.prefix, p.marker = q.Get("prefix"), q.Get("marker")
 	var err error
 	if p.maxResults, err = maxResults(q); err != nil {
@@ -152,8 +152,8 @@ func appendQueueList(dst []byte, endpoint string, p listParams, page []listedQue
 	if p.hasMarker {
 		dst = appendElement(dst, "Marker", p.marker)
 	}
-	if p.hasMax {
-		dst = appendElement(dst, "MaxResults", itoa(p.maxResults))
+	if p.maxText != "" {
+		dst = appendElement(dst, "MaxResults", p.maxText)
 	}
 	dst = append(dst, "<Queues>"...)
 	for _, q := range page {

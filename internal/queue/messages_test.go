@@ -263,7 +263,12 @@ func TestMessageErrors(t *testing.T) {
 	if !strings.Contains(errorBody(re), "<MaxLimit>65536</MaxLimit>") {
 		t.Fatalf("too large body: %s", errorBody(re))
 	}
-	resp, body := e.raw(http.MethodPost, "/errors/messages", "<QueueMessage>", nil)
+	huge := "<QueueMessage><MessageText>" + strings.Repeat("&amp;", 30000) + "</MessageText></QueueMessage>"
+	resp, body := e.raw(http.MethodPost, "/errors/messages", huge, nil)
+	if resp.StatusCode != http.StatusRequestEntityTooLarge || !strings.Contains(body, "<MaxLimit>131584</MaxLimit>") {
+		t.Fatalf("oversized body: %d %s", resp.StatusCode, body)
+	}
+	resp, body = e.raw(http.MethodPost, "/errors/messages", "<QueueMessage>", nil)
 	if resp.StatusCode != 400 || resp.Header.Get("x-ms-error-code") != "InvalidXmlDocument" {
 		t.Fatalf("malformed body: %d %s", resp.StatusCode, body)
 	}
@@ -279,3 +284,32 @@ func TestMessageErrors(t *testing.T) {
 
 // errorBody is the XML body of an SDK error.
 func errorBody(re interface{ Error() string }) string { return re.Error() }
+
+// Message text comes back exactly as it was put: markup characters, line
+// ends, tabs and non-ASCII included.
+func TestMessageTextRoundTrip(t *testing.T) {
+	e := start(t, lazulitest.Options{InMemory: true})
+	q := e.queue("text")
+	texts := []string{"", "plain", "line1\r\nline2\n\tend", "<tag attr=\"v\">&amp; ' ]]>", "snow ☃ and 😀", strings.Repeat("é", 1000)}
+	for _, s := range texts {
+		e.put(q, s, nil)
+	}
+	got := e.get(q, 32, 30)
+	if len(got) != len(texts) {
+		t.Fatalf("got %d messages", len(got))
+	}
+	for i, m := range got {
+		if *m.MessageText != texts[i] {
+			t.Errorf("message %d: got %q, want %q", i, *m.MessageText, texts[i])
+		}
+	}
+	// Raw text with markup inside MessageText keeps only its character
+	// data, as the service strips unescaped XML markup.
+	resp, body := e.raw(http.MethodPost, "/text/messages", "<QueueMessage><MessageText>a<b>x</b>c</MessageText></QueueMessage>", nil)
+	if resp.StatusCode != http.StatusCreated {
+		t.Fatalf("put with markup: %d %s", resp.StatusCode, body)
+	}
+	if p := e.peek(q, 1); len(p) != 1 || *p[0].MessageText != "ac" {
+		t.Fatalf("markup message reads %+v", p)
+	}
+}
