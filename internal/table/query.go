@@ -21,6 +21,7 @@ type entityQuery struct {
 	top    int
 	// start and end bound the key range to scan.
 	start, end []byte
+	prefixLen  int
 	empty      bool
 }
 
@@ -49,6 +50,7 @@ func planQuery(r *http.Request, account, table string) (*entityQuery, error) {
 	}
 	eq := &entityQuery{filter: f, sel: sel, top: top}
 	prefix := tablePrefix(account, table)
+	eq.prefixLen = len(prefix)
 	plan := f.Plan()
 	eq.empty = plan.PK.Empty
 	eq.start, eq.end = planBounds(prefix, plan)
@@ -113,6 +115,7 @@ func (eq *entityQuery) run(tx store.Tx) (*page, error) {
 	}
 	scanned := 0
 	var derr error
+	view := &recordView{prefixLen: eq.prefixLen}
 	err := tx.Scan(eq.start, eq.end, store.ScanOptions{}, func(k, v []byte) bool {
 		if len(pg.entities) == eq.top || scanned == maxScanPerPage {
 			pg.nextPK, pg.nextRK, derr = decodeKey(k)
@@ -120,15 +123,14 @@ func (eq *entityQuery) run(tx store.Tx) (*page, error) {
 			return false
 		}
 		scanned++
-		view := recordView{key: k, rec: v}
-		if !eq.filter.Match(&view) {
+		view.reset(k, v)
+		if !eq.filter.Match(view) {
 			return true
 		}
-		pk, rk := view.pk, view.rk
-		if !view.keysRead {
-			if pk, rk, derr = decodeKey(k); derr != nil {
-				return false
-			}
+		pk, rk, err := decodeKey(k)
+		if err != nil {
+			derr = err
+			return false
 		}
 		e, err := decodeEntity(pk, rk, v)
 		if err != nil {

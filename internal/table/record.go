@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"math"
+	"unsafe"
 
 	"github.com/lazuli-storage/lazuli/internal/store"
 	"github.com/lazuli-storage/lazuli/internal/table/odata"
@@ -232,13 +233,22 @@ func decodeKey(key []byte) (pk, rk string, err error) {
 }
 
 // recordView lets the filter evaluator read a stored entity lazily: keys are
-// decoded from the record key, and each property by walking the record only
-// when the filter asks for it.
+// read from the record key, and each property by walking the record only
+// when the filter asks for it. Strings it returns alias the key and record
+// bytes (no copy), so they are valid only until the scan callback returns;
+// the evaluator does not keep them.
 type recordView struct {
-	key, rec []byte
-	pk, rk   string
-	keysRead bool
-	badKey   bool
+	key, rec  []byte
+	prefixLen int // length of the table prefix inside key
+	pk, rk    string
+	keysRead  bool
+	badKey    bool
+}
+
+// reset points the view at another record, so one view serves a whole scan.
+func (v *recordView) reset(key, rec []byte) {
+	v.key, v.rec = key, rec
+	v.pk, v.rk, v.keysRead, v.badKey = "", "", false, false
 }
 
 func (v *recordView) keys() {
@@ -246,8 +256,36 @@ func (v *recordView) keys() {
 		return
 	}
 	v.keysRead = true
-	pk, rk, err := decodeKey(v.key)
-	v.pk, v.rk, v.badKey = pk, rk, err != nil
+	rest := v.key[v.prefixLen:]
+	var ok bool
+	if v.pk, rest, ok = keyElement(rest); !ok {
+		v.badKey = true
+		return
+	}
+	if v.rk, _, ok = keyElement(rest); !ok {
+		v.badKey = true
+	}
+}
+
+// keyElement reads one tuple-encoded string element, without copying when
+// it holds no escaped zero byte.
+func keyElement(b []byte) (string, []byte, bool) {
+	for i := 0; i+1 < len(b); i++ {
+		if b[i] != 0x00 {
+			continue
+		}
+		if b[i+1] == 0x01 {
+			return unsafe.String(unsafe.SliceData(b), i), b[i+2:], true
+		}
+		// An escaped zero: decode the slow way.
+		kr := store.ReadKey(append([]byte{byte(store.SpaceEntity)}, b...), store.SpaceEntity)
+		s := kr.Str()
+		if kr.Err() != nil {
+			return "", nil, false
+		}
+		return s, b[len(store.NewKey(store.SpaceEntity).Str(s))-1:], true
+	}
+	return "", nil, false
 }
 
 // Property implements odata.Entity.
@@ -269,9 +307,16 @@ func (v *recordView) Property(name string) (odata.Value, bool) {
 		if !ok {
 			return odata.Value{}, false
 		}
-		if string(n) == name {
-			return decodeValue(kind, payload), true
+		if string(n) != name {
+			continue
 		}
+		if kind == odata.KindString {
+			return odata.Value{Kind: kind, Str: unsafe.String(unsafe.SliceData(payload), len(payload))}, true
+		}
+		if kind == odata.KindBinary {
+			return odata.Value{Kind: kind, Bytes: payload}, true
+		}
+		return decodeValue(kind, payload), true
 	}
 }
 
