@@ -15,6 +15,8 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/blob"
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/bloberror"
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/blockblob"
+
+	"github.com/lazuli-storage/lazuli/internal/lazulitest"
 )
 
 func TestPutGetBlob(t *testing.T) {
@@ -355,5 +357,33 @@ func TestLimitsAndNames(t *testing.T) {
 	r = e.raw(http.MethodPut, "limits/page", http.Header{"X-Ms-Blob-Type": {"PageBlob"}, "X-Ms-Blob-Content-Length": {"512"}}, nil)
 	if r.StatusCode != 501 {
 		t.Fatalf("page blob: %d", r.StatusCode)
+	}
+}
+
+// TestReadDuringOverwrite: a GET that is streaming while the blob is
+// overwritten returns the old content whole.
+func TestReadDuringOverwrite(t *testing.T) {
+	for _, inMemory := range []bool{true, false} {
+		e := startWith(t, lazulitest.Options{InMemory: inMemory})
+		c := e.container("torn")
+		old := bytes.Repeat([]byte("old!"), 1<<18)
+		b := e.upload(c, "x", old)
+		resp, err := b.DownloadStream(e.ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		first := make([]byte, 10)
+		if _, err := io.ReadFull(resp.Body, first); err != nil {
+			t.Fatal(err)
+		}
+		e.upload(c, "x", bytes.Repeat([]byte("new!"), 1<<18))
+		if _, err := b.Delete(e.ctx, nil); err != nil {
+			t.Fatal(err)
+		}
+		rest, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if err != nil || !bytes.Equal(append(first, rest...), old) {
+			t.Fatalf("in memory %v: read torn by the overwrite (%v)", inMemory, err)
+		}
 	}
 }

@@ -1,6 +1,7 @@
 package blob
 
 import (
+	"errors"
 	"net/http"
 	"sort"
 
@@ -115,12 +116,8 @@ func (s *Service) stageBlock(tx store.Tx, r *http.Request, b *blobRecord, id str
 		if err := saveBlob(tx, account, t.Container, t.Blob, b); err != nil {
 			return err
 		}
-	} else if v, err := tx.Get(blockKey(account, t.Container, t.Blob, id)); err == nil {
-		old, err := decodeBlock(blockKey(account, t.Container, t.Blob, id), v)
-		if err != nil {
-			return err
-		}
-		refs.drop(old.Extent)
+	} else if err := dropStaged(tx, blockKey(account, t.Container, t.Blob, id), refs); err != nil {
+		return err
 	}
 	blk.Staged = now.UnixNano()
 	refs.add(blk.Extent)
@@ -128,6 +125,24 @@ func (s *Service) stageBlock(tx store.Tx, r *http.Request, b *blobRecord, id str
 		return err
 	}
 	return refs.apply(tx, now)
+}
+
+// dropStaged releases the reference of a staged block that a new upload
+// of the same ID replaces, if there is one.
+func dropStaged(tx store.Tx, key []byte, refs refDelta) error {
+	v, err := tx.Get(key)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	old, err := decodeBlock(key, v)
+	if err != nil {
+		return err
+	}
+	refs.drop(old.Extent)
+	return nil
 }
 
 // getBlockList is Get Block List.

@@ -2,6 +2,7 @@ package blob
 
 import (
 	"errors"
+	"io"
 	"net/http"
 	"strings"
 
@@ -157,6 +158,8 @@ func (s *Service) receive(r *http.Request, length int64, sums checksums) (extent
 		return info, nil, azerr.New(azerr.RequestBodyTooLarge)
 	case err != nil && r.Context().Err() != nil:
 		return info, nil, r.Context().Err()
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return info, nil, azerr.Newf(azerr.InvalidInput, "The request body is shorter than its Content-Length.")
 	case err != nil:
 		return info, nil, err
 	case info.Size != length:
