@@ -229,6 +229,9 @@ func preferNoContentHeader(v string) (noContent bool, applied string) {
 // write runs one entity write request end to end.
 func (s *Service) write(w http.ResponseWriter, r *http.Request, method string) error {
 	info, t := request.Of(r), targetOf(r)
+	if r.Method != http.MethodPost && r.Header.Get("X-HTTP-Method") != "" {
+		return azerr.New(azerr.XMethodNotUsingPost)
+	}
 	m, err := negotiate(r)
 	if err != nil {
 		return err
@@ -321,6 +324,10 @@ func (s *Service) deleteEntity(w http.ResponseWriter, r *http.Request) error {
 // that cannot send MERGE.
 func (s *Service) tunnelEntity(w http.ResponseWriter, r *http.Request) error {
 	values := r.Header.Values("X-HTTP-Method")
+	if len(values) == 0 {
+		// A plain POST cannot address an entity: inserts go to the table.
+		return azerr.New(azerr.MethodNotAllowed)
+	}
 	if len(values) != 1 {
 		return azerr.Newf(azerr.InvalidInput, "One of the request inputs is not valid. The X-HTTP-Method header must appear exactly once.")
 	}

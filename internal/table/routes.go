@@ -27,7 +27,7 @@ func (s *Service) routeTable() route.Table {
 		{Op: "UpdateEntity", Method: "PUT", Level: levelEntity, Handle: s.updateEntity},
 		{Op: "MergeEntity", Method: "MERGE", Level: levelEntity, Handle: s.mergeEntity},
 		{Op: "MergeEntity", Method: "PATCH", Level: levelEntity, Handle: s.mergeEntity},
-		{Op: "TunnelledEntityOp", Method: "POST", Level: levelEntity, Header: "X-HTTP-Method", Handle: s.tunnelEntity},
+		{Op: "TunnelledEntityOp", Method: "POST", Level: levelEntity, Handle: s.tunnelEntity},
 		{Op: "DeleteEntity", Method: "DELETE", Level: levelEntity, Handle: s.deleteEntity},
 
 		{Op: "EntityGroupTransaction", Method: "POST", Level: levelBatch, Handle: s.batch},
