@@ -41,6 +41,9 @@ func parsePutBlockList(r *http.Request) (putBlockListArgs, error) {
 	if a.props, err = parseContentProps(r.Header, false); err != nil {
 		return a, err
 	}
+	if a.props.Type == "" {
+		a.props.Type = defaultContentType
+	}
 	if a.metadata, err = parseMetadata(r.Header); err != nil {
 		return a, err
 	}

@@ -131,6 +131,12 @@ func TestBlockListKinds(t *testing.T) {
 			t.Fatalf("%s: %d %s", tc.body, r.StatusCode, r.Header.Get("x-ms-error-code"))
 		}
 	}
+	// If-None-Match:* on an existing blob is 409 BlobAlreadyExists.
+	r := e.raw(http.MethodPut, "kinds/k?comp=blocklist", http.Header{"If-None-Match": {"*"}},
+		[]byte("<BlockList><Committed>"+blockID(2)+"</Committed></BlockList>"))
+	if r.StatusCode != 409 || r.Header.Get("x-ms-error-code") != "BlobAlreadyExists" {
+		t.Fatalf("If-None-Match:* on Put Block List: %d %s", r.StatusCode, r.Header.Get("x-ms-error-code"))
+	}
 	// An empty list commits an empty blob.
 	if r := put(""); r.StatusCode != 201 {
 		t.Fatalf("empty list: %d", r.StatusCode)
