@@ -3,6 +3,7 @@ package app
 import (
 	"github.com/lazuli-storage/lazuli/internal/blob"
 	"github.com/lazuli-storage/lazuli/internal/config"
+	"github.com/lazuli-storage/lazuli/internal/file"
 	"github.com/lazuli-storage/lazuli/internal/queue"
 	"github.com/lazuli-storage/lazuli/internal/server"
 	"github.com/lazuli-storage/lazuli/internal/table"
@@ -20,4 +21,5 @@ var services = []serviceEntry{
 	{"blob", func(c *config.Config) config.Endpoint { return c.Blob }, func(d server.Deps) (server.Service, error) { return blob.New(d) }},
 	{"queue", func(c *config.Config) config.Endpoint { return c.Queue }, func(d server.Deps) (server.Service, error) { return queue.New(d) }},
 	{"table", func(c *config.Config) config.Endpoint { return c.Table }, func(d server.Deps) (server.Service, error) { return table.New(d) }},
+	{"file", func(c *config.Config) config.Endpoint { return c.File }, func(d server.Deps) (server.Service, error) { return file.New(d) }},
 }

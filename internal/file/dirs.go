@@ -1,0 +1,225 @@
+package file
+
+import (
+	"net/http"
+
+	"github.com/lazuli-storage/lazuli/internal/auth"
+	"github.com/lazuli-storage/lazuli/internal/azerr"
+	"github.com/lazuli-storage/lazuli/internal/etag"
+	"github.com/lazuli-storage/lazuli/internal/file/smbstate"
+	"github.com/lazuli-storage/lazuli/internal/store"
+)
+
+func (s *Service) createDirectory(w http.ResponseWriter, r *http.Request) error {
+	t := targetOf(r)
+	if err := s.authorize(r, t, auth.ResourceObject, "cw", false); err != nil {
+		return err
+	}
+	if err := readOnlySnapshot(t); err != nil {
+		return err
+	}
+	smb, err := parseSMBRequest(r.Header, true)
+	if err != nil {
+		return err
+	}
+	meta, err := parseMetadata(r.Header)
+	if err != nil {
+		return err
+	}
+	now := s.now()
+	var n *node
+	err = s.store.Update(r.Context(), func(tx store.Tx) error {
+		if t.Path.isRoot() {
+			if _, err := shareFor(tx, t); err != nil {
+				return err
+			}
+			return azerr.New(azerr.ResourceAlreadyExists)
+		}
+		parent, err := parentFor(tx, t)
+		if err != nil {
+			return err
+		}
+		if _, exists, err := loadNode(tx, t.Account, t.Share, "", t.Path); err != nil {
+			return err
+		} else if exists {
+			return azerr.New(azerr.ResourceAlreadyExists)
+		}
+		n = &node{Dir: true, Name: t.Path.name(), ID: newFileID(), ParentID: parent.ID,
+			ETag: etag.Next(now, 0), Metadata: meta}
+		smb.apply(&n.SMB, true, true, now)
+		if n.SMB.PermKey, err = smb.perm.resolve(tx, t.Account, t.Share, "", parent.SMB.PermKey, true); err != nil {
+			return err
+		}
+		return saveNode(tx, t.Account, t.Share, "", t.Path, n)
+	})
+	if err != nil {
+		return err
+	}
+	writeNodeWrite(w, n, http.StatusCreated)
+	return nil
+}
+
+// writeNodeWrite answers a create or set of a directory or file with its
+// ETag and SMB properties.
+func writeNodeWrite(w http.ResponseWriter, n *node, status int) {
+	h := w.Header()
+	setETag(h, n.ETag)
+	setSMBHeaders(h, n)
+	h.Set("x-ms-request-server-encrypted", "true")
+	w.WriteHeader(status)
+}
+
+func (s *Service) getDirectoryProperties(w http.ResponseWriter, r *http.Request) error {
+	t := targetOf(r)
+	if err := s.authorize(r, t, auth.ResourceObject, "r", false); err != nil {
+		return err
+	}
+	var n *node
+	err := s.store.View(r.Context(), func(tx store.Tx) error {
+		var err error
+		n, err = dirFor(tx, t, false)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	h := w.Header()
+	setETag(h, n.ETag)
+	n.Metadata.setHeaders(h)
+	setSMBHeaders(h, n)
+	h.Set("x-ms-server-encrypted", "true")
+	w.WriteHeader(http.StatusOK)
+	return nil
+}
+
+func (s *Service) deleteDirectory(w http.ResponseWriter, r *http.Request) error {
+	t := targetOf(r)
+	if err := s.authorize(r, t, auth.ResourceObject, "d", false); err != nil {
+		return err
+	}
+	if err := readOnlySnapshot(t); err != nil {
+		return err
+	}
+	err := s.store.Update(r.Context(), func(tx store.Tx) error {
+		n, err := dirFor(tx, t, true)
+		if err != nil {
+			return err
+		}
+		if t.Path.isRoot() {
+			return azerr.Newf(azerr.CannotDeleteFileOrDirectory, "The root directory of a share cannot be deleted.")
+		}
+		if err := smbstate.Check(smbstate.DeleteDirectory, n.Opens); err != nil {
+			return err
+		}
+		children := childrenPrefix(t.Account, t.Share, "", t.Path.key())
+		empty := true
+		err = tx.Scan(children, store.PrefixEnd(children), store.ScanOptions{Limit: 1}, func(_, _ []byte) bool {
+			empty = false
+			return false
+		})
+		if err != nil {
+			return err
+		}
+		if !empty {
+			return azerr.New(azerr.DirectoryNotEmpty)
+		}
+		return tx.Delete(nodeKeyOf(t.Account, t.Share, "", t.Path))
+	})
+	if err != nil {
+		return err
+	}
+	w.WriteHeader(http.StatusAccepted)
+	return nil
+}
+
+func (s *Service) setDirectoryProperties(w http.ResponseWriter, r *http.Request) error {
+	t := targetOf(r)
+	if err := s.authorize(r, t, auth.ResourceObject, "w", false); err != nil {
+		return err
+	}
+	if err := readOnlySnapshot(t); err != nil {
+		return err
+	}
+	smb, err := parseSMBRequest(r.Header, true)
+	if err != nil {
+		return err
+	}
+	now := s.now()
+	n, err := s.updateNode(r, t, true, func(tx store.Tx, n *node) error {
+		parentKey, err := parentPermKey(tx, t, n)
+		if err != nil {
+			return err
+		}
+		smb.apply(&n.SMB, true, false, now)
+		n.SMB.PermKey, err = smb.perm.resolve(tx, t.Account, t.Share, n.SMB.PermKey, parentKey, false)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	writeNodeWrite(w, n, http.StatusOK)
+	return nil
+}
+
+// parentPermKey is the permission key an entry inherits: its parent's, or
+// its own for the root.
+func parentPermKey(tx store.Tx, t *target, n *node) (string, error) {
+	if t.Path.isRoot() {
+		return n.SMB.PermKey, nil
+	}
+	parent, found, err := loadNode(tx, t.Account, t.Share, "", t.Path.parent())
+	if err != nil || !found {
+		return n.SMB.PermKey, err
+	}
+	return parent.SMB.PermKey, nil
+}
+
+func (s *Service) setDirectoryMetadata(w http.ResponseWriter, r *http.Request) error {
+	t := targetOf(r)
+	if err := s.authorize(r, t, auth.ResourceObject, "w", false); err != nil {
+		return err
+	}
+	if err := readOnlySnapshot(t); err != nil {
+		return err
+	}
+	meta, err := parseMetadata(r.Header)
+	if err != nil {
+		return err
+	}
+	n, err := s.updateNode(r, t, true, func(_ store.Tx, n *node) error {
+		n.Metadata = meta
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	h := w.Header()
+	setETag(h, n.ETag)
+	h.Set("x-ms-request-server-encrypted", "true")
+	w.WriteHeader(http.StatusOK)
+	return nil
+}
+
+// updateNode loads the live directory (dir) or file at t, lets change
+// modify it and stores it with a new ETag.
+func (s *Service) updateNode(r *http.Request, t *target, dir bool, change func(store.Tx, *node) error) (*node, error) {
+	now := s.now()
+	var n *node
+	err := s.store.Update(r.Context(), func(tx store.Tx) error {
+		var err error
+		if dir {
+			n, err = dirFor(tx, t, true)
+		} else {
+			n, err = fileFor(tx, t, true)
+		}
+		if err != nil {
+			return err
+		}
+		if err := change(tx, n); err != nil {
+			return err
+		}
+		n.ETag = etag.Next(now, n.ETag)
+		return saveNode(tx, t.Account, t.Share, "", t.Path, n)
+	})
+	return n, err
+}

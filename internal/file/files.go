@@ -1,0 +1,326 @@
+package file
+
+import (
+	"encoding/base64"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/lazuli-storage/lazuli/internal/auth"
+	"github.com/lazuli-storage/lazuli/internal/azerr"
+	"github.com/lazuli-storage/lazuli/internal/etag"
+	"github.com/lazuli-storage/lazuli/internal/file/smbstate"
+	"github.com/lazuli-storage/lazuli/internal/lease"
+	"github.com/lazuli-storage/lazuli/internal/store"
+)
+
+// maxFileSize is the largest file Azure Files holds: 4 TiB.
+const maxFileSize = 4 << 40
+
+// parseSize reads a file size header (x-ms-content-length): 0 to 4 TiB.
+func parseSize(h http.Header, name string) (int64, bool, error) {
+	raw := strings.TrimSpace(h.Get(name))
+	if raw == "" {
+		return 0, false, nil
+	}
+	n, err := strconv.ParseInt(raw, 10, 64)
+	if err != nil || n < 0 || n > maxFileSize {
+		return 0, false, azerr.InvalidHeader(name, raw)
+	}
+	return n, true, nil
+}
+
+// parseContentProps reads the x-ms-content-* and x-ms-cache-control
+// headers of Create File and Set File Properties.
+func parseContentProps(h http.Header) (contentProps, error) {
+	p := contentProps{
+		Type:         h.Get("x-ms-content-type"),
+		Encoding:     h.Get("x-ms-content-encoding"),
+		Language:     h.Get("x-ms-content-language"),
+		Disposition:  h.Get("x-ms-content-disposition"),
+		CacheControl: h.Get("x-ms-cache-control"),
+	}
+	if raw := h.Get("x-ms-content-md5"); raw != "" {
+		md5, err := base64.StdEncoding.DecodeString(raw)
+		if err != nil || len(md5) != 16 {
+			return p, azerr.New(azerr.InvalidMd5).With("HeaderName", "x-ms-content-md5")
+		}
+		p.MD5 = md5
+	}
+	return p, nil
+}
+
+func (s *Service) createFile(w http.ResponseWriter, r *http.Request) error {
+	t := targetOf(r)
+	if err := s.authorize(r, t, auth.ResourceObject, "cw", false); err != nil {
+		return err
+	}
+	if err := readOnlySnapshot(t); err != nil {
+		return err
+	}
+	switch typ := r.Header.Get("x-ms-type"); {
+	case typ == "":
+		return azerr.MissingHeader("x-ms-type")
+	case !strings.EqualFold(typ, "file"):
+		return azerr.InvalidHeader("x-ms-type", typ)
+	}
+	size, set, err := parseSize(r.Header, "x-ms-content-length")
+	if err != nil {
+		return err
+	}
+	if !set {
+		return azerr.MissingHeader("x-ms-content-length")
+	}
+	props, err := parseContentProps(r.Header)
+	if err != nil {
+		return err
+	}
+	meta, err := parseMetadata(r.Header)
+	if err != nil {
+		return err
+	}
+	smb, err := parseSMBRequest(r.Header, false)
+	if err != nil {
+		return err
+	}
+	now := s.now()
+	leaseID := r.Header.Get(lease.HeaderID)
+	var n *node
+	err = s.store.Update(r.Context(), func(tx store.Tx) error {
+		parent, err := parentFor(tx, t)
+		if err != nil {
+			return err
+		}
+		n = &node{Name: t.Path.name(), ID: newFileID(), ParentID: parent.ID, Size: size, Props: props, Metadata: meta}
+		old, err := s.replaceable(tx, t, leaseID, now)
+		if err != nil {
+			return err
+		}
+		delta := size
+		if old != nil {
+			n.ID, n.ETag, n.Lease = old.ID, old.ETag, old.Lease.AfterWrite(now)
+			delta -= old.Size
+			if err := dropRanges(tx, t.Account, t.Share, "", old.ID, now); err != nil {
+				return err
+			}
+		}
+		if err := adjustUsage(tx, t, delta); err != nil {
+			return err
+		}
+		n.ETag = etag.Next(now, n.ETag)
+		smb.apply(&n.SMB, false, true, now)
+		if n.SMB.PermKey, err = smb.perm.resolve(tx, t.Account, t.Share, "", parent.SMB.PermKey, true); err != nil {
+			return err
+		}
+		return saveNode(tx, t.Account, t.Share, "", t.Path, n)
+	})
+	if err != nil {
+		return err
+	}
+	writeNodeWrite(w, n, http.StatusCreated)
+	return nil
+}
+
+// replaceable returns the file Create File would replace (nil when there
+// is none), after the checks a replace must pass: the lease, open SMB
+// handles, and a directory in the way. A lease ID for a missing file is
+// 412, as for any write to a resource without a lease.
+func (s *Service) replaceable(tx store.Tx, t *target, leaseID string, now time.Time) (*node, error) {
+	old, found, err := loadNode(tx, t.Account, t.Share, "", t.Path)
+	if err != nil {
+		return nil, err
+	}
+	if !found {
+		return nil, lease.Lease{}.CheckWrite(leaseID, now, lease.File)
+	}
+	switch {
+	case old.Dir:
+		return nil, azerr.New(azerr.ResourceTypeMismatch)
+	case old.DeletePending:
+		return nil, azerr.New(azerr.DeletePending)
+	}
+	if err := old.Lease.CheckWrite(leaseID, now, lease.File); err != nil {
+		return nil, err
+	}
+	return old, smbstate.Check(smbstate.CreateFile, old.Opens)
+}
+
+// adjustUsage moves the share's usage by delta bytes; growth past the
+// quota is 413 ShareSizeLimitReached.
+func adjustUsage(tx store.Tx, t *target, delta int64) error {
+	if delta == 0 {
+		return nil
+	}
+	sh, err := shareFor(tx, &target{Account: t.Account, Share: t.Share})
+	if err != nil {
+		return err
+	}
+	if delta > 0 && sh.Usage+delta > sh.Quota*gib {
+		return azerr.New(azerr.ShareSizeLimitReached)
+	}
+	sh.Usage = max(sh.Usage+delta, 0)
+	return saveShare(tx, t.Account, t.Share, "", sh)
+}
+
+// updateFile runs a write to the live file at t: the lease must allow it
+// (x-ms-lease-id), no SMB open may refuse op, change edits the record,
+// which then gets a new ETag and forgets an expired or broken lease.
+func (s *Service) updateFile(r *http.Request, t *target, op smbstate.Op, change func(tx store.Tx, n *node, now time.Time) error) (*node, error) {
+	now := s.now()
+	leaseID := r.Header.Get(lease.HeaderID)
+	var n *node
+	err := s.store.Update(r.Context(), func(tx store.Tx) error {
+		var err error
+		if n, err = fileFor(tx, t, true); err != nil {
+			return err
+		}
+		if err := n.Lease.CheckWrite(leaseID, now, lease.File); err != nil {
+			return err
+		}
+		if err := smbstate.Check(op, n.Opens); err != nil {
+			return err
+		}
+		if err := change(tx, n, now); err != nil {
+			return err
+		}
+		n.ETag = etag.Next(now, n.ETag)
+		n.Lease = n.Lease.AfterWrite(now)
+		return saveNode(tx, t.Account, t.Share, "", t.Path, n)
+	})
+	return n, err
+}
+
+func (s *Service) setFileProperties(w http.ResponseWriter, r *http.Request) error {
+	t := targetOf(r)
+	if err := s.authorize(r, t, auth.ResourceObject, "w", false); err != nil {
+		return err
+	}
+	if err := readOnlySnapshot(t); err != nil {
+		return err
+	}
+	size, resize, err := parseSize(r.Header, "x-ms-content-length")
+	if err != nil {
+		return err
+	}
+	props, err := parseContentProps(r.Header)
+	if err != nil {
+		return err
+	}
+	smb, err := parseSMBRequest(r.Header, false)
+	if err != nil {
+		return err
+	}
+	n, err := s.updateFile(r, t, smbstate.SetFileProperties, func(tx store.Tx, n *node, now time.Time) error {
+		if resize && size != n.Size {
+			if err := adjustUsage(tx, t, size-n.Size); err != nil {
+				return err
+			}
+			if size < n.Size {
+				if err := truncate(tx, t.Account, t.Share, "", n.ID, size, now); err != nil {
+					return err
+				}
+			}
+			n.Size = size
+		}
+		n.Props = props
+		parentKey, err := parentPermKey(tx, t, n)
+		if err != nil {
+			return err
+		}
+		smb.apply(&n.SMB, false, false, now)
+		n.SMB.PermKey, err = smb.perm.resolve(tx, t.Account, t.Share, n.SMB.PermKey, parentKey, false)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	writeNodeWrite(w, n, http.StatusOK)
+	return nil
+}
+
+func (s *Service) setFileMetadata(w http.ResponseWriter, r *http.Request) error {
+	t := targetOf(r)
+	if err := s.authorize(r, t, auth.ResourceObject, "w", false); err != nil {
+		return err
+	}
+	if err := readOnlySnapshot(t); err != nil {
+		return err
+	}
+	meta, err := parseMetadata(r.Header)
+	if err != nil {
+		return err
+	}
+	n, err := s.updateFile(r, t, smbstate.SetFileMetadata, func(_ store.Tx, n *node, _ time.Time) error {
+		n.Metadata = meta
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	h := w.Header()
+	setETag(h, n.ETag)
+	h.Set("x-ms-request-server-encrypted", "true")
+	w.WriteHeader(http.StatusOK)
+	return nil
+}
+
+func (s *Service) getFileMetadata(w http.ResponseWriter, r *http.Request) error {
+	t := targetOf(r)
+	if err := s.authorize(r, t, auth.ResourceObject, "r", false); err != nil {
+		return err
+	}
+	now := s.now()
+	var n *node
+	err := s.store.View(r.Context(), func(tx store.Tx) error {
+		var err error
+		if n, err = fileFor(tx, t, false); err != nil {
+			return err
+		}
+		return n.Lease.CheckRead(r.Header.Get(lease.HeaderID), now, lease.File)
+	})
+	if err != nil {
+		return err
+	}
+	h := w.Header()
+	setETag(h, n.ETag)
+	n.Metadata.setHeaders(h)
+	w.WriteHeader(http.StatusOK)
+	return nil
+}
+
+func (s *Service) deleteFile(w http.ResponseWriter, r *http.Request) error {
+	t := targetOf(r)
+	if err := s.authorize(r, t, auth.ResourceObject, "d", false); err != nil {
+		return err
+	}
+	if err := readOnlySnapshot(t); err != nil {
+		return err
+	}
+	now := s.now()
+	leaseID := r.Header.Get(lease.HeaderID)
+	err := s.store.Update(r.Context(), func(tx store.Tx) error {
+		n, err := fileFor(tx, t, true)
+		if err != nil {
+			return err
+		}
+		if err := n.Lease.CheckWrite(leaseID, now, lease.File); err != nil {
+			return err
+		}
+		if err := smbstate.Check(smbstate.DeleteFile, n.Opens); err != nil {
+			return err
+		}
+		if err := dropRanges(tx, t.Account, t.Share, "", n.ID, now); err != nil {
+			return err
+		}
+		if err := adjustUsage(tx, t, -n.Size); err != nil {
+			return err
+		}
+		return tx.Delete(nodeKeyOf(t.Account, t.Share, "", t.Path))
+	})
+	if err != nil {
+		return err
+	}
+	w.WriteHeader(http.StatusAccepted)
+	return nil
+}

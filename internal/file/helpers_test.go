@@ -1,0 +1,79 @@
+package file_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
+	"github.com/Azure/azure-sdk-for-go/sdk/storage/azfile/service"
+	"github.com/Azure/azure-sdk-for-go/sdk/storage/azfile/share"
+
+	"github.com/lazuli-storage/lazuli/internal/lazulitest"
+)
+
+var ctx = context.Background()
+
+// clientOptions turn retries off, so failure cases answer at once.
+func clientOptions() *service.ClientOptions {
+	return &service.ClientOptions{ClientOptions: azcore.ClientOptions{Retry: policy.RetryOptions{MaxRetries: -1}}}
+}
+
+// start runs a server and returns it with a Shared Key service client.
+func start(t *testing.T, opts lazulitest.Options) (*lazulitest.Instance, *service.Client) {
+	t.Helper()
+	in := lazulitest.Start(t, opts)
+	return in, serviceClient(t, in)
+}
+
+func serviceClient(t *testing.T, in *lazulitest.Instance) *service.Client {
+	t.Helper()
+	cred, err := service.NewSharedKeyCredential(lazulitest.Account, lazulitest.Key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := service.NewClientWithSharedKeyCredential(in.FileURL, cred, clientOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// newShare creates a share and returns its client.
+func newShare(t *testing.T, svc *service.Client, name string) *share.Client {
+	t.Helper()
+	sh := svc.NewShareClient(name)
+	if _, err := sh.Create(ctx, nil); err != nil {
+		t.Fatalf("create share %s: %v", name, err)
+	}
+	return sh
+}
+
+// code returns the Azure error code and status of err ("" and 0 for nil).
+func code(err error) (string, int) {
+	var re *azcore.ResponseError
+	if errors.As(err, &re) {
+		return re.ErrorCode, re.StatusCode
+	}
+	if err != nil {
+		return "not an Azure error: " + err.Error(), 0
+	}
+	return "", 0
+}
+
+// wantCode fails the test unless err carries the Azure status and code.
+func wantCode(t *testing.T, err error, status int, want string) {
+	t.Helper()
+	got, gotStatus := code(err)
+	if got != want || gotStatus != status {
+		t.Fatalf("got %d %s, want %d %s", gotStatus, got, status, want)
+	}
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,270 @@
+package file
+
+import (
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/binary"
+	"errors"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/lazuli-storage/lazuli/internal/azerr"
+	"github.com/lazuli-storage/lazuli/internal/store"
+)
+
+// File permissions (security descriptors) are stored once per share and
+// referenced by key from files and directories, as Azure does: the key is
+// derived from the descriptor, so the same permission always gets the same
+// key and is stored once.
+
+// maxHeaderPermission is the largest permission x-ms-file-permission may
+// carry; larger ones go through Create Permission and a key.
+const maxHeaderPermission = 8 << 10
+
+// Permission formats.
+const (
+	formatSDDL   = "sddl"
+	formatBinary = "binary"
+)
+
+// defaultPermission is the root directory's permission on a new share:
+// full control for SYSTEM and Administrators, modify for authenticated
+// users, read for users, all inherited by children.
+const defaultPermission = "O:SYG:SYD:(A;OICI;FA;;;SY)(A;OICI;FA;;;BA)(A;OICI;0x1301bf;;;AU)(A;OICI;0x1200a9;;;BU)"
+
+// permRequest is the permission a create or set asks for.
+type permRequest struct {
+	mode   byte // 0 absent, 'i' inherit, 'p' preserve, 'v' value, 'k' key
+	value  string
+	format string
+	key    string
+}
+
+func parsePermRequest(h http.Header) (permRequest, error) {
+	perm, key := h.Get("x-ms-file-permission"), strings.TrimSpace(h.Get("x-ms-file-permission-key"))
+	format, err := parsePermFormat(h.Get("x-ms-file-permission-format"))
+	if err != nil {
+		return permRequest{}, err
+	}
+	if perm != "" && key != "" {
+		return permRequest{}, azerr.Newf(azerr.InvalidHeaderValue,
+			"Only one of x-ms-file-permission and x-ms-file-permission-key may be specified.").
+			With("HeaderName", "x-ms-file-permission-key").With("HeaderValue", key)
+	}
+	switch {
+	case key != "":
+		return permRequest{mode: 'k', key: key}, nil
+	case strings.EqualFold(perm, "inherit"):
+		return permRequest{mode: 'i'}, nil
+	case strings.EqualFold(perm, "preserve"):
+		return permRequest{mode: 'p'}, nil
+	case perm == "":
+		return permRequest{}, nil
+	}
+	if len(perm) > maxHeaderPermission {
+		return permRequest{}, azerr.Newf(azerr.InvalidHeaderValue,
+			"x-ms-file-permission is larger than 8 KiB: create the permission with Create Permission and pass its key.").
+			With("HeaderName", "x-ms-file-permission")
+	}
+	if err := validPermission(perm, format); err != nil {
+		return permRequest{}, err
+	}
+	return permRequest{mode: 'v', value: perm, format: format}, nil
+}
+
+func parsePermFormat(raw string) (string, error) {
+	switch strings.ToLower(strings.TrimSpace(raw)) {
+	case "", formatSDDL:
+		return formatSDDL, nil
+	case formatBinary:
+		return formatBinary, nil
+	}
+	return "", azerr.InvalidHeader("x-ms-file-permission-format", raw)
+}
+
+// resolve returns the permission key a node gets: the parent's when
+// inheriting (the default on create), the current one when preserving
+// (the default on set), or the key of a given or new permission.
+func (req permRequest) resolve(tx store.Tx, account, share, current, parentKey string, creating bool) (string, error) {
+	mode := req.mode
+	if mode == 0 {
+		mode = 'p'
+		if creating {
+			mode = 'i'
+		}
+	}
+	switch mode {
+	case 'i':
+		return parentKey, nil
+	case 'p':
+		return current, nil
+	case 'k':
+		if _, err := tx.Get(permKey(account, share, req.key)); err != nil {
+			if errors.Is(err, store.ErrNotFound) {
+				return "", azerr.New(azerr.FileInvalidPermissionKey)
+			}
+			return "", err
+		}
+		return req.key, nil
+	}
+	return storePermission(tx, account, share, req.value, req.format)
+}
+
+func permKey(account, share, key string) []byte {
+	return store.NewKey(store.SpaceFileIndex).Str(account).Str(share).Str("").Str("p").Str(key)
+}
+
+// permissionKeyOf derives the key of a permission: two decimal numbers
+// joined by '*', the shape of the service's keys.
+func permissionKeyOf(value, format string) string {
+	sum := sha256.Sum256([]byte(format + "\x00" + value))
+	a := binary.BigEndian.Uint64(sum[:8])
+	b := binary.BigEndian.Uint64(sum[8:16])
+	return strconv.FormatUint(a, 10) + "*" + strconv.FormatUint(b, 10)
+}
+
+// storePermission stores a validated permission and returns its key.
+func storePermission(tx store.Tx, account, share, value, format string) (string, error) {
+	key := permissionKeyOf(value, format)
+	k := permKey(account, share, key)
+	if _, err := tx.Get(k); err == nil {
+		return key, nil
+	} else if !errors.Is(err, store.ErrNotFound) {
+		return "", err
+	}
+	e := encoder{}
+	e.byte(recordFormat)
+	e.str(format)
+	e.str(value)
+	return key, tx.Put(k, e.b)
+}
+
+// loadPermission reads a stored permission; found is false when the key is
+// unknown.
+func loadPermission(tx store.Tx, account, share, key string) (value, format string, found bool, err error) {
+	v, err := tx.Get(permKey(account, share, key))
+	if errors.Is(err, store.ErrNotFound) {
+		return "", "", false, nil
+	}
+	if err != nil {
+		return "", "", false, err
+	}
+	if len(v) == 0 || v[0] != recordFormat {
+		return "", "", false, errBadRecord
+	}
+	d := decoder{b: v[1:]}
+	format, value = d.str(), d.str()
+	return value, format, d.err == nil, d.err
+}
+
+// validPermission checks a permission's form: a binary one must be a
+// base64 self-relative security descriptor, an SDDL one well-formed SDDL.
+func validPermission(value, format string) error {
+	invalid := azerr.New(azerr.FileInvalidPermission)
+	if format == formatBinary {
+		raw, err := base64.StdEncoding.DecodeString(value)
+		// A self-relative descriptor has a 20-byte header, revision 1.
+		if err != nil || len(raw) < 20 || raw[0] != 1 {
+			return invalid
+		}
+		return nil
+	}
+	if !validSDDL(value) {
+		return invalid
+	}
+	return nil
+}
+
+// validSDDL checks the structure of an SDDL string: owner (O:), group
+// (G:), DACL (D:) and SACL (S:) parts in that order, at least one present;
+// owner and group are SIDs or two-letter aliases; ACLs are optional flags
+// followed by parenthesised ACEs of at least six ';'-separated fields.
+func validSDDL(s string) bool {
+	order := "OGDS"
+	last := -1
+	seen := false
+	for s != "" {
+		if len(s) < 2 || s[1] != ':' {
+			return false
+		}
+		idx := strings.IndexByte(order, s[0])
+		if idx <= last {
+			return false
+		}
+		last, seen = idx, true
+		body, rest := splitSDDLPart(s[2:])
+		ok := false
+		if s[0] == 'O' || s[0] == 'G' {
+			ok = validSID(body)
+		} else {
+			ok = validACL(body)
+		}
+		if !ok {
+			return false
+		}
+		s = rest
+	}
+	return seen
+}
+
+// splitSDDLPart cuts one part's body from the text that follows it: the
+// body ends where the next "X:" part starts outside parentheses.
+func splitSDDLPart(s string) (body, rest string) {
+	depth := 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '(':
+			depth++
+		case ')':
+			depth--
+		default:
+			if depth == 0 && i+1 < len(s) && s[i+1] == ':' && strings.IndexByte("OGDS", s[i]) >= 0 {
+				return s[:i], s[i:]
+			}
+		}
+	}
+	return s, ""
+}
+
+func validSID(s string) bool {
+	if len(s) == 2 {
+		return isUpperAlpha(s[0]) && isUpperAlpha(s[1])
+	}
+	parts := strings.Split(s, "-")
+	if len(parts) < 3 || parts[0] != "S" {
+		return false
+	}
+	for _, p := range parts[1:] {
+		if _, err := strconv.ParseUint(p, 0, 64); err != nil {
+			return false
+		}
+	}
+	return true
+}
+
+func validACL(s string) bool {
+	flags, aces, _ := strings.Cut(s, "(")
+	for _, f := range flags {
+		if !isUpperAlpha(byte(f)) && f != '_' {
+			return false
+		}
+	}
+	if aces == "" {
+		return !strings.Contains(s, "(")
+	}
+	aces = "(" + aces
+	for aces != "" {
+		if aces[0] != '(' {
+			return false
+		}
+		end := strings.IndexByte(aces, ')')
+		if end < 0 || strings.Count(aces[1:end], ";") < 5 {
+			return false
+		}
+		aces = aces[end+1:]
+	}
+	return true
+}
+
+func isUpperAlpha(c byte) bool { return c >= 'A' && c <= 'Z' }

@@ -1,0 +1,165 @@
+package file
+
+import (
+	"errors"
+	"time"
+
+	"github.com/lazuli-storage/lazuli/internal/etag"
+	"github.com/lazuli-storage/lazuli/internal/lease"
+	"github.com/lazuli-storage/lazuli/internal/store"
+)
+
+// Key layout, in the file service's spaces of package store. snap is ""
+// for the live share and the snapshot's x-ms-snapshot instant otherwise;
+// parent and name are case-folded (see filePath.key).
+//
+//	SpaceShare     Str(account) Str(share) Str(snap)                          -> share record
+//	SpaceFile      Str(account) Str(share) Str(snap) Str(parent) Str(name)    -> node record (the root: "", "")
+//	SpaceFileIndex Str(account) Str(share) Str(snap) Str("r") Uint(id) Uint(offset) -> range segment
+//	SpaceFileIndex Str(account) Str(share) Str("")   Str("p") Str(key)        -> file permission
+//
+// Everything a share owns starts with (account, share, snap) in one of the
+// three spaces, so deleting a share or a snapshot is three prefix scans.
+
+// Share record fields (tags).
+const (
+	stagCore      = 1 // etag, created, quota, usage
+	stagMetadata  = 2
+	stagLease     = 3
+	stagACL       = 4
+	stagTier      = 5 // access tier and when it changed
+	stagProtocols = 6 // enabled protocols, root squash
+)
+
+// shareRecord is the stored state of a share or share snapshot.
+type shareRecord struct {
+	ETag    etag.Tick
+	Created time.Time
+	// Quota is the share's size limit in GiB.
+	Quota int64
+	// Usage is the sum of the sizes of the share's files: what Get Share
+	// Stats reports and what the quota limits.
+	Usage       int64
+	Metadata    metadata
+	Lease       lease.Lease
+	ACL         []signedIdentifier
+	AccessTier  string
+	TierChanged time.Time
+	Protocols   string
+	RootSquash  string
+}
+
+// signedIdentifier is one stored access policy of the share ACL.
+type signedIdentifier struct {
+	ID         string
+	Start      time.Time // zero when unset
+	Expiry     time.Time
+	Permission string
+}
+
+// LastModified is the instant of the share's current ETag.
+func (s *shareRecord) LastModified() time.Time { return s.ETag.Time() }
+
+func shareKey(account, share, snap string) []byte {
+	return store.NewKey(store.SpaceShare).Str(account).Str(share).Str(snap)
+}
+
+// sharePrefix is the key prefix of a share and all its snapshots.
+func sharePrefix(account, share string) []byte {
+	return store.NewKey(store.SpaceShare).Str(account).Str(share)
+}
+
+func (s *shareRecord) encode() []byte {
+	e := encoder{b: make([]byte, 0, 64)}
+	e.byte(recordFormat)
+	e.field(stagCore, func(e *encoder) {
+		e.uvarint(uint64(s.ETag))
+		e.time(s.Created)
+		e.varint(s.Quota)
+		e.varint(s.Usage)
+	})
+	if len(s.Metadata) > 0 {
+		e.field(stagMetadata, s.Metadata.encode)
+	}
+	if s.Lease.ID != "" {
+		e.field(stagLease, func(e *encoder) { encodeLease(e, s.Lease) })
+	}
+	if len(s.ACL) > 0 {
+		e.field(stagACL, func(e *encoder) {
+			e.uvarint(uint64(len(s.ACL)))
+			for _, id := range s.ACL {
+				e.str(id.ID)
+				e.time(id.Start)
+				e.time(id.Expiry)
+				e.str(id.Permission)
+			}
+		})
+	}
+	if s.AccessTier != "" {
+		e.field(stagTier, func(e *encoder) { e.str(s.AccessTier); e.time(s.TierChanged) })
+	}
+	if s.Protocols != "" || s.RootSquash != "" {
+		e.field(stagProtocols, func(e *encoder) { e.str(s.Protocols); e.str(s.RootSquash) })
+	}
+	return e.b
+}
+
+func decodeShare(v []byte) (*shareRecord, error) {
+	if len(v) == 0 || v[0] != recordFormat {
+		return nil, errBadRecord
+	}
+	s := &shareRecord{}
+	d := decoder{b: v[1:]}
+	d.fields(func(tag byte, p *decoder) {
+		switch tag {
+		case stagCore:
+			s.ETag = etag.Tick(p.uvarint())
+			s.Created = p.time()
+			s.Quota = p.varint()
+			s.Usage = p.varint()
+		case stagMetadata:
+			s.Metadata = decodeMetadata(p)
+		case stagLease:
+			s.Lease = decodeLease(p)
+		case stagACL:
+			n := p.count()
+			for i := 0; i < n && p.err == nil; i++ {
+				s.ACL = append(s.ACL, signedIdentifier{ID: p.str(), Start: p.time(), Expiry: p.time(), Permission: p.str()})
+			}
+		case stagTier:
+			s.AccessTier, s.TierChanged = p.str(), p.time()
+		case stagProtocols:
+			s.Protocols, s.RootSquash = p.str(), p.str()
+		}
+	})
+	return s, d.err
+}
+
+func encodeLease(e *encoder, l lease.Lease) {
+	e.str(l.ID)
+	e.varint(int64(l.Duration))
+	e.time(l.Expires)
+	e.time(l.BreakEnds)
+}
+
+func decodeLease(d *decoder) lease.Lease {
+	return lease.Lease{ID: d.str(), Duration: int(d.varint()), Expires: d.time(), BreakEnds: d.time()}
+}
+
+// loadShare reads a share (snap "") or share snapshot record; found is
+// false when there is none.
+func loadShare(tx store.Tx, account, share, snap string) (*shareRecord, bool, error) {
+	v, err := tx.Get(shareKey(account, share, snap))
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	s, err := decodeShare(v)
+	return s, err == nil, err
+}
+
+func saveShare(tx store.Tx, account, share, snap string, s *shareRecord) error {
+	return tx.Put(shareKey(account, share, snap), s.encode())
+}

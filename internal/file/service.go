@@ -1,0 +1,172 @@
+package file
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/lazuli-storage/lazuli/internal/auth"
+	"github.com/lazuli-storage/lazuli/internal/azerr"
+	"github.com/lazuli-storage/lazuli/internal/clock"
+	"github.com/lazuli-storage/lazuli/internal/extent"
+	"github.com/lazuli-storage/lazuli/internal/request"
+	"github.com/lazuli-storage/lazuli/internal/route"
+	"github.com/lazuli-storage/lazuli/internal/server"
+	"github.com/lazuli-storage/lazuli/internal/store"
+)
+
+// Resource levels of the File service's route table.
+const (
+	levelService = route.Service
+	levelShare   = route.Container
+	levelFile    = route.Object
+	levelDir     = route.Object + 1
+)
+
+// Service is the File service.
+type Service struct {
+	store    store.Store
+	extents  extent.Engine
+	clock    clock.Clock
+	logger   *slog.Logger
+	accounts *auth.Accounts
+	// authn verifies the signatures in copy source URLs.
+	authn  *auth.Authenticator
+	routes route.Table
+}
+
+// New builds the File service on the host's storage.
+func New(d server.Deps) (*Service, error) {
+	if d.Store == nil || d.Extents == nil {
+		return nil, errors.New("file: a store and an extent engine are required")
+	}
+	s := &Service{store: d.Store, extents: d.Extents, clock: d.Clock, logger: d.Logger, accounts: d.Accounts}
+	if s.clock == nil {
+		s.clock = clock.Real{}
+	}
+	if s.logger == nil {
+		s.logger = slog.Default()
+	}
+	if s.accounts == nil {
+		s.accounts = auth.DevAccounts()
+	}
+	s.authn = &auth.Authenticator{Accounts: s.accounts, Clock: s.clock, Logger: s.logger}
+	s.routes = s.table()
+	return s, nil
+}
+
+// Name is the service's name for authentication and error rendering.
+func (s *Service) Name() auth.Service { return auth.File }
+
+// target is the resource a request addresses.
+type target struct {
+	Account  string
+	Share    string
+	Snapshot string // canonical share snapshot instant, "" for the live share
+	Path     filePath
+}
+
+type ctxTarget struct{}
+
+// targetOf returns the target Handle parsed for r.
+func targetOf(r *http.Request) *target {
+	t, _ := r.Context().Value(ctxTarget{}).(*target)
+	return t
+}
+
+// Handle routes an authenticated request to its operation.
+func (s *Service) Handle(w http.ResponseWriter, r *http.Request) error {
+	t, level, err := parseTarget(r)
+	if err != nil {
+		return err
+	}
+	rule, err := s.routes.Match(r, level)
+	if err != nil {
+		return err
+	}
+	return rule.Handle(w, r.WithContext(context.WithValue(r.Context(), ctxTarget{}, t)))
+}
+
+// parseTarget splits the resource path into share and path and picks the
+// route level: the service, a share (restype=share), a directory
+// (restype=directory, or the share's root for handle operations) or a file.
+func parseTarget(r *http.Request) (*target, route.Level, error) {
+	info := request.Of(r)
+	t := &target{Account: info.Account}
+	p := strings.TrimPrefix(info.Path, "/")
+	if p == "" {
+		return t, levelService, nil
+	}
+	q := r.URL.Query()
+	share, rest, _ := strings.Cut(p, "/")
+	if err := validShareName(share); err != nil {
+		return nil, 0, err
+	}
+	t.Share = share
+	if raw := q.Get("sharesnapshot"); raw != "" {
+		snap, err := parseSnapshot(raw)
+		if err != nil {
+			return nil, 0, err
+		}
+		t.Snapshot = snap
+	}
+	restype := q.Get("restype")
+	if strings.TrimSuffix(rest, "/") == "" && restype != "directory" {
+		if restype == "share" {
+			return t, levelShare, nil
+		}
+		// The share's root directory answers the handle operations.
+		return t, levelDir, nil
+	}
+	keepDots := strings.EqualFold(r.Header.Get("x-ms-allow-trailing-dot"), "true")
+	fp, err := parsePath(rest, keepDots)
+	if err != nil {
+		return nil, 0, err
+	}
+	t.Path = fp
+	if restype == "directory" {
+		return t, levelDir, nil
+	}
+	return t, levelFile, nil
+}
+
+// snapshotLayout is the x-ms-snapshot form of a share snapshot instant.
+const snapshotLayout = "2006-01-02T15:04:05.0000000Z"
+
+// parseSnapshot reads a sharesnapshot value into its canonical form.
+func parseSnapshot(raw string) (string, error) {
+	t, err := time.Parse(time.RFC3339Nano, raw)
+	if err != nil {
+		return "", azerr.InvalidQuery("sharesnapshot", raw, "The share snapshot value is not a valid date-time.")
+	}
+	return t.UTC().Format(snapshotLayout), nil
+}
+
+// now is the service's current time.
+func (s *Service) now() time.Time { return s.clock.Now().UTC() }
+
+// authorize checks what the caller may do. Policy lookups read the share's
+// stored access policies in their own snapshot, and only when a SAS names
+// one.
+func (s *Service) authorize(r *http.Request, t *target, rt auth.ResourceType, perm string, serviceSASDenied bool) error {
+	id := request.Of(r).Identity
+	if id == nil {
+		return azerr.New(azerr.NoAuthenticationInformation)
+	}
+	a := auth.Access{Service: auth.File, ResourceType: rt, Perm: perm, Container: t.Share,
+		Object: t.Path.String(), ServiceSASDenied: serviceSASDenied}
+	if t.Share != "" {
+		a.Policy = func(si string) (*auth.AccessPolicy, error) { return s.lookupPolicy(r.Context(), t, si) }
+	}
+	return id.Authorize(a)
+}
+
+// notImplemented answers an operation Lazuli does not provide yet.
+func notImplemented(op string) route.Handler {
+	return func(http.ResponseWriter, *http.Request) error {
+		return azerr.Newf(azerr.NotImplemented, "%s is not implemented by Lazuli's File service.", op)
+	}
+}

@@ -1,0 +1,266 @@
+package file
+
+import (
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/lazuli-storage/lazuli/internal/auth"
+	"github.com/lazuli-storage/lazuli/internal/azerr"
+	"github.com/lazuli-storage/lazuli/internal/etag"
+	"github.com/lazuli-storage/lazuli/internal/lease"
+	"github.com/lazuli-storage/lazuli/internal/store"
+)
+
+// Share quota limits in GiB: 1 to 100 TiB, 5 TiB unless asked.
+const (
+	minQuota     = 1
+	maxQuota     = 102400
+	defaultQuota = 5120
+)
+
+const gib = 1 << 30
+
+func parseQuota(h http.Header) (int64, bool, error) {
+	raw := strings.TrimSpace(h.Get("x-ms-share-quota"))
+	if raw == "" {
+		return 0, false, nil
+	}
+	q, err := strconv.ParseInt(raw, 10, 64)
+	if err != nil || q < minQuota || q > maxQuota {
+		return 0, false, azerr.InvalidHeader("x-ms-share-quota", raw)
+	}
+	return q, true, nil
+}
+
+// accessTiers are the tiers a share may have, by their lower-case names.
+var accessTiers = map[string]string{
+	"transactionoptimized": "TransactionOptimized", "hot": "Hot", "cool": "Cool", "premium": "Premium",
+}
+
+func parseAccessTier(h http.Header) (string, error) {
+	raw := strings.TrimSpace(h.Get("x-ms-access-tier"))
+	if raw == "" {
+		return "", nil
+	}
+	tier, ok := accessTiers[strings.ToLower(raw)]
+	if !ok {
+		return "", azerr.InvalidHeader("x-ms-access-tier", raw)
+	}
+	return tier, nil
+}
+
+// parseProtocols accepts SMB, the only protocol Lazuli's shares speak.
+func parseProtocols(h http.Header) error {
+	raw := strings.TrimSpace(h.Get("x-ms-enabled-protocols"))
+	if raw == "" || strings.EqualFold(raw, "SMB") {
+		return nil
+	}
+	return azerr.Newf(azerr.InvalidHeaderValue, "Lazuli's shares support the SMB protocol only.").
+		With("HeaderName", "x-ms-enabled-protocols").With("HeaderValue", raw)
+}
+
+func (s *Service) createShare(w http.ResponseWriter, r *http.Request) error {
+	t := targetOf(r)
+	if err := s.authorize(r, t, auth.ResourceContainer, "cw", true); err != nil {
+		return err
+	}
+	if err := readOnlySnapshot(t); err != nil {
+		return err
+	}
+	quota, set, err := parseQuota(r.Header)
+	if err != nil {
+		return err
+	}
+	if !set {
+		quota = defaultQuota
+	}
+	meta, err := parseMetadata(r.Header)
+	if err != nil {
+		return err
+	}
+	tier, err := parseAccessTier(r.Header)
+	if err != nil {
+		return err
+	}
+	if tier == "" {
+		tier = "TransactionOptimized"
+	}
+	if err := parseProtocols(r.Header); err != nil {
+		return err
+	}
+	now := s.now()
+	var sh *shareRecord
+	err = s.store.Update(r.Context(), func(tx store.Tx) error {
+		if _, exists, err := loadShare(tx, t.Account, t.Share, ""); err != nil {
+			return err
+		} else if exists {
+			return azerr.New(azerr.ShareAlreadyExists)
+		}
+		tick := etag.Next(now, 0)
+		sh = &shareRecord{ETag: tick, Created: now, Quota: quota, Metadata: meta,
+			AccessTier: tier, TierChanged: now, Protocols: "SMB"}
+		if err := saveShare(tx, t.Account, t.Share, "", sh); err != nil {
+			return err
+		}
+		return createRoot(tx, t.Account, t.Share, tick, now)
+	})
+	if err != nil {
+		return err
+	}
+	setETag(w.Header(), sh.ETag)
+	w.WriteHeader(http.StatusCreated)
+	return nil
+}
+
+// createRoot writes a new share's root directory with the default
+// permission.
+func createRoot(tx store.Tx, account, share string, tick etag.Tick, now time.Time) error {
+	key, err := storePermission(tx, account, share, defaultPermission, formatSDDL)
+	if err != nil {
+		return err
+	}
+	root := &node{Dir: true, ETag: tick, SMB: smbProps{Attrs: attrDirectory, Created: now, Written: now,
+		Changed: now, PermKey: key}}
+	return saveNode(tx, account, share, "", filePath{}, root)
+}
+
+func (s *Service) getShareProperties(w http.ResponseWriter, r *http.Request) error {
+	t := targetOf(r)
+	if err := s.authorize(r, t, auth.ResourceContainer, "r", true); err != nil {
+		return err
+	}
+	now := s.now()
+	var sh *shareRecord
+	err := s.store.View(r.Context(), func(tx store.Tx) error {
+		var err error
+		if sh, err = shareFor(tx, t); err != nil {
+			return err
+		}
+		return sh.Lease.CheckRead(r.Header.Get(lease.HeaderID), now, lease.Share)
+	})
+	if err != nil {
+		return err
+	}
+	h := w.Header()
+	setETag(h, sh.ETag)
+	sh.Metadata.setHeaders(h)
+	h.Set("x-ms-share-quota", strconv.FormatInt(sh.Quota, 10))
+	h.Set("x-ms-access-tier", sh.AccessTier)
+	if !sh.TierChanged.IsZero() {
+		h.Set("x-ms-access-tier-change-time", sh.TierChanged.Format(http.TimeFormat))
+	}
+	h.Set("x-ms-enabled-protocols", "SMB")
+	setLeaseHeaders(h, sh.Lease, now, lease.Share)
+	w.WriteHeader(http.StatusOK)
+	return nil
+}
+
+// setLeaseHeaders writes x-ms-lease-status, -state and (while leased)
+// -duration.
+func setLeaseHeaders(h http.Header, l lease.Lease, now time.Time, k lease.Kind) {
+	h.Set("x-ms-lease-status", l.Status(now))
+	h.Set("x-ms-lease-state", string(l.State(now)))
+	if d := l.DurationType(now); d != "" {
+		h.Set("x-ms-lease-duration", d)
+	}
+}
+
+func (s *Service) setShareProperties(w http.ResponseWriter, r *http.Request) error {
+	t := targetOf(r)
+	if err := s.authorize(r, t, auth.ResourceContainer, "w", true); err != nil {
+		return err
+	}
+	if err := readOnlySnapshot(t); err != nil {
+		return err
+	}
+	quota, quotaSet, err := parseQuota(r.Header)
+	if err != nil {
+		return err
+	}
+	tier, err := parseAccessTier(r.Header)
+	if err != nil {
+		return err
+	}
+	now := s.now()
+	sh, err := s.updateShare(r, t, now, func(sh *shareRecord) {
+		if quotaSet {
+			sh.Quota = quota
+		}
+		if tier != "" && tier != sh.AccessTier {
+			sh.AccessTier, sh.TierChanged = tier, now
+		}
+	})
+	if err != nil {
+		return err
+	}
+	setETag(w.Header(), sh.ETag)
+	w.Header().Set("x-ms-share-quota", strconv.FormatInt(sh.Quota, 10))
+	w.WriteHeader(http.StatusOK)
+	return nil
+}
+
+func (s *Service) setShareMetadata(w http.ResponseWriter, r *http.Request) error {
+	t := targetOf(r)
+	if err := s.authorize(r, t, auth.ResourceContainer, "w", true); err != nil {
+		return err
+	}
+	if err := readOnlySnapshot(t); err != nil {
+		return err
+	}
+	meta, err := parseMetadata(r.Header)
+	if err != nil {
+		return err
+	}
+	sh, err := s.updateShare(r, t, s.now(), func(sh *shareRecord) { sh.Metadata = meta })
+	if err != nil {
+		return err
+	}
+	setETag(w.Header(), sh.ETag)
+	w.WriteHeader(http.StatusOK)
+	return nil
+}
+
+// updateShare applies change to the live share and gives it a new ETag.
+// A lease ID, when sent, must name the share's active lease; without one
+// the lease does not matter (share leases only guard deletion).
+func (s *Service) updateShare(r *http.Request, t *target, now time.Time, change func(*shareRecord)) (*shareRecord, error) {
+	var sh *shareRecord
+	err := s.store.Update(r.Context(), func(tx store.Tx) error {
+		var err error
+		if sh, err = shareFor(tx, t); err != nil {
+			return err
+		}
+		if err := sh.Lease.CheckRead(r.Header.Get(lease.HeaderID), now, lease.Share); err != nil {
+			return err
+		}
+		change(sh)
+		sh.ETag = etag.Next(now, sh.ETag)
+		return saveShare(tx, t.Account, t.Share, "", sh)
+	})
+	return sh, err
+}
+
+func (s *Service) getShareStats(w http.ResponseWriter, r *http.Request) error {
+	t := targetOf(r)
+	if err := s.authorize(r, t, auth.ResourceContainer, "r", true); err != nil {
+		return err
+	}
+	var sh *shareRecord
+	err := s.store.View(r.Context(), func(tx store.Tx) error {
+		var err error
+		sh, err = shareFor(tx, t)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	setETag(w.Header(), sh.ETag)
+	x := newXML()
+	x.open("ShareStats")
+	x.elem("ShareUsageBytes", strconv.FormatInt(sh.Usage, 10))
+	x.close("ShareStats")
+	x.send(w, http.StatusOK)
+	return nil
+}

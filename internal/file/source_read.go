@@ -1,0 +1,141 @@
+package file
+
+import (
+	"context"
+	"encoding/base64"
+	"errors"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/lazuli-storage/lazuli/internal/auth"
+	"github.com/lazuli-storage/lazuli/internal/azerr"
+	"github.com/lazuli-storage/lazuli/internal/extent"
+	"github.com/lazuli-storage/lazuli/internal/request"
+)
+
+// blobContent is what a copy read from a blob source: its bytes in one
+// extent ("" when empty) and its properties.
+type blobContent struct {
+	size   int64
+	props  contentProps
+	meta   metadata
+	extent string
+}
+
+// sourceClient fetches blob sources from this server's Blob service. The
+// Blob service owns the blob records, so the File service asks it over
+// HTTP, as the real service reads a copy source by URL.
+var sourceClient = &http.Client{Timeout: 30 * time.Minute}
+
+// readBlob reads a blob source (all of it, or rng) into a new extent. A
+// source URL without a SAS is signed with the account's key when the
+// request itself was Shared Key for the same account, which is how the
+// service authorizes same-account sources.
+func (s *Service) readBlob(r *http.Request, src sourceRef, rng *byteRange) (*blobContent, error) {
+	req, err := http.NewRequestWithContext(r.Context(), http.MethodGet, src.url.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("x-ms-version", request.Of(r).Version)
+	req.Header.Set("x-ms-date", s.now().Format(http.TimeFormat))
+	if rng != nil {
+		req.Header.Set("x-ms-range", rng.String())
+	}
+	id := request.Of(r).Identity
+	if !src.hasSAS() && id != nil && id.Kind == auth.SharedKey && id.Account == src.account {
+		if acct, ok := s.accounts.Lookup(src.account); ok && len(acct.Keys) > 0 {
+			auth.SignSharedKey(req, auth.Blob, src.account, acct.Keys[0])
+		}
+	}
+	resp, err := sourceClient.Do(req)
+	if err != nil {
+		return nil, azerr.Newf(azerr.CannotVerifyCopySource, "Could not read the copy source: %v", err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK && resp.StatusCode != http.StatusPartialContent {
+		return nil, copySourceFailure(resp)
+	}
+	bc := &blobContent{size: resp.ContentLength, meta: headerMetadata(resp.Header), props: contentProps{
+		Type: resp.Header.Get("Content-Type"), Encoding: resp.Header.Get("Content-Encoding"),
+		Language: resp.Header.Get("Content-Language"), Disposition: resp.Header.Get("Content-Disposition"),
+		CacheControl: resp.Header.Get("Cache-Control"),
+	}}
+	if md5, err := base64.StdEncoding.DecodeString(resp.Header.Get("Content-MD5")); err == nil && len(md5) == 16 && rng == nil {
+		bc.props.MD5 = md5
+	}
+	if bc.size < 0 || bc.size > maxFileSize {
+		return nil, azerr.Newf(azerr.CannotVerifyCopySource, "The copy source has no usable length.")
+	}
+	if bc.size == 0 {
+		return bc, nil
+	}
+	info, err := s.extents.Write(r.Context(), resp.Body, bc.size)
+	if errors.Is(err, extent.ErrTooLarge) || (err == nil && info.Size != bc.size) {
+		return nil, azerr.Newf(azerr.CannotVerifyCopySource, "The copy source returned a different length than announced.")
+	}
+	if err != nil {
+		return nil, err
+	}
+	bc.extent = info.ID
+	return bc, nil
+}
+
+// copySourceFailure reports a source the Blob service refused, with the
+// source's status and code in the x-ms-copy-source-* headers.
+func copySourceFailure(resp *http.Response) error {
+	status := resp.StatusCode
+	if status < 400 || status >= 500 {
+		status = http.StatusInternalServerError
+	}
+	e := azerr.Newf(azerr.CannotVerifyCopySource, "The copy source could not be read (status %d).", resp.StatusCode).WithStatus(status)
+	e.Header = http.Header{
+		"X-Ms-Copy-Source-Status-Code": {strconv.Itoa(resp.StatusCode)},
+		"X-Ms-Copy-Source-Error-Code":  {resp.Header.Get("x-ms-error-code")},
+	}
+	return e
+}
+
+// headerMetadata collects x-ms-meta-* response headers.
+func headerMetadata(h http.Header) metadata {
+	var m metadata
+	for k, vs := range h {
+		if len(k) > len(metaPrefix) && strings.EqualFold(k[:len(metaPrefix)], metaPrefix) {
+			m = append(m, metaPair{strings.ToLower(k[len(metaPrefix):]), strings.Join(vs, ",")})
+		}
+	}
+	sortMetadata(m)
+	return m
+}
+
+// authorizeSource checks the caller may read a file source: a SAS in the
+// source URL must grant read on it; without one, the request must be
+// Shared Key for the source's account.
+func (s *Service) authorizeSource(r *http.Request, src sourceRef) error {
+	denied := azerr.Newf(azerr.CannotVerifyCopySource, "The copy source is not authorized for this request.").
+		WithStatus(http.StatusForbidden)
+	if src.hasSAS() {
+		req := &http.Request{Method: http.MethodGet, URL: src.url, Header: http.Header{},
+			RemoteAddr: r.RemoteAddr, TLS: r.TLS, Host: src.url.Host}
+		id, err := s.authn.Authenticate(req.WithContext(r.Context()), auth.File, src.account)
+		if err != nil {
+			return denied
+		}
+		t := src.file
+		err = id.Authorize(auth.Access{Service: auth.File, ResourceType: auth.ResourceObject, Perm: "r",
+			Container: t.Share, Object: t.Path.String(),
+			Policy: func(si string) (*auth.AccessPolicy, error) {
+				return s.lookupPolicy(context.WithoutCancel(r.Context()), t, si)
+			}})
+		if err != nil {
+			return denied
+		}
+		return nil
+	}
+	id := request.Of(r).Identity
+	if id != nil && id.Kind == auth.SharedKey && id.Account == src.account {
+		return nil
+	}
+	return denied
+}
