@@ -3,6 +3,9 @@ package file_test
 import (
 	"context"
 	"errors"
+	"net/http"
+	"strings"
+	"time"
 	"testing"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
@@ -10,6 +13,7 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azfile/service"
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azfile/share"
 
+	"github.com/lazuli-storage/lazuli/internal/auth"
 	"github.com/lazuli-storage/lazuli/internal/lazulitest"
 )
 
@@ -76,4 +80,41 @@ func must(t *testing.T, err error) {
 	if err != nil {
 		t.Fatal(err)
 	}
+}
+
+// meta reads a metadata value whatever case the SDK gave its name (Go
+// canonicalises response header names).
+func meta(m map[string]*string, name string) string {
+	for k, v := range m {
+		if strings.EqualFold(k, name) && v != nil {
+			return *v
+		}
+	}
+	return ""
+}
+
+// rawRequest sends a Shared Key request the SDK cannot express. path is
+// after the account ("" for the service); query is raw.
+func rawRequest(t *testing.T, in *lazulitest.Instance, method, path, query string, header http.Header, body string) *http.Response {
+	t.Helper()
+	u := in.FileURL + path
+	if query != "" {
+		u += "?" + query
+	}
+	req, err := http.NewRequest(method, u, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, vs := range header {
+		req.Header[k] = vs
+	}
+	req.Header.Set("x-ms-version", "2025-05-05")
+	req.Header.Set("x-ms-date", time.Now().UTC().Format(http.TimeFormat))
+	auth.SignSharedKey(req, auth.File, lazulitest.Account, lazulitest.KeyBytes())
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { resp.Body.Close() })
+	return resp
 }
