@@ -177,22 +177,22 @@ func validPermission(value, format string) error {
 }
 
 // validSDDL checks the structure of an SDDL string: owner (O:), group
-// (G:), DACL (D:) and SACL (S:) parts in that order, at least one present;
+// (G:), DACL (D:) and optional SACL (S:) parts in that order (the service
+// requires owner, group and DACL);
 // owner and group are SIDs or two-letter aliases; ACLs are optional flags
 // followed by parenthesised ACEs of at least six ';'-separated fields.
 func validSDDL(s string) bool {
 	order := "OGDS"
 	last := -1
-	seen := false
 	for s != "" {
 		if len(s) < 2 || s[1] != ':' {
 			return false
 		}
 		idx := strings.IndexByte(order, s[0])
-		if idx <= last {
-			return false
+		if idx != last+1 {
+			return false // out of order, repeated, or a required part missing
 		}
-		last, seen = idx, true
+		last = idx
 		body, rest := splitSDDLPart(s[2:])
 		ok := false
 		if s[0] == 'O' || s[0] == 'G' {
@@ -205,7 +205,7 @@ func validSDDL(s string) bool {
 		}
 		s = rest
 	}
-	return seen
+	return last >= 2
 }
 
 // splitSDDLPart cuts one part's body from the text that follows it: the
