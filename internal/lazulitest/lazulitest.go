@@ -28,6 +28,11 @@ type Options struct {
 	InMemory bool
 	// Dir is the data directory; empty means a fresh t.TempDir().
 	Dir string
+	// Store is a store URL (memory:, sqlite:PATH, postgres://...) to open
+	// instead of the one derived from Dir and InMemory, as --store does.
+	// The extent engine goes with it (files beside a sqlite database, chunk
+	// rows in the same PostgreSQL database). StartNodes needs a shared one.
+	Store string
 	// Clock drives expiry; nil means a fake clock at the current time,
 	// reachable as Instance.Clock.
 	Clock clock.Clock
@@ -75,6 +80,7 @@ func (in *Instance) start(t testing.TB) {
 	}
 	cfg.Location = in.Dir
 	cfg.InMemory = in.opts.InMemory
+	cfg.Store = in.opts.Store
 	cfg.Services = in.opts.Services
 	if in.opts.Configure != nil {
 		in.opts.Configure(cfg)
@@ -107,7 +113,7 @@ func (in *Instance) stop() {
 // (new ports), as a process restart would.
 func (in *Instance) Restart(t testing.TB) {
 	t.Helper()
-	if in.opts.InMemory {
+	if in.opts.InMemory || in.opts.Store == "memory:" {
 		t.Fatal("lazulitest: Restart needs a persistent instance")
 	}
 	in.stop()
