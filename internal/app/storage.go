@@ -47,5 +47,7 @@ func openStorage(ctx context.Context, cfg *config.Config) (store.Store, extent.E
 	if err != nil {
 		return nil, nil, errors.Join(fmt.Errorf("extents: %w", err), st.Close())
 	}
-	return st, ext, nil
+	// Small content rides inside its metadata record: no file, no extra
+	// fsync, durable with the record's own commit.
+	return st, extent.Inline(ext, extent.DefaultInlineLimit), nil
 }

@@ -54,6 +54,9 @@ func gcLookupKey(id string) []byte { return gcKey(lookupMarker, id) }
 // Ref adds one reference to extent id and withdraws it from collection if it
 // was waiting there.
 func Ref(tx store.Tx, id string) error {
+	if IsInline(id) {
+		return nil
+	}
 	n, err := RefCount(tx, id)
 	if err != nil {
 		return err
@@ -69,6 +72,9 @@ func Ref(tx store.Tx, id string) error {
 // Unref drops one reference to extent id. When the last one goes, the
 // extent is queued for collection as freed at now.
 func Unref(tx store.Tx, id string, now time.Time) error {
+	if IsInline(id) {
+		return nil
+	}
 	n, err := RefCount(tx, id)
 	if err != nil {
 		return err
