@@ -1,0 +1,39 @@
+package file
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/lazuli-storage/lazuli/internal/file/smbstate"
+	"github.com/lazuli-storage/lazuli/internal/store"
+)
+
+// OpenHandle records an SMB open on the file or directory at path
+// ("dir/file", "" for the share's root) of a live share, as the SMB
+// endpoint will once it exists.
+func OpenHandle(st store.Store, account, share, path string, o smbstate.Open) error {
+	return updateSMB(st, account, share, path, func(n *node) { n.Opens = append(n.Opens, o) })
+}
+
+// MarkDeletePending sets an entry's SMB delete-pending flag.
+func MarkDeletePending(st store.Store, account, share, path string, pending bool) error {
+	return updateSMB(st, account, share, path, func(n *node) { n.DeletePending = pending })
+}
+
+func updateSMB(st store.Store, account, share, path string, change func(*node)) error {
+	fp, err := parsePath(path, true)
+	if err != nil {
+		return err
+	}
+	return st.Update(context.Background(), func(tx store.Tx) error {
+		n, found, err := loadNode(tx, account, share, "", fp)
+		if err != nil {
+			return err
+		}
+		if !found {
+			return fmt.Errorf("no entry at %q", path)
+		}
+		change(n)
+		return saveNode(tx, account, share, "", fp, n)
+	})
+}
