@@ -5,6 +5,9 @@ import (
 	"net/http"
 	"testing"
 
+	sdkfile "github.com/Azure/azure-sdk-for-go/sdk/storage/azfile/file"
+	"github.com/Azure/azure-sdk-for-go/sdk/storage/azfile/lease"
+
 	"github.com/lazuli-storage/lazuli/internal/lazulitest"
 )
 
@@ -182,4 +185,11 @@ func TestFileLeaseUse(t *testing.T) {
 	if resp := rawRequest(t, in, http.MethodDelete, "leases", "restype=share", nil, ""); resp.StatusCode != http.StatusAccepted {
 		t.Errorf("delete share with a leased file: %d", resp.StatusCode)
 	}
+}
+
+func fileLease(t *testing.T, f *sdkfile.Client, id string) *lease.FileClient {
+	t.Helper()
+	lc, err := lease.NewFileClient(f, &lease.FileClientOptions{LeaseID: &id})
+	must(t, err)
+	return lc
 }
