@@ -338,3 +338,22 @@ func init() {
 	catalogue[FileInvalidPermissionKey] = entry{400, "The specified file permission key does not exist in the share."}
 	catalogue[DeleteShareWhenSnapshotLeased] = entry{409, "Unable to delete share because one or more share snapshots have active leases."}
 }
+
+// Blob codes of page and append blobs, blob index tags and Blob Batch.
+const (
+	BlobIsSealed                = "BlobIsSealed"
+	EmptyTagName                = "EmptyTagName"
+	DuplicateTagNames           = "DuplicateTagNames"
+	TagsTooLarge                = "TagsTooLarge"
+	InvalidTag                  = "InvalidTag"
+	ExceedsMaxBatchRequestCount = "ExceedsMaxBatchRequestCount"
+)
+
+func init() {
+	catalogue[BlobIsSealed] = entry{409, "The specified blob is sealed and its contents cannot be modified."}
+	catalogue[EmptyTagName] = entry{400, "The name of one of the tag key-value pairs is empty."}
+	catalogue[DuplicateTagNames] = entry{400, "The tags specified contain duplicate names."}
+	catalogue[TagsTooLarge] = entry{400, "The tags specified exceed the maximum permissible limit."}
+	catalogue[InvalidTag] = entry{400, "The tags specified are invalid. It contains characters that are not permitted."}
+	catalogue[ExceedsMaxBatchRequestCount] = entry{400, "The batch operation exceeds maximum number of allowed subrequests."}
+}
