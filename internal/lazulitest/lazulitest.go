@@ -109,6 +109,10 @@ func (in *Instance) stop() {
 	in.App = nil
 }
 
+// Stop stops the server and closes its storage, as a process exit would,
+// keeping the data for a later Restart or for another program to open.
+func (in *Instance) Stop() { in.stop() }
+
 // Restart stops the server and starts it again on the same data directory
 // (new ports), as a process restart would.
 func (in *Instance) Restart(t testing.TB) {
