@@ -3,6 +3,8 @@
 //
 //	lazuli [serve] [flags]   serve (the default)
 //	lazuli bench [flags]     measure an endpoint (see lazuli bench --help)
+//	lazuli dump --store URL  write everything a store holds to a file (-o) or stdout
+//	lazuli load --store URL  fill an empty store from a dump file (-i) or stdin
 //	lazuli version           print the version
 package main
 
@@ -38,11 +40,15 @@ func run(args []string) int {
 		return serve(args)
 	case "bench":
 		return runBench(args)
+	case "dump":
+		return runDump(args)
+	case "load":
+		return runLoad(args)
 	case "version":
 		fmt.Println("lazuli", version)
 		return 0
 	default:
-		fmt.Fprintf(os.Stderr, "lazuli: unknown command %q (commands: serve, bench, version)\n", cmd)
+		fmt.Fprintf(os.Stderr, "lazuli: unknown command %q (commands: serve, bench, dump, load, version)\n", cmd)
 		return 2
 	}
 }

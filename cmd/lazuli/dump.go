@@ -1,0 +1,135 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/lazuli-storage/lazuli/internal/dump"
+)
+
+// runDump is `lazuli dump`: everything a store holds, as of one snapshot,
+// to a file or stdout.
+func runDump(args []string) int {
+	fs := flag.NewFlagSet("lazuli dump", flag.ContinueOnError)
+	url := fs.String("store", "", "store to read: sqlite:PATH or postgres://user@host:port/db (as lazuli --store)")
+	out := fs.String("o", "-", "file to write the dump to; - for stdout")
+	conns := fs.Int("pgConns", 0, "connection pool size for a postgres store (0: default)")
+	if code, ok := parseFlags(fs, args, "lazuli dump --store URL [-o FILE]"); !ok {
+		return code
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	storage, err := dump.Open(ctx, *url, dump.OpenOptions{PostgresConns: *conns})
+	if err != nil {
+		return fail("dump", err)
+	}
+	defer closeStorage(storage)
+	w, finish, err := output(*out)
+	if err != nil {
+		return fail("dump", err)
+	}
+	stats, err := dump.Dump(ctx, storage.Store, storage.Extents, w)
+	if err = finish(err); err != nil {
+		return fail("dump", err)
+	}
+	fmt.Fprintf(os.Stderr, "lazuli dump: %s: %d records, %d extents (%d bytes)\n", *url, stats.Records, stats.Extents, stats.ExtentBytes)
+	return 0
+}
+
+// runLoad is `lazuli load`: a dump into an empty store.
+func runLoad(args []string) int {
+	fs := flag.NewFlagSet("lazuli load", flag.ContinueOnError)
+	url := fs.String("store", "", "store to fill: sqlite:PATH or postgres://user@host:port/db (as lazuli --store)")
+	in := fs.String("i", "-", "dump file to read; - for stdin")
+	force := fs.Bool("force", false, "load even though the store already holds data (records with the same keys are replaced)")
+	conns := fs.Int("pgConns", 0, "connection pool size for a postgres store (0: default)")
+	if code, ok := parseFlags(fs, args, "lazuli load --store URL [-i FILE] [--force]"); !ok {
+		return code
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	r, err := input(*in)
+	if err != nil {
+		return fail("load", err)
+	}
+	defer r.Close()
+	storage, err := dump.Open(ctx, *url, dump.OpenOptions{PostgresConns: *conns, Create: true})
+	if err != nil {
+		return fail("load", err)
+	}
+	defer closeStorage(storage)
+	stats, err := dump.Load(ctx, storage.Store, storage.Extents, r, dump.LoadOptions{Force: *force})
+	if err != nil {
+		return fail("load", err)
+	}
+	fmt.Fprintf(os.Stderr, "lazuli load: %s: %d records, %d extents (%d bytes)\n", *url, stats.Records, stats.Extents, stats.ExtentBytes)
+	return 0
+}
+
+// parseFlags parses a subcommand's flags, which need --store and take no
+// arguments; ok is false when the command must end with code.
+func parseFlags(fs *flag.FlagSet, args []string, usage string) (code int, ok bool) {
+	fs.SetOutput(os.Stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(os.Stderr, "usage: %s\n", usage)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0, false
+		}
+		return 2, false
+	}
+	if fs.NArg() > 0 || fs.Lookup("store").Value.String() == "" {
+		fs.Usage()
+		return 2, false
+	}
+	return 0, true
+}
+
+func fail(cmd string, err error) int {
+	fmt.Fprintf(os.Stderr, "lazuli %s: %v\n", cmd, err)
+	return 1
+}
+
+func closeStorage(s *dump.Storage) {
+	if err := s.Close(); err != nil {
+		fmt.Fprintln(os.Stderr, "lazuli: closing storage:", err)
+	}
+}
+
+// output opens where a dump goes. finish takes the dump's error and
+// returns the final one: a file is synced when the dump succeeded and
+// removed when it failed, so no partial dump is left looking finished.
+func output(name string) (io.Writer, func(error) error, error) {
+	if name == "-" {
+		return os.Stdout, func(err error) error { return err }, nil
+	}
+	f, err := os.OpenFile(name, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+	if err != nil {
+		return nil, nil, err
+	}
+	return f, func(err error) error {
+		if err == nil {
+			err = f.Sync()
+		}
+		err = errors.Join(err, f.Close())
+		if err != nil {
+			os.Remove(name)
+		}
+		return err
+	}, nil
+}
+
+func input(name string) (io.ReadCloser, error) {
+	if name == "-" {
+		return io.NopCloser(os.Stdin), nil
+	}
+	return os.Open(name)
+}
