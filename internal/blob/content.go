@@ -66,7 +66,7 @@ func (c *content) WriteTo(w io.Writer) (int64, error) {
 			}
 			p.r = r
 		}
-		n, err := io.Copy(w, io.NewSectionReader(p.r, p.off, p.n))
+		n, err := copyPiece(w, p)
 		total += n
 		_ = p.r.Close()
 		p.r = nil
@@ -85,4 +85,17 @@ func (c *content) Close() {
 			c.pieces[i].r = nil
 		}
 	}
+}
+
+// copyPiece writes one piece, letting the kernel move file-backed bytes
+// straight to the socket when the extent engine allows it.
+func copyPiece(w io.Writer, p *piece) (int64, error) {
+	if s, ok := p.r.(extent.Sectioner); ok {
+		src, err := s.Section(p.off, p.n)
+		if err != nil {
+			return 0, err
+		}
+		return io.Copy(w, src)
+	}
+	return io.Copy(w, io.NewSectionReader(p.r, p.off, p.n))
 }

@@ -59,3 +59,11 @@ var ErrTooLarge = errors.New("extent: input exceeds limit")
 
 // ErrClosed is returned by Write and Open after the engine was closed.
 var ErrClosed = errors.New("extent: engine closed")
+
+// Sectioner is implemented by readers whose bytes the operating system can
+// send without copying them through user space (a file: sendfile). Section
+// returns a reader of n bytes from off; it moves the reader's file offset,
+// so a reader serves one Section at a time.
+type Sectioner interface {
+	Section(off, n int64) (io.Reader, error)
+}

@@ -9,6 +9,7 @@ import (
 	"context"
 	"crypto/rand"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -93,6 +94,17 @@ func (s *statusWriter) Write(b []byte) (int, error) {
 	}
 	n, err := s.ResponseWriter.Write(b)
 	s.bytes += int64(n)
+	return n, err
+}
+
+// ReadFrom keeps the connection's zero-copy path (sendfile) reachable for
+// handlers that stream files.
+func (s *statusWriter) ReadFrom(r io.Reader) (int64, error) {
+	if s.status == 0 {
+		s.status = http.StatusOK
+	}
+	n, err := io.Copy(s.ResponseWriter, r)
+	s.bytes += n
 	return n, err
 }
 

@@ -303,6 +303,15 @@ type reader struct {
 
 func (r *reader) Size() int64 { return r.size }
 
+// Section returns the file itself positioned at off and limited to n bytes:
+// the shape net/http's response writer hands to sendfile.
+func (r *reader) Section(off, n int64) (io.Reader, error) {
+	if _, err := r.File.Seek(off, io.SeekStart); err != nil {
+		return nil, err
+	}
+	return &io.LimitedReader{R: r.File, N: n}, nil
+}
+
 // Remove unlinks the extent; open readers keep their descriptor. The
 // directory is not fsynced: a removal lost in a crash only leaves garbage
 // that the next sweep removes again.
