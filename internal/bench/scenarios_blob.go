@@ -256,7 +256,7 @@ func leaseCycle(ctx context.Context, e *env) (op, func(context.Context), error) 
 		if _, err := lease(ctx, path, "renew", http.Header{"x-ms-lease-id": {id}}); err != nil {
 			return 0, err
 		}
-		_, err = lease(ctx, path, "release", http.Header{"x-ms-lease-id": {id}})
+		_, err := lease(ctx, path, "release", http.Header{"x-ms-lease-id": {id}})
 		return 0, err
 	}, cleanup, nil
 }
