@@ -4,13 +4,16 @@ import (
 	"net"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"time"
 )
 
 // nullServer is a trivial Go HTTP server that answers every request with
-// 200, the headers a storage response carries, and a body of the size the
-// current scenario reads: what this machine's HTTP stack allows.
+// the success status the real service gives it, the headers a storage
+// response carries, and a body of the size the current scenario reads:
+// what this machine's HTTP stack allows. The status matters to the Azure
+// SDK clients, which accept only the documented one.
 type nullServer struct {
 	body atomic.Pointer[[]byte]
 	srv  *http.Server
@@ -29,9 +32,60 @@ func startNull() (*nullServer, error) {
 	return n, nil
 }
 
+// setBody sets the size of the GET bodies. A body is a JSON object padded
+// to that size, so that the SDK's table reads, which decode it, succeed; a
+// blob read does not look at its bytes.
 func (n *nullServer) setBody(size int) {
 	b := make([]byte, size)
+	for i := range b {
+		b[i] = '0'
+	}
+	if size >= len(`{"n":""}`) {
+		copy(b, `{"n":"`)
+		copy(b[size-2:], `"}`)
+	}
 	n.body.Store(&b)
+}
+
+// The answer to an entity group transaction: a batch holding an empty
+// changeset, which the SDK reads as every operation succeeding.
+const (
+	nullBatchBoundary = "batchresponse_00000000-0000-0000-0000-000000000000"
+	nullBatchBody     = "--" + nullBatchBoundary + "\r\nContent-Type: multipart/mixed; boundary=changesetresponse_0\r\n\r\n" +
+		"--changesetresponse_0--\r\n\r\n--" + nullBatchBoundary + "--\r\n"
+)
+
+// nullStatus is the success status the real service answers r with, for
+// the operations the scenarios perform.
+func nullStatus(r *http.Request) int {
+	q := r.URL.Query()
+	switch r.Method {
+	case http.MethodPut:
+		// Creations and writes are 201; lease actions other than acquire
+		// are 200.
+		if q.Get("comp") == "lease" && !strings.EqualFold(r.Header.Get("x-ms-lease-action"), "acquire") {
+			return http.StatusOK
+		}
+		return http.StatusCreated
+	case http.MethodPost:
+		switch {
+		case strings.HasSuffix(r.URL.Path, "/$batch"):
+			return http.StatusAccepted
+		case strings.Contains(r.Header.Get("Prefer"), "return-no-content"):
+			return http.StatusNoContent
+		}
+		return http.StatusCreated // a queue message, a table, an entity
+	case http.MethodDelete:
+		// Containers and shares are deleted asynchronously (202); queues,
+		// messages and tables at once (204).
+		if q.Has("restype") {
+			return http.StatusAccepted
+		}
+		return http.StatusNoContent
+	case "MERGE", http.MethodPatch:
+		return http.StatusNoContent
+	}
+	return http.StatusOK
 }
 
 func (n *nullServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -48,13 +102,42 @@ func (n *nullServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.Set("Date", time.Now().UTC().Format(http.TimeFormat))
 	h.Set("ETag", `"0x8D000000000000"`)
 	h.Set("Last-Modified", "Mon, 01 Jan 2024 00:00:00 GMT")
+	status := nullStatus(r)
 	var body []byte
-	if r.Method == http.MethodGet {
+	switch {
+	case r.Method == http.MethodGet:
 		body = *n.body.Load()
+		if size, ok := rangeSize(r); ok && size < len(body) {
+			body, status = body[:size], http.StatusPartialContent
+		}
+	case status == http.StatusAccepted && r.Method == http.MethodPost:
+		body = []byte(nullBatchBody)
+		h.Set("Content-Type", "multipart/mixed; boundary="+nullBatchBoundary)
 	}
-	h.Set("Content-Length", strconv.Itoa(len(body)))
-	w.WriteHeader(http.StatusOK)
+	if status != http.StatusNoContent {
+		h.Set("Content-Length", strconv.Itoa(len(body)))
+	}
+	w.WriteHeader(status)
 	_, _ = w.Write(body)
+}
+
+// rangeSize is the length of the byte range a GET asks for, if it asks for
+// a bounded one.
+func rangeSize(r *http.Request) (int, bool) {
+	h := r.Header.Get("x-ms-range")
+	if h == "" {
+		h = r.Header.Get("Range")
+	}
+	first, last, ok := strings.Cut(strings.TrimPrefix(h, "bytes="), "-")
+	if !ok {
+		return 0, false
+	}
+	a, err1 := strconv.Atoi(first)
+	b, err2 := strconv.Atoi(last)
+	if err1 != nil || err2 != nil || b < a {
+		return 0, false
+	}
+	return b - a + 1, true
 }
 
 func (n *nullServer) close() { _ = n.srv.Close() }
