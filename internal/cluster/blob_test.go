@@ -58,7 +58,7 @@ func TestBlobCounterAcrossNodes(t *testing.T) {
 	c.container(t, "counters")
 	_, err := upload(c, c.blob(0, "counters", "n"), []byte("0"), nil)
 	must(t, err)
-	const writers, increments = 16, 10
+	const writers, increments = 16, 6
 	var (
 		wg    sync.WaitGroup
 		mu    sync.Mutex

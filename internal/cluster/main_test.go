@@ -16,7 +16,12 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/store/postgres/pgtest"
 )
 
-func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
+func TestMain(m *testing.M) {
+	if url := os.Getenv(childStoreEnv); url != "" {
+		os.Exit(runChild(url, os.Getenv(childClockEnv)))
+	}
+	os.Exit(pgtest.Main(m))
+}
 
 // cluster is two nodes over one database, with clients for each.
 type cluster struct {
@@ -36,17 +41,23 @@ func startCluster(t *testing.T, services ...string) *cluster {
 	db := lazulitest.PostgresDatabase(t, pgtest.URL(t))
 	c := &cluster{ctx: context.Background()}
 	c.nodes = lazulitest.StartNodes(t, nodes, lazulitest.Options{Store: db, Services: services})
-	noRetry := azcore.ClientOptions{Retry: policy.RetryOptions{MaxRetries: -1}}
 	for _, n := range c.nodes {
-		blobs, err := service.NewClientFromConnectionString(n.ConnectionString, &service.ClientOptions{ClientOptions: noRetry})
-		must(t, err)
-		queues, err := azqueue.NewServiceClientFromConnectionString(n.ConnectionString, &azqueue.ClientOptions{ClientOptions: noRetry})
-		must(t, err)
-		tables, err := aztables.NewServiceClientFromConnectionString(n.ConnectionString, &aztables.ClientOptions{ClientOptions: noRetry})
-		must(t, err)
-		c.blobs, c.queues, c.tables = append(c.blobs, blobs), append(c.queues, queues), append(c.tables, tables)
+		c.connect(t, n.ConnectionString)
 	}
 	return c
+}
+
+// connect adds clients for the node with the given connection string.
+func (c *cluster) connect(t *testing.T, connStr string) {
+	t.Helper()
+	noRetry := azcore.ClientOptions{Retry: policy.RetryOptions{MaxRetries: -1}}
+	blobs, err := service.NewClientFromConnectionString(connStr, &service.ClientOptions{ClientOptions: noRetry})
+	must(t, err)
+	queues, err := azqueue.NewServiceClientFromConnectionString(connStr, &azqueue.ClientOptions{ClientOptions: noRetry})
+	must(t, err)
+	tables, err := aztables.NewServiceClientFromConnectionString(connStr, &aztables.ClientOptions{ClientOptions: noRetry})
+	must(t, err)
+	c.blobs, c.queues, c.tables = append(c.blobs, blobs), append(c.queues, queues), append(c.tables, tables)
 }
 
 func must(t testing.TB, err error) {

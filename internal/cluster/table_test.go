@@ -36,7 +36,7 @@ func TestTableMergeRaceAcrossNodes(t *testing.T) {
 	must(t, err)
 	_, err = c.table(0, "counters").AddEntity(c.ctx, entityJSON(t, map[string]any{"PartitionKey": "c", "RowKey": "c", "N": 0}), nil)
 	must(t, err)
-	const writers, increments = 16, 10
+	const writers, increments = 16, 6
 	var wg sync.WaitGroup
 	for w := range writers {
 		wg.Add(1)
