@@ -69,7 +69,7 @@ func (br byteRange) clip(size int64) (start, end int64, err error) {
 			With("ResourceSize", strconv.FormatInt(size, 10))
 	}
 	end = size
-	if br.End >= 0 && br.End+1 < size {
+	if br.End >= 0 && br.End < size-1 { // br.End+1 could overflow
 		end = br.End + 1
 	}
 	return br.Start, end, nil

@@ -104,7 +104,7 @@ func uploadBlob(t *testing.T, in *lazulitest.Instance, container, name string, d
 	t.Helper()
 	cred, err := azblob.NewSharedKeyCredential(lazulitest.Account, lazulitest.Key)
 	must(t, err)
-	bc, err := azblob.NewClientWithSharedKeyCredential(in.BlobURL, cred, nil)
+	bc, err := azblob.NewClientWithSharedKeyCredential(in.BlobURL, cred, &azblob.ClientOptions{ClientOptions: clientOptions().ClientOptions})
 	must(t, err)
 	if _, err := bc.CreateContainer(ctx, container, nil); err != nil {
 		if c, _ := code(err); c != "ContainerAlreadyExists" {

@@ -50,6 +50,10 @@ func parseRangeWrite(h http.Header) (rangeWrite, error) {
 	if br.End < 0 {
 		return rw, azerr.InvalidHeader("x-ms-range", br.String())
 	}
+	if br.End >= maxFileSize {
+		// Past the largest file there is; also keeps End+1 from overflowing.
+		return rw, azerr.New(azerr.InvalidRange).With("RangeRequested", br.String())
+	}
 	rw.start, rw.end = br.Start, br.End+1
 	switch lw := strings.ToLower(strings.TrimSpace(h.Get("x-ms-file-last-write-time"))); lw {
 	case "", "now":

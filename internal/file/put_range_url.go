@@ -81,7 +81,7 @@ func parseSourceRange(h http.Header, length int64) (byteRange, error) {
 		return byteRange{}, azerr.MissingHeader("x-ms-source-range")
 	}
 	br, err := parseByteRange(raw)
-	if err != nil || br.End < 0 || br.End-br.Start+1 != length {
+	if err != nil || br.End < 0 || br.End >= maxFileSize || br.End-br.Start+1 != length {
 		return byteRange{}, azerr.InvalidHeader("x-ms-source-range", raw)
 	}
 	if length > maxPutRange {

@@ -165,7 +165,7 @@ func TestServiceProperties(t *testing.T) {
 	must(t, err)
 	pre.Header.Set("Origin", "https://example.com")
 	pre.Header.Set("Access-Control-Request-Method", "PUT")
-	presp, err := http.DefaultClient.Do(pre)
+	presp, err := (&http.Client{Transport: transport}).Do(pre)
 	must(t, err)
 	presp.Body.Close()
 	if presp.StatusCode != http.StatusOK || presp.Header.Get("Access-Control-Allow-Origin") != "https://example.com" {

@@ -52,7 +52,8 @@ func (s *Service) resolveSource(r *http.Request, header, raw string) (sourceRef,
 		}
 	}
 	if ref.service == auth.File {
-		t, err := fileSource(ref.account, path, u.Query().Get("sharesnapshot"))
+		keepDots := strings.EqualFold(r.Header.Get("x-ms-source-allow-trailing-dot"), "true")
+		t, err := fileSource(ref.account, path, u.Query().Get("sharesnapshot"), keepDots)
 		if err != nil {
 			return sourceRef{}, err
 		}
@@ -62,12 +63,12 @@ func (s *Service) resolveSource(r *http.Request, header, raw string) (sourceRef,
 }
 
 // fileSource parses share/path of a File service source URL.
-func fileSource(account, path, snapshot string) (*target, error) {
+func fileSource(account, path, snapshot string, keepDots bool) (*target, error) {
 	share, rest, _ := strings.Cut(path, "/")
 	if err := validShareName(share); err != nil {
 		return nil, err
 	}
-	fp, err := parsePath(rest, true)
+	fp, err := parsePath(rest, keepDots)
 	if err != nil {
 		return nil, err
 	}
