@@ -5,8 +5,8 @@ import (
 	"errors"
 	"net/http"
 	"strings"
-	"time"
 	"testing"
+	"time"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
