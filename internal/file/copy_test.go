@@ -97,6 +97,9 @@ func TestCopyFileFromSnapshotAndBlob(t *testing.T) {
 	}
 	_, err = fb.StartCopyFromURL(ctx, in.BlobURL+"srcblobs/missing", nil)
 	wantCode(t, err, http.StatusNotFound, "CannotVerifyCopySource")
+	// Another listener of this host is not a copy source.
+	_, err = fb.StartCopyFromURL(ctx, in.QueueURL+"somequeue/messages", nil)
+	wantCode(t, err, http.StatusBadRequest, "CannotVerifyCopySource")
 }
 
 // uploadBlob stores a blob through the Blob service and returns its URL.

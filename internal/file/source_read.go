@@ -29,6 +29,9 @@ type blobContent struct {
 // HTTP, as the real service reads a copy source by URL.
 var sourceClient = &http.Client{Timeout: 30 * time.Minute}
 
+// blobServer is the Server header of Lazuli's Blob service responses.
+const blobServer = "Lazuli-Blob/1.0"
+
 // readBlob reads a blob source (all of it, or rng) into a new extent. A
 // source URL without a SAS is signed with the account's key when the
 // request itself was Shared Key for the same account, which is how the
@@ -54,6 +57,12 @@ func (s *Service) readBlob(r *http.Request, src sourceRef, rng *byteRange) (*blo
 		return nil, azerr.Newf(azerr.CannotVerifyCopySource, "Could not read the copy source: %v", err)
 	}
 	defer resp.Body.Close()
+	if resp.Header.Get("Server") != blobServer {
+		// Something else listens there: never copy from arbitrary local
+		// services.
+		return nil, azerr.Newf(azerr.CannotVerifyCopySource, "The copy source is not a blob of this server.").
+			WithStatus(http.StatusBadRequest)
+	}
 	if resp.StatusCode != http.StatusOK && resp.StatusCode != http.StatusPartialContent {
 		return nil, copySourceFailure(resp)
 	}
