@@ -47,6 +47,10 @@
 // by anything but a 2^-128 chance. Dump refuses an extent ID of any other
 // shape rather than copy records it cannot rewrite.
 //
+// Dump keeps the ID and reference count of every referenced extent in
+// memory while it runs (roughly a hundred bytes each), and Load the target
+// ID of each; records and content are streamed.
+//
 // Labels make dumps canonical: the same data gives the same bytes whatever
 // the engine and whatever IDs its extents have, so dumping a store, loading
 // the stream elsewhere and dumping again reproduces the first stream byte
