@@ -109,6 +109,9 @@ func closeStorage(s *dump.Storage) {
 // removed when it failed, so no partial dump is left looking finished.
 func output(name string) (io.Writer, func(error) error, error) {
 	if name == "-" {
+		if fi, err := os.Stdout.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
+			return nil, nil, errors.New("not writing a binary dump to a terminal: give -o FILE or pipe the output")
+		}
 		return os.Stdout, func(err error) error { return err }, nil
 	}
 	f, err := os.OpenFile(name, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
