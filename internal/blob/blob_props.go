@@ -28,7 +28,7 @@ func (s *Service) setBlobProperties(w http.ResponseWriter, r *http.Request) erro
 	if err := s.preauthorize(r, targetOf(r), writeBlob); err != nil {
 		return err
 	}
-	rec, err := s.writeBlob(r, conds, false, func(_ store.Tx, old *blobRecord, _ refDelta) (*blobRecord, error) {
+	rec, err := s.writeBlobAs(r, conds, false, writeProps, func(_ store.Tx, old *blobRecord, _ refDelta) (*blobRecord, error) {
 		old.Props = props
 		s.touch(old)
 		return old, nil
@@ -56,7 +56,7 @@ func (s *Service) setBlobMetadata(w http.ResponseWriter, r *http.Request) error 
 	if err := s.preauthorize(r, targetOf(r), writeBlob); err != nil {
 		return err
 	}
-	rec, err := s.writeBlob(r, conds, false, func(_ store.Tx, old *blobRecord, _ refDelta) (*blobRecord, error) {
+	rec, err := s.writeBlobAs(r, conds, false, writeMetadata, func(_ store.Tx, old *blobRecord, _ refDelta) (*blobRecord, error) {
 		old.Metadata = md
 		s.touch(old)
 		return old, nil
@@ -64,51 +64,9 @@ func (s *Service) setBlobMetadata(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	setBlobETag(w.Header(), rec)
+	setWriteResult(w.Header(), rec)
 	w.Header().Set("x-ms-request-server-encrypted", "true")
 	return write(w, http.StatusOK)
-}
-
-// deleteBlob is Delete Blob: the record, its uncommitted blocks and their
-// extent references go in one Update.
-func (s *Service) deleteBlob(w http.ResponseWriter, r *http.Request) error {
-	t := targetOf(r)
-	if err := validContainerName(t.Container); err != nil {
-		return err
-	}
-	conds, err := blobConditions(r, cond.AllConditions)
-	if err != nil {
-		return err
-	}
-	if err := checkDeleteSnapshots(r); err != nil {
-		return err
-	}
-	if err := s.preauthorize(r, t, deleteBlob); err != nil {
-		return err
-	}
-	account := request.Of(r).Account
-	_, err = s.writeBlob(r, conds, false, func(tx store.Tx, old *blobRecord, refs refDelta) (*blobRecord, error) {
-		return nil, removeBlob(tx, account, t.Container, t.Blob, old, refs)
-	})
-	if err != nil {
-		return err
-	}
-	w.Header().Set("x-ms-delete-type-permanent", "true")
-	return write(w, http.StatusAccepted)
-}
-
-// checkDeleteSnapshots validates x-ms-delete-snapshots. A blob has no
-// snapshots in this service yet, so "include" deletes just the blob.
-func checkDeleteSnapshots(r *http.Request) error {
-	if r.URL.Query().Get("snapshot") != "" || r.URL.Query().Get("versionid") != "" {
-		return azerr.Newf(azerr.NotImplemented, "Snapshots and versions are not implemented by Lazuli yet.")
-	}
-	switch v := r.Header.Get("x-ms-delete-snapshots"); v {
-	case "", "include", "only":
-		return nil
-	default:
-		return azerr.InvalidHeader("x-ms-delete-snapshots", v)
-	}
 }
 
 // leaseBlob is Lease Blob: the lease state machine of package lease; the
@@ -126,8 +84,10 @@ func (s *Service) leaseBlob(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if r.URL.Query().Get("snapshot") != "" {
-		return azerr.Newf(azerr.InvalidQueryParameterValue, "A lease cannot be granted for a blob snapshot.").With("QueryParameterName", "snapshot")
+	for _, q := range []string{"snapshot", "versionid"} {
+		if r.URL.Query().Get(q) != "" {
+			return azerr.Newf(azerr.InvalidQueryParameterValue, "A lease cannot be granted for a blob snapshot or version.").With("QueryParameterName", q)
+		}
 	}
 	account := request.Of(r).Account
 	var res lease.Result

@@ -22,8 +22,19 @@ type blobChange func(tx store.Tx, old *blobRecord, refs refDelta) (*blobRecord, 
 // it; If-None-Match:* on a creating write of an existing blob is 409
 // BlobAlreadyExists; then the conditions (412) and the lease (412 when the
 // lease ID is missing, wrong or names no lease). The change's extent
-// reference adjustments commit with the record.
+// reference adjustments commit with the record. It is writeBlobAs for a
+// write that keeps no history (writePlain).
 func (s *Service) writeBlob(r *http.Request, conds cond.Conditions, creates bool, change blobChange) (*blobRecord, error) {
+	return s.writeBlobAs(r, conds, creates, writePlain, change)
+}
+
+// writeBlobAs is writeBlob for a write of the given kind, which decides
+// whether the blob's previous state is kept as a version or a soft-deleted
+// snapshot (versioning.go). Snapshots and versions are read-only.
+func (s *Service) writeBlobAs(r *http.Request, conds cond.Conditions, creates bool, kind writeKind, change blobChange) (*blobRecord, error) {
+	if err := onlyBase(r); err != nil {
+		return nil, err
+	}
 	t := targetOf(r)
 	account := request.Of(r).Account
 	var result *blobRecord
@@ -52,10 +63,19 @@ func (s *Service) writeBlob(r *http.Request, conds cond.Conditions, creates bool
 		if err := current.CheckWrite(leaseID(r), s.now(), lease.Blob); err != nil {
 			return err
 		}
+		hist, err := s.beginHistory(tx, account, t, old, kind)
+		if err != nil {
+			return err
+		}
 		refs := refDelta{}
 		rec, err := change(tx, old, refs)
 		if err != nil {
 			return err
+		}
+		if rec != nil {
+			if err := hist.finish(tx, rec, refs); err != nil {
+				return err
+			}
 		}
 		if err := refs.apply(tx, s.now()); err != nil {
 			return err

@@ -154,6 +154,10 @@ func (s *Service) getBlockList(w http.ResponseWriter, r *http.Request) error {
 	if _, err := blobConditions(r, 0); err != nil {
 		return err
 	}
+	sel, err := parseSelector(r)
+	if err != nil {
+		return err
+	}
 	var withCommitted, withUncommitted bool
 	switch lt := r.URL.Query().Get("blocklisttype"); lt {
 	case "", "committed":
@@ -168,7 +172,7 @@ func (s *Service) getBlockList(w http.ResponseWriter, r *http.Request) error {
 	account := request.Of(r).Account
 	var b *blobRecord
 	var committed, uncommitted []blocklist.Block
-	err := s.store.View(r.Context(), func(tx store.Tx) error {
+	err = s.store.View(r.Context(), func(tx store.Tx) error {
 		c, found, err := loadContainer(tx, account, t.Container)
 		if err != nil {
 			return err
@@ -179,7 +183,13 @@ func (s *Service) getBlockList(w http.ResponseWriter, r *http.Request) error {
 		if !found {
 			return containerNotFound()
 		}
-		if b, _, err = loadBlob(tx, account, t.Container, t.Blob); err != nil || b == nil {
+		if sel.base() {
+			b, _, err = loadBlob(tx, account, t.Container, t.Blob)
+		} else {
+			// A snapshot or version has committed blocks only.
+			b, err = loadState(tx, account, t.Container, t.Blob, sel, s.now())
+		}
+		if err != nil || b == nil {
 			return firstErr(err, blobNotFound())
 		}
 		if b.Committed {

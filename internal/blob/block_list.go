@@ -86,7 +86,7 @@ func (s *Service) putBlockList(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	account := request.Of(r).Account
-	rec, err := s.writeBlob(r, a.conds, true, func(tx store.Tx, old *blobRecord, refs refDelta) (*blobRecord, error) {
+	rec, err := s.writeBlobAs(r, a.conds, true, writeReplace, func(tx store.Tx, old *blobRecord, refs refDelta) (*blobRecord, error) {
 		if old != nil && old.Type != blockBlob {
 			return nil, azerr.New(azerr.InvalidBlobType)
 		}
@@ -112,7 +112,7 @@ func (s *Service) putBlockList(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	h := w.Header()
-	setBlobETag(h, rec)
+	setWriteResult(h, rec)
 	checksums{}.setHeaders(h, a.bodyMD5, a.bodyCRC)
 	h.Set("x-ms-request-server-encrypted", "true")
 	return write(w, http.StatusCreated)

@@ -67,17 +67,17 @@ func (s *Service) purgeContainer(r *http.Request, account, container string) err
 		done := false
 		err := s.store.Update(r.Context(), func(tx store.Tx) error {
 			type victim struct {
-				name string
-				rec  *blobRecord
+				name, elem string
+				rec        *blobRecord
 			}
 			var victims []victim
 			var decodeErr error
 			err := tx.Scan(prefix, store.PrefixEnd(prefix), store.ScanOptions{Limit: purgeBatch}, func(k, v []byte) bool {
-				name, _, err := blobNameFromKey(k)
+				name, elem, err := blobNameFromKey(k)
 				if err == nil {
 					var b *blobRecord
 					b, err = decodeBlob(v)
-					victims = append(victims, victim{name, b})
+					victims = append(victims, victim{name, elem, b})
 				}
 				decodeErr = err
 				return err == nil
@@ -87,7 +87,14 @@ func (s *Service) purgeContainer(r *http.Request, account, container string) err
 			}
 			d := refDelta{}
 			for _, v := range victims {
-				if err := removeBlob(tx, account, container, v.name, v.rec, d); err != nil {
+				var err error
+				if v.elem == elemBase {
+					err = removeBlob(tx, account, container, v.name, v.rec, d)
+				} else {
+					// A snapshot, version or soft-deleted state.
+					err = dropState(tx, recordKey(account, container, v.name, v.elem), v.rec, d)
+				}
+				if err != nil {
 					return err
 				}
 			}

@@ -8,6 +8,7 @@ import (
 	"hash/crc64"
 	"net/http"
 	"strconv"
+	"time"
 
 	"github.com/lazuli-storage/lazuli/internal/azerr"
 	"github.com/lazuli-storage/lazuli/internal/blob/byterange"
@@ -24,6 +25,7 @@ const maxChecksummedRange = 4 << 20
 // readArgs is a parsed Get Blob, Get Blob Properties or Get Blob Metadata.
 type readArgs struct {
 	conds   cond.Conditions
+	sel     selector
 	rng     *byterange.Range
 	wantMD5 bool
 	wantCRC bool
@@ -38,14 +40,14 @@ func parseRead(r *http.Request) (readArgs, error) {
 	if a.conds, err = blobConditions(r, cond.AllConditions); err != nil {
 		return a, err
 	}
+	if a.sel, err = parseSelector(r); err != nil {
+		return a, err
+	}
 	if r.Method != http.MethodGet || r.URL.Query().Get("comp") != "" {
 		return a, nil
 	}
 	if r.Header.Get(structuredBodyHeader) != "" {
 		return a, azerr.Newf(azerr.NotImplemented, "Structured message bodies (x-ms-structured-body) are not implemented by Lazuli yet.")
-	}
-	if q := r.URL.Query(); q.Get("snapshot") != "" || q.Get("versionid") != "" {
-		return a, azerr.Newf(azerr.NotImplemented, "Snapshots and versions are not implemented by Lazuli yet.")
 	}
 	// x-ms-range wins over Range. A malformed x-ms-range is an error; a
 	// malformed Range is ignored, as HTTP asks of a Range it cannot parse.
@@ -84,10 +86,10 @@ func checksumFlag(r *http.Request, name string, rng *byterange.Range) (bool, err
 	return on, nil
 }
 
-// viewBlob loads the target blob for a read: container and blob must exist,
-// the conditions hold by the read rule, and a lease ID, if sent, must name
-// the active lease.
-func (s *Service) viewBlob(r *http.Request, conds cond.Conditions) (*blobRecord, error) {
+// viewBlob loads the target blob (the state sel addresses) for a read:
+// container and blob must exist, the conditions hold by the read rule, and
+// a lease ID, if sent, must name the active lease.
+func (s *Service) viewBlob(r *http.Request, conds cond.Conditions, sel selector) (*blobRecord, error) {
 	t := targetOf(r)
 	info := request.Of(r)
 	var rec *blobRecord
@@ -102,11 +104,11 @@ func (s *Service) viewBlob(r *http.Request, conds cond.Conditions) (*blobRecord,
 		if !found {
 			return containerNotFound()
 		}
-		b, _, err := loadBlob(tx, info.Account, t.Container, t.Blob)
+		b, err := loadState(tx, info.Account, t.Container, t.Blob, sel, s.now())
 		if err != nil {
 			return err
 		}
-		if b == nil || !b.Committed {
+		if b == nil {
 			return blobNotFound()
 		}
 		if err := conds.CheckRead(resourceOf(b), info.Version); err != nil {
@@ -124,15 +126,20 @@ func (s *Service) getBlob(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	b, err := s.viewBlob(r, a.conds)
+	b, err := s.viewBlob(r, a.conds, a.sel)
 	if err != nil {
 		return err
 	}
+	now := s.now()
+	if r.Method == http.MethodGet && b.archivedAt(now) {
+		return azerr.New(azerr.BlobArchived)
+	}
 	h := w.Header()
-	setBlobHeaders(h, b, s.now())
+	setBlobHeaders(h, b, now)
+	setIdentityHeaders(h, b, a.sel.Snapshot == "" && (a.sel.Version == "" || a.sel.Version == b.VersionID), now)
 	sasOverrides(r, h)
 	if r.Method == http.MethodHead {
-		return s.headBlob(w, b)
+		return s.headBlob(w, b, now)
 	}
 	offset, length := int64(0), b.Size
 	if a.rng != nil {
@@ -202,15 +209,11 @@ func (s *Service) writeChecksummed(w http.ResponseWriter, c *content, a readArgs
 }
 
 // headBlob finishes Get Blob Properties.
-func (s *Service) headBlob(w http.ResponseWriter, b *blobRecord) error {
+func (s *Service) headBlob(w http.ResponseWriter, b *blobRecord, now time.Time) error {
 	h := w.Header()
 	h.Set("Content-Length", strconv.FormatInt(b.Size, 10))
 	setIf(h, "Content-MD5", md5Base64(b.Props.MD5))
-	tier, inferred := b.tier()
-	h.Set("x-ms-access-tier", tier)
-	if inferred {
-		h.Set("x-ms-access-tier-inferred", "true")
-	}
+	setTierHeaders(h, b, now)
 	w.WriteHeader(http.StatusOK)
 	return nil
 }
@@ -221,7 +224,7 @@ func (s *Service) getBlobMetadata(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	b, err := s.viewBlob(r, a.conds)
+	b, err := s.viewBlob(r, a.conds, a.sel)
 	if err != nil {
 		return err
 	}

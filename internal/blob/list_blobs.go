@@ -15,6 +15,13 @@ import (
 type blobItem struct {
 	name string
 	rec  *blobRecord
+	// elem is the state the record is (selector.go); ord its place among
+	// the states of the name in a listing of snapshots, versions or deleted
+	// blobs ("" in a listing of base blobs only), which the next marker
+	// carries; versionsOnly marks the entry of a deleted blob that has
+	// versions (include=deletedwithversions).
+	elem, ord    string
+	versionsOnly bool
 }
 
 // listBlobs is List Blobs: the container's blobs in byte-wise name order,
@@ -43,7 +50,11 @@ func (s *Service) listBlobs(w http.ResponseWriter, r *http.Request) error {
 		if !found {
 			return containerNotFound()
 		}
-		items, err = scanBlobs(tx, account, t.Container, p)
+		if p.listsStates() {
+			items, err = scanStates(tx, account, t.Container, p, s.now())
+		} else {
+			items, err = scanBlobs(tx, account, t.Container, p)
+		}
 		return err
 	})
 	if err != nil {
@@ -51,7 +62,7 @@ func (s *Service) listBlobs(w http.ResponseWriter, r *http.Request) error {
 	}
 	next := ""
 	if len(items) > p.max {
-		next = items[p.max].name
+		next = items[p.max].marker()
 		items = items[:p.max]
 	}
 	return s.writeBlobList(w, r, t.Container, p, items, next)
@@ -133,7 +144,7 @@ func (s *Service) writeBlobList(w http.ResponseWriter, r *http.Request, containe
 			x.close("BlobPrefix")
 			continue
 		}
-		writeBlobItem(x, it, p.include["metadata"], now)
+		writeBlobItem(x, it, p, now)
 	}
 	x.close("Blobs")
 	x.elem("NextMarker", next)
@@ -141,10 +152,11 @@ func (s *Service) writeBlobList(w http.ResponseWriter, r *http.Request, containe
 	return x.send(w, http.StatusOK)
 }
 
-func writeBlobItem(x *xmlWriter, it blobItem, withMetadata bool, now time.Time) {
+func writeBlobItem(x *xmlWriter, it blobItem, p listParams, now time.Time) {
 	b := it.rec
 	x.open("Blob")
 	x.elem("Name", it.name)
+	writeItemIdentity(x, it, p, now)
 	x.open("Properties")
 	x.elem("Creation-Time", httpTime(b.Created))
 	x.elem("Last-Modified", httpTime(b.LastModified()))
@@ -160,26 +172,17 @@ func writeBlobItem(x *xmlWriter, it blobItem, withMetadata bool, now time.Time) 
 	x.elem("Content-Disposition", b.Props.Disposition)
 	x.elem("BlobType", b.Type.String())
 	if b.Committed {
-		tier, inferred := b.tier()
-		x.elem("AccessTier", tier)
-		if inferred {
-			x.elem("AccessTierInferred", "true")
-		}
+		writeTierElements(x, b, now)
 	}
 	writeLeaseElements(x, b.Lease, now)
+	if p.include["copy"] {
+		writeCopyElements(x, b, now)
+	}
 	x.elem("ServerEncrypted", "true")
+	writeDeletedElements(x, it, now)
 	x.close("Properties")
-	if withMetadata {
+	if p.include["metadata"] {
 		writeMetadataElements(x, b.Metadata)
 	}
 	x.close("Blob")
-}
-
-// tier returns the blob's access tier and whether it is inferred (the
-// account default, Hot, because none was set).
-func (b *blobRecord) tier() (string, bool) {
-	if b.Tier == "" {
-		return "Hot", true
-	}
-	return b.Tier, false
 }

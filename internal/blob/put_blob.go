@@ -123,7 +123,7 @@ func (s *Service) putBlob(w http.ResponseWriter, r *http.Request) error {
 	if a.props.MD5 == nil {
 		a.props.MD5 = info.MD5[:]
 	}
-	rec, err := s.writeBlob(r, a.conds, true, func(tx store.Tx, old *blobRecord, refs refDelta) (*blobRecord, error) {
+	rec, err := s.writeBlobAs(r, a.conds, true, writeReplace, func(tx store.Tx, old *blobRecord, refs refDelta) (*blobRecord, error) {
 		rec, err := s.replaced(tx, old, refs)
 		if err != nil {
 			return nil, err
@@ -142,7 +142,7 @@ func (s *Service) putBlob(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	h := w.Header()
-	setBlobETag(h, rec)
+	setWriteResult(h, rec)
 	a.sums.setHeaders(h, info.MD5, crc)
 	h.Set("x-ms-request-server-encrypted", "true")
 	return write(w, http.StatusCreated)

@@ -40,6 +40,11 @@ const (
 	btagLease    = 4
 	btagSegments = 5 // committed content: extent segments
 	btagTier     = 6
+	// Tags 7-15: snapshot, version, copy, soft-delete and tier data.
+	btagVersion  = 7  // version id (records_identity.go)
+	btagDeleted  = 8  // soft-delete instants
+	btagCopy     = 9  // copy state
+	btagTierInfo = 10 // tier change time and pending rehydration
 )
 
 // Core flags.
@@ -63,6 +68,10 @@ type blobRecord struct {
 	Metadata   metadata
 	Lease      lease.Lease
 	Tier       string // "" while the tier is inferred (Hot)
+
+	// identityState is the version, soft-delete, copy and tier state
+	// (records_identity.go).
+	identityState
 
 	// segments is the encoded segment list, decoded on demand so that
 	// listings never pay for it.
@@ -155,6 +164,7 @@ func (b *blobRecord) encode() []byte {
 	if b.Tier != "" {
 		e.field(btagTier, func(e *encoder) { e.str(b.Tier) })
 	}
+	b.identityState.encode(&e)
 	return e.b
 }
 
@@ -204,6 +214,8 @@ func decodeBlobRecord(v []byte, withSegments bool) (*blobRecord, error) {
 			}
 		case btagTier:
 			b.Tier = p.str()
+		case btagVersion, btagDeleted, btagCopy, btagTierInfo:
+			b.identityState.decodeField(tag, p)
 		}
 	})
 	return b, d.err

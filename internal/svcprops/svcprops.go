@@ -31,6 +31,10 @@ type Properties struct {
 	// File service only.
 	ShareDeleteRetentionPolicy *RetentionPolicy  `xml:"ShareDeleteRetentionPolicy,omitempty" json:",omitempty"`
 	ProtocolSettings           *ProtocolSettings `xml:"ProtocolSettings,omitempty" json:",omitempty"`
+	// IsVersioningEnabled is a Lazuli extension of the Blob service: Azure
+	// turns blob versioning on in the account's management settings, which
+	// an emulator does not have, so it is set here instead.
+	IsVersioningEnabled *bool `xml:"IsVersioningEnabled,omitempty" json:",omitempty"`
 }
 
 // Logging is the Storage Analytics logging setting.
@@ -185,6 +189,9 @@ func (p Properties) Merge(set Properties) Properties {
 	}
 	if set.ProtocolSettings != nil {
 		p.ProtocolSettings = set.ProtocolSettings
+	}
+	if set.IsVersioningEnabled != nil {
+		p.IsVersioningEnabled = set.IsVersioningEnabled
 	}
 	return p
 }

@@ -1,0 +1,86 @@
+package blob
+
+import (
+	"net/http"
+
+	"github.com/lazuli-storage/lazuli/internal/azerr"
+	"github.com/lazuli-storage/lazuli/internal/cond"
+	"github.com/lazuli-storage/lazuli/internal/etag"
+	"github.com/lazuli-storage/lazuli/internal/lease"
+	"github.com/lazuli-storage/lazuli/internal/request"
+	"github.com/lazuli-storage/lazuli/internal/store"
+)
+
+// snapshotBlob is Snapshot Blob: a read-only copy of the base blob's
+// committed state, keyed by its creation time, sharing the base blob's
+// extents (a reference each, no bytes copied). The snapshot keeps the
+// base blob's ETag and Last-Modified unless the request gives it metadata
+// of its own, which makes it a new state with a new ETag. The base blob
+// does not change. A lease does not block it: the request may carry the
+// active lease ID or none, but not another one (412).
+func (s *Service) snapshotBlob(w http.ResponseWriter, r *http.Request) error {
+	t := targetOf(r)
+	if err := validContainerName(t.Container); err != nil {
+		return err
+	}
+	conds, err := blobConditions(r, cond.AllConditions)
+	if err != nil {
+		return err
+	}
+	if err := onlyBase(r); err != nil {
+		return err
+	}
+	md, err := parseMetadata(r.Header)
+	if err != nil {
+		return err
+	}
+	if err := s.preauthorize(r, t, createBlob); err != nil {
+		return err
+	}
+	account := request.Of(r).Account
+	var snap *blobRecord
+	var id, versionID string
+	err = s.store.Update(r.Context(), func(tx store.Tx) error {
+		if _, found, err := loadContainer(tx, account, t.Container); err != nil || !found {
+			return firstErr(err, containerNotFound())
+		}
+		now := s.now()
+		base, err := loadState(tx, account, t.Container, t.Blob, selector{}, now)
+		if err != nil || base == nil {
+			return firstErr(err, blobNotFound())
+		}
+		if err := conds.CheckWrite(resourceOf(base)); err != nil {
+			return err
+		}
+		if err := base.Lease.CheckRead(leaseID(r), now, lease.Blob); err != nil {
+			return err
+		}
+		if base.archivedAt(now) {
+			return azerr.New(azerr.BlobArchived)
+		}
+		if id, err = freeStamp(tx, account, t.Container, t.Blob, snapshotPrefix, now); err != nil {
+			return err
+		}
+		versionID = base.VersionID
+		snap = frozen(base)
+		snap.VersionID = ""
+		if len(md) > 0 {
+			snap.Metadata = md
+			snap.ETag = etag.Next(now, base.ETag)
+		}
+		refs := refDelta{}
+		if err := putState(tx, recordKey(account, t.Container, t.Blob, snapshotPrefix+id), snap, refs); err != nil {
+			return err
+		}
+		return refs.apply(tx, now)
+	})
+	if err != nil {
+		return err
+	}
+	h := w.Header()
+	setBlobETag(h, snap)
+	h.Set("x-ms-snapshot", id)
+	setIf(h, "x-ms-version-id", versionID)
+	h.Set("x-ms-request-server-encrypted", "true")
+	return write(w, http.StatusCreated)
+}

@@ -1,0 +1,204 @@
+package blob
+
+import (
+	"time"
+
+	"github.com/lazuli-storage/lazuli/internal/auth"
+	"github.com/lazuli-storage/lazuli/internal/azerr"
+	"github.com/lazuli-storage/lazuli/internal/lease"
+	"github.com/lazuli-storage/lazuli/internal/store"
+	"github.com/lazuli-storage/lazuli/internal/svcprops"
+)
+
+// writeKind is what a blob write does to the blob's history.
+type writeKind uint8
+
+const (
+	// writePlain changes content in place (Put Page, Append Block, Seal):
+	// no new version, as the service does for page and append writes.
+	writePlain writeKind = iota
+	// writeProps is Set Blob Properties: no new version; not on an
+	// archived blob; it ends the blob's copy properties.
+	writeProps
+	// writeMetadata is Set Blob Metadata: a new version; not on an
+	// archived blob.
+	writeMetadata
+	// writeReplace replaces the whole blob (Put Blob, Put Block List,
+	// copies, and the creation of page and append blobs): a new version,
+	// and with soft delete on (versioning off) the old state is kept as a
+	// soft-deleted snapshot.
+	writeReplace
+)
+
+// dataPolicy is the part of the Blob service properties that decides
+// what writes and deletes keep.
+type dataPolicy struct {
+	versioning bool
+	// retention is how long soft-deleted data is kept; 0 when blob soft
+	// delete is off.
+	retention time.Duration
+	// permanentDelete allows deletetype=permanent on soft-deleted
+	// snapshots and versions.
+	permanentDelete bool
+}
+
+// loadPolicy reads the account's data protection settings in the write's
+// own transaction, so a write never races a change of the settings.
+func loadPolicy(tx store.Tx, account string) (dataPolicy, error) {
+	p, err := svcprops.Load(tx, account, string(auth.Blob))
+	if err != nil {
+		return dataPolicy{}, err
+	}
+	var d dataPolicy
+	d.versioning = p.IsVersioningEnabled != nil && *p.IsVersioningEnabled
+	if rp := p.DeleteRetentionPolicy; rp != nil && rp.Enabled && rp.Days != nil {
+		d.retention = time.Duration(*rp.Days) * 24 * time.Hour
+		d.permanentDelete = rp.AllowPermanentDelete != nil && *rp.AllowPermanentDelete
+	}
+	return d, nil
+}
+
+// history carries what a write must keep of the blob it changes, from
+// before the change (begin) to after it (finish).
+type history struct {
+	account, container, name string
+	kind                     writeKind
+	now                      time.Time
+	policy                   dataPolicy
+	// prev is the blob as it was, nil when the write creates it.
+	prev *blobRecord
+}
+
+// beginHistory checks that a write of this kind may change the committed
+// blob old (nil when there is none) and remembers what it was. The caller
+// runs the change, then finish.
+func (s *Service) beginHistory(tx store.Tx, account string, t target, old *blobRecord, kind writeKind) (*history, error) {
+	h := &history{account: account, container: t.Container, name: t.Blob, kind: kind, now: s.now()}
+	if old != nil && old.Committed {
+		if old.copyPendingAt(h.now) {
+			return nil, azerr.New(azerr.PendingCopyOperation)
+		}
+		if (kind == writeProps || kind == writeMetadata) && old.archivedAt(h.now) {
+			return nil, azerr.New(azerr.BlobArchived)
+		}
+		p := *old
+		h.prev = &p
+	}
+	if kind == writePlain || kind == writeProps {
+		return h, nil
+	}
+	var err error
+	h.policy, err = loadPolicy(tx, account)
+	return h, err
+}
+
+// finish keeps the blob's previous state as the policy asks and gives the
+// new state its version ID. rec is what the change will store.
+func (h *history) finish(tx store.Tx, rec *blobRecord, refs refDelta) error {
+	if h.kind == writeProps {
+		if rec.Copy != nil {
+			// A write of the properties ends the copy properties.
+			rec.Copy = nil
+		}
+		return nil
+	}
+	if h.kind == writePlain {
+		return nil
+	}
+	if h.prev != nil {
+		switch {
+		case h.prev.VersionID != "" || h.policy.versioning:
+			if err := h.keepVersion(tx, h.prev, refs); err != nil {
+				return err
+			}
+		case h.kind == writeReplace && h.policy.retention > 0:
+			if err := h.keepDeletedSnapshot(tx, h.prev, refs); err != nil {
+				return err
+			}
+		}
+	}
+	rec.VersionID = ""
+	if h.policy.versioning {
+		rec.VersionID = stamp(rec.ETag.Time())
+	}
+	return nil
+}
+
+// keepVersion stores prev as a previous version. A blob written before
+// versioning was turned on has no version ID; its state is kept under
+// the instant it was written.
+func (h *history) keepVersion(tx store.Tx, prev *blobRecord, refs refDelta) error {
+	v := frozen(prev)
+	if v.VersionID == "" {
+		id, err := freeStamp(tx, h.account, h.container, h.name, versionPrefix, prev.ETag.Time())
+		if err != nil {
+			return err
+		}
+		v.VersionID = id
+	}
+	return putState(tx, recordKey(h.account, h.container, h.name, versionPrefix+v.VersionID), v, refs)
+}
+
+// keepDeletedSnapshot stores prev as a snapshot soft-deleted now, as the
+// service does when soft delete is on and a blob is overwritten.
+func (h *history) keepDeletedSnapshot(tx store.Tx, prev *blobRecord, refs refDelta) error {
+	v := frozen(prev)
+	v.VersionID = ""
+	v.DeletedAt, v.Purge = h.now, h.now.Add(h.policy.retention)
+	id, err := freeStamp(tx, h.account, h.container, h.name, snapshotPrefix, h.now)
+	if err != nil {
+		return err
+	}
+	return putState(tx, recordKey(h.account, h.container, h.name, snapshotPrefix+id), v, refs)
+}
+
+// frozen returns a read-only copy of a blob state for a snapshot or a
+// version: no lease, no uncommitted blocks.
+func frozen(b *blobRecord) *blobRecord {
+	v := *b
+	v.Lease = lease.Lease{}
+	v.HasUncommitted, v.BlockIDLen = false, 0
+	return &v
+}
+
+// putState stores a new record that shares the content of another, taking
+// a reference on each of its extents.
+func putState(tx store.Tx, key []byte, b *blobRecord, refs refDelta) error {
+	exts, err := b.extents()
+	if err != nil {
+		return err
+	}
+	for _, id := range exts {
+		refs.add(id)
+	}
+	return tx.Put(key, b.encode())
+}
+
+// dropState deletes a record and releases its extent references.
+func dropState(tx store.Tx, key []byte, b *blobRecord, refs refDelta) error {
+	exts, err := b.extents()
+	if err != nil {
+		return err
+	}
+	for _, id := range exts {
+		refs.drop(id)
+	}
+	return tx.Delete(key)
+}
+
+// extents lists the extent references a record holds, one per use.
+// Snapshots, versions and soft-deleted states copy whole records, so any
+// content a blob kind keeps outside its segments must be listed here too.
+func (b *blobRecord) extents() ([]string, error) {
+	segs, err := b.Segments()
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]string, 0, len(segs))
+	for _, s := range segs {
+		if s.Extent != "" { // a page blob's hole holds no extent
+			ids = append(ids, s.Extent)
+		}
+	}
+	return ids, nil
+}
