@@ -38,7 +38,7 @@ func runDump(args []string) int {
 	if err = finish(err); err != nil {
 		return fail("dump", err)
 	}
-	fmt.Fprintf(os.Stderr, "lazuli dump: %s: %d records, %d extents (%d bytes)\n", *url, stats.Records, stats.Extents, stats.ExtentBytes)
+	fmt.Fprintf(os.Stderr, "lazuli dump: %d records, %d extents (%d bytes) read from %s\n", stats.Records, stats.Extents, stats.ExtentBytes, *url)
 	return 0
 }
 
@@ -68,7 +68,7 @@ func runLoad(args []string) int {
 	if err != nil {
 		return fail("load", err)
 	}
-	fmt.Fprintf(os.Stderr, "lazuli load: %s: %d records, %d extents (%d bytes)\n", *url, stats.Records, stats.Extents, stats.ExtentBytes)
+	fmt.Fprintf(os.Stderr, "lazuli load: %d records, %d extents (%d bytes) written to %s\n", stats.Records, stats.Extents, stats.ExtentBytes, *url)
 	return 0
 }
 
