@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	neturl "net/url"
 	"os"
 	"os/signal"
 	"syscall"
@@ -38,7 +39,7 @@ func runDump(args []string) int {
 	if err = finish(err); err != nil {
 		return fail("dump", err)
 	}
-	fmt.Fprintf(os.Stderr, "lazuli dump: %d records, %d extents (%d bytes) read from %s\n", stats.Records, stats.Extents, stats.ExtentBytes, *url)
+	fmt.Fprintf(os.Stderr, "lazuli dump: %d records, %d extents (%d bytes) read from %s\n", stats.Records, stats.Extents, stats.ExtentBytes, redacted(*url))
 	return 0
 }
 
@@ -68,7 +69,7 @@ func runLoad(args []string) int {
 	if err != nil {
 		return fail("load", err)
 	}
-	fmt.Fprintf(os.Stderr, "lazuli load: %d records, %d extents (%d bytes) written to %s\n", stats.Records, stats.Extents, stats.ExtentBytes, *url)
+	fmt.Fprintf(os.Stderr, "lazuli load: %d records, %d extents (%d bytes) written to %s\n", stats.Records, stats.Extents, stats.ExtentBytes, redacted(*url))
 	return 0
 }
 
@@ -91,6 +92,14 @@ func parseFlags(fs *flag.FlagSet, args []string, usage string) (code int, ok boo
 		return 2, false
 	}
 	return 0, true
+}
+
+// redacted is a store URL fit to print: without its password, if any.
+func redacted(store string) string {
+	if u, err := neturl.Parse(store); err == nil && u.User != nil {
+		return u.Redacted()
+	}
+	return store
 }
 
 func fail(cmd string, err error) int {
