@@ -88,3 +88,16 @@ func readFile(t *testing.T, name string) []byte {
 	}
 	return b
 }
+
+func TestRedacted(t *testing.T) {
+	for in, want := range map[string]string{
+		"sqlite:./lazuli-data/lazuli.db":     "sqlite:./lazuli-data/lazuli.db",
+		"memory:":                            "memory:",
+		"postgres://lazuli@db:5432/lazuli":   "postgres://lazuli@db:5432/lazuli",
+		"postgres://lazuli:s3cret@db/lazuli": "postgres://lazuli:xxxxx@db/lazuli",
+	} {
+		if got := redacted(in); got != want {
+			t.Errorf("redacted(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
