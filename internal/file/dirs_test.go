@@ -186,6 +186,11 @@ func TestListDirectoriesAndFiles(t *testing.T) {
 	if len(page.Segment.Files) != 4 || page.Segment.Files[0].ID != nil || page.Segment.Files[0].Properties.ContentLength == nil {
 		t.Errorf("plain listing: %d files, first %+v", len(page.Segment.Files), page.Segment.Files[0])
 	}
+	page, err = root.NewListFilesAndDirectoriesPager(&directory.ListFilesAndDirectoriesOptions{IncludeExtendedInfo: to.Ptr(true)}).NextPage(ctx)
+	must(t, err)
+	if page.Segment.Files[0].ID == nil || page.DirectoryID == nil || page.Segment.Files[0].Properties.ETag != nil {
+		t.Errorf("extended listing: %+v", page.Segment.Files[0])
+	}
 	_, err = root.NewListFilesAndDirectoriesPager(&directory.ListFilesAndDirectoriesOptions{MaxResults: to.Ptr(int32(-1))}).NextPage(ctx)
 	wantCode(t, err, http.StatusBadRequest, "OutOfRangeQueryParameterValue")
 	_, err = sh.NewDirectoryClient("nope").NewListFilesAndDirectoriesPager(nil).NextPage(ctx)

@@ -235,6 +235,13 @@ func TestShareSnapshots(t *testing.T) {
 	if got := download(t, f); got != "later" {
 		t.Fatalf("share reads %q, want later", got)
 	}
+	listing, err := old.NewRootDirectoryClient().NewListFilesAndDirectoriesPager(nil).NextPage(ctx)
+	must(t, err)
+	if len(listing.Segment.Files) != 1 || *listing.Segment.Files[0].Name != "f.txt" || *listing.ShareSnapshot != *snap.Snapshot {
+		t.Fatalf("snapshot listing: %+v", listing)
+	}
+	_, err = old.NewRootDirectoryClient().GetProperties(ctx, nil)
+	must(t, err)
 	props, err := old.GetProperties(ctx, nil)
 	must(t, err)
 	if meta(props.Metadata, "at") != "one" {
