@@ -1,6 +1,7 @@
 package file_test
 
 import (
+	"encoding/base64"
 	"fmt"
 	"net/http"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/to"
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azfile/directory"
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azfile/file"
+	"github.com/Azure/azure-sdk-for-go/sdk/storage/azfile/share"
 
 	"github.com/lazuli-storage/lazuli/internal/lazulitest"
 )
@@ -294,4 +296,25 @@ func TestPathRules(t *testing.T) {
 	must(t, err)
 	_, err = root.NewFileClient("dotted").GetProperties(ctx, nil)
 	must(t, err)
+}
+
+func TestBinaryPermission(t *testing.T) {
+	_, svc := start(t, lazulitest.Options{InMemory: true})
+	sh := newShare(t, svc, "binperm")
+	// A self-relative security descriptor with no owner, group or ACLs.
+	sd := base64.StdEncoding.EncodeToString([]byte{1, 0, 0x04, 0x80, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0})
+	resp, err := sh.NewDirectoryClient("d").Create(ctx, &directory.CreateOptions{
+		FilePermissions: &file.Permissions{Permission: to.Ptr(sd)}, FilePermissionFormat: to.Ptr(share.FilePermissionFormatBinary)})
+	must(t, err)
+	got, err := sh.GetPermission(ctx, *resp.FilePermissionKey, &share.GetPermissionOptions{FilePermissionFormat: to.Ptr(share.FilePermissionFormatBinary)})
+	must(t, err)
+	if *got.Permission != sd {
+		t.Fatalf("binary permission round trip: %q", *got.Permission)
+	}
+	// Lazuli does not convert between the formats, and says so.
+	_, err = sh.GetPermission(ctx, *resp.FilePermissionKey, nil)
+	wantCode(t, err, http.StatusNotImplemented, "NotImplemented")
+	_, err = sh.NewDirectoryClient("e").Create(ctx, &directory.CreateOptions{
+		FilePermissions: &file.Permissions{Permission: to.Ptr("AAAA")}, FilePermissionFormat: to.Ptr(share.FilePermissionFormatBinary)})
+	wantCode(t, err, http.StatusBadRequest, "FileInvalidPermission")
 }
