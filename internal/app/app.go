@@ -12,7 +12,6 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -171,13 +170,4 @@ func (a *App) ConnectionString() string {
 		}
 	}
 	return b.String()
-}
-
-// dataDir makes sure the data directory exists.
-func dataDir(cfg *config.Config) (string, error) {
-	dir := cfg.Location
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", fmt.Errorf("data directory: %w", err)
-	}
-	return filepath.Abs(dir)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 
 	"github.com/lazuli-storage/lazuli/internal/config"
@@ -25,9 +26,9 @@ func openStorage(ctx context.Context, cfg *config.Config) (store.Store, extent.E
 	if err != nil {
 		return nil, nil, err
 	}
-	if kind == engine.SQLite && cfg.Store == "" {
-		if _, err := dataDir(cfg); err != nil {
-			return nil, nil, err
+	if kind == engine.SQLite {
+		if err := os.MkdirAll(filepath.Dir(loc), 0o755); err != nil {
+			return nil, nil, fmt.Errorf("data directory: %w", err)
 		}
 	}
 	pgOpts := postgres.Options{MaxConns: cfg.PostgresConns}
