@@ -1,7 +1,8 @@
 // Package bench measures an Azure Storage endpoint: Lazuli, Azurite, the
 // real service, or a null HTTP server that shows what the machine's HTTP
 // stack allows. Each scenario prepares its data, warms up, then runs for a
-// fixed time at a fixed concurrency with a lean raw-HTTP client, and reports
+// fixed time at a fixed concurrency with a lean raw-HTTP client (or, with
+// Options.SDK, the official Azure SDK for Go clients), and reports
 // throughput, latency quantiles and errors by code. Compare mode alternates
 // two targets (A B A B ...) and reports the ratio of medians so that machine
 // noise cancels.
@@ -91,6 +92,14 @@ type Options struct {
 	QueueDepth int
 	// ListBlobs is how many blobs list-blobs lists.
 	ListBlobs int
+	// SDK drives the scenarios through the official Azure SDK for Go
+	// clients instead of the lean raw-HTTP client: same names, data and
+	// operations, plus the SDK's own cost.
+	SDK bool
+	// small shrinks the scenarios' fixed data sets (blob and row counts,
+	// the 256 MiB transfers) so that tests under the race detector stay
+	// short. The command never sets it.
+	small bool
 }
 
 // Result is one scenario measured on one target.
@@ -109,10 +118,19 @@ type Result struct {
 
 // env is what a scenario's setup gets.
 type env struct {
-	c       *client
+	c       *client    // the lean client, unless opts.SDK
+	sdk     *sdkClient // the SDK clients, when opts.SDK
 	opts    Options
 	prefix  string // unique per scenario run, for container/queue/table names
 	workers int
+}
+
+// size is full, or small when the options ask for small data sets.
+func (e *env) size(full, small int) int {
+	if e.opts.small {
+		return small
+	}
+	return full
 }
 
 // op performs one measured operation and returns the payload bytes moved.
@@ -127,9 +145,13 @@ type scenario struct {
 	workers int
 	// nullBody is the body size the null target answers with.
 	nullBody int
-	// setup prepares data and returns the op and a cleanup.
-	setup func(ctx context.Context, e *env) (op, func(context.Context), error)
+	// setup prepares data with the lean client and returns the op and a
+	// cleanup; sdkSetup does the same through the Azure SDK.
+	setup, sdkSetup setupFunc
 }
+
+// setupFunc prepares a scenario's data and returns its op and a cleanup.
+type setupFunc func(ctx context.Context, e *env) (op, func(context.Context), error)
 
 // Run measures each named scenario once on t.
 func Run(ctx context.Context, t Target, names []string, opts Options) ([]Result, error) {
@@ -153,15 +175,15 @@ func runScenario(ctx context.Context, t Target, s scenario, opts Options) (Resul
 	if s.workers > 0 {
 		workers = s.workers
 	}
-	c, err := newClient(t, workers*8)
+	e := &env{opts: opts, prefix: s.shortName() + randomHex(4), workers: workers}
+	setup, err := e.connect(t, s, workers*8)
 	if err != nil {
 		return Result{}, err
 	}
 	if t.null != nil {
 		t.null.setBody(s.nullBody)
 	}
-	e := &env{c: c, opts: opts, prefix: s.shortName() + randomHex(4), workers: workers}
-	do, cleanup, err := s.setup(ctx, e)
+	do, cleanup, err := setup(ctx, e)
 	if err != nil {
 		return Result{}, fmt.Errorf("setup: %w", err)
 	}

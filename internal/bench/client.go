@@ -30,6 +30,12 @@ func newClient(t Target, conns int) (*client, error) {
 	if err != nil {
 		return nil, err
 	}
+	return &client{target: t, key: key, http: newHTTPClient(conns)}, nil
+}
+
+// newHTTPClient is the keep-alive HTTP client of both drivers, with enough
+// idle connections kept for conns concurrent requests.
+func newHTTPClient(conns int) *http.Client {
 	tr := &http.Transport{
 		Proxy:               nil,
 		DialContext:         (&net.Dialer{Timeout: 10 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
@@ -38,7 +44,7 @@ func newClient(t Target, conns int) (*client, error) {
 		IdleConnTimeout:     90 * time.Second,
 		DisableCompression:  true,
 	}
-	return &client{target: t, key: key, http: &http.Client{Transport: tr, Timeout: 10 * time.Minute}}, nil
+	return &http.Client{Transport: tr, Timeout: 10 * time.Minute}
 }
 
 // call is one request to a service.
@@ -72,14 +78,14 @@ type statusError struct {
 
 func (e *statusError) Error() string { return fmt.Sprintf("%d %s", e.status, e.code) }
 
-// errorKey names an error for the report: the Azure error code when the
-// server sent one.
+// errorKey names an error for the report: the status and the Azure error
+// code when the server sent one, whichever driver saw it.
 func errorKey(err error) string {
-	if se, ok := err.(*statusError); ok {
-		if se.code != "" {
-			return fmt.Sprintf("%d %s", se.status, se.code)
+	if status, code, ok := responseStatus(err); ok {
+		if code != "" {
+			return fmt.Sprintf("%d %s", status, code)
 		}
-		return fmt.Sprintf("%d", se.status)
+		return fmt.Sprintf("%d", status)
 	}
 	msg := err.Error()
 	if len(msg) > 60 {

@@ -21,15 +21,15 @@ const (
 
 func blobScenarios() []scenario {
 	return []scenario{
-		{name: "blob-put-1k", svc: auth.Blob, setup: putBlobs(kib)},
-		{name: "blob-get-1k", svc: auth.Blob, nullBody: kib, setup: getBlobs(kib)},
-		{name: "blob-put-1m", svc: auth.Blob, setup: putBlobs(mib)},
-		{name: "blob-get-1m", svc: auth.Blob, nullBody: mib, setup: getBlobs(mib)},
-		{name: "blob-upload-256m", svc: auth.Blob, workers: 1, setup: upload256},
-		{name: "blob-download-256m", svc: auth.Blob, workers: 1, nullBody: 8 * mib, setup: download256},
-		{name: "cond-update", svc: auth.Blob, nullBody: kib, setup: condUpdate},
-		{name: "lease-cycle", svc: auth.Blob, setup: leaseCycle},
-		{name: "list-blobs", svc: auth.Blob, setup: listBlobs},
+		{name: "blob-put-1k", svc: auth.Blob, setup: putBlobs(kib), sdkSetup: sdkPutBlobs(kib)},
+		{name: "blob-get-1k", svc: auth.Blob, nullBody: kib, setup: getBlobs(kib), sdkSetup: sdkGetBlobs(kib)},
+		{name: "blob-put-1m", svc: auth.Blob, setup: putBlobs(mib), sdkSetup: sdkPutBlobs(mib)},
+		{name: "blob-get-1m", svc: auth.Blob, nullBody: mib, setup: getBlobs(mib), sdkSetup: sdkGetBlobs(mib)},
+		{name: "blob-upload-256m", svc: auth.Blob, workers: 1, setup: upload256, sdkSetup: sdkUpload256},
+		{name: "blob-download-256m", svc: auth.Blob, workers: 1, nullBody: 8 * mib, setup: download256, sdkSetup: sdkDownload256},
+		{name: "cond-update", svc: auth.Blob, nullBody: kib, setup: condUpdate, sdkSetup: sdkCondUpdate},
+		{name: "lease-cycle", svc: auth.Blob, setup: leaseCycle, sdkSetup: sdkLeaseCycle},
+		{name: "list-blobs", svc: auth.Blob, setup: listBlobs, sdkSetup: sdkListBlobs},
 	}
 }
 
@@ -100,7 +100,7 @@ func payload(n int) []byte {
 	return b
 }
 
-func putBlobs(size int) func(context.Context, *env) (op, func(context.Context), error) {
+func putBlobs(size int) setupFunc {
 	return func(ctx context.Context, e *env) (op, func(context.Context), error) {
 		container, cleanup, err := withContainer(ctx, e)
 		if err != nil {
@@ -114,9 +114,9 @@ func putBlobs(size int) func(context.Context, *env) (op, func(context.Context), 
 	}
 }
 
-func getBlobs(size int) func(context.Context, *env) (op, func(context.Context), error) {
-	const blobs = 100
+func getBlobs(size int) setupFunc {
 	return func(ctx context.Context, e *env) (op, func(context.Context), error) {
+		blobs := e.size(100, 10)
 		container, cleanup, err := withContainer(ctx, e)
 		if err != nil {
 			return nil, nil, err
@@ -146,8 +146,17 @@ func blockIDs(n int) []string {
 	return ids
 }
 
-// uploadBlocks uploads total bytes as blockSize blocks, inFlight at a time,
-// then commits them.
+// The 256 MiB scenarios move bigBlocks blocks, bigInFlight at a time.
+const (
+	bigBlocks   = 32
+	bigInFlight = 8
+)
+
+// bigBlock is the block (and download range) size of the 256 MiB scenarios.
+func bigBlock(e *env) int { return e.size(8*mib, 256*kib) }
+
+// uploadBlocks uploads count copies of block as separate blocks, inFlight
+// at a time, then commits them.
 func uploadBlocks(ctx context.Context, c *client, container, name string, block []byte, count, inFlight int) error {
 	ids := blockIDs(count)
 	err := parallel(ctx, count, inFlight, func(ctx context.Context, i int) error {
@@ -173,10 +182,10 @@ func upload256(ctx context.Context, e *env) (op, func(context.Context), error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	block := payload(8 * mib)
+	block := payload(bigBlock(e))
 	return func(ctx context.Context, w, seq int) (int64, error) {
-		err := uploadBlocks(ctx, e.c, container, fmt.Sprintf("big-%d-%d", w, seq), block, 32, 8)
-		return 256 * mib, err
+		err := uploadBlocks(ctx, e.c, container, fmt.Sprintf("big-%d-%d", w, seq), block, bigBlocks, bigInFlight)
+		return int64(bigBlocks * len(block)), err
 	}, cleanup, nil
 }
 
@@ -185,14 +194,15 @@ func download256(ctx context.Context, e *env) (op, func(context.Context), error)
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := uploadBlocks(ctx, e.c, container, "big", payload(8*mib), 32, 8); err != nil {
+	block := bigBlock(e)
+	if err := uploadBlocks(ctx, e.c, container, "big", payload(block), bigBlocks, bigInFlight); err != nil {
 		cleanup(ctx)
 		return nil, nil, err
 	}
 	return func(ctx context.Context, w, seq int) (int64, error) {
 		var moved atomic.Int64
-		err := parallel(ctx, 32, 8, func(ctx context.Context, i int) error {
-			h := http.Header{"x-ms-range": {fmt.Sprintf("bytes=%d-%d", i*8*mib, (i+1)*8*mib-1)}}
+		err := parallel(ctx, bigBlocks, bigInFlight, func(ctx context.Context, i int) error {
+			h := http.Header{"x-ms-range": {fmt.Sprintf("bytes=%d-%d", i*block, (i+1)*block-1)}}
 			r, err := e.c.do(ctx, blobCall("GET", "/"+container+"/big", nil, h, nil))
 			moved.Add(r.bytes)
 			return err

@@ -13,11 +13,11 @@ import (
 
 func tableScenarios() []scenario {
 	return []scenario{
-		{name: "table-insert", svc: auth.Table, setup: tableInsert},
-		{name: "table-point-get", svc: auth.Table, nullBody: 200, setup: tablePointGet},
-		{name: "table-merge-ifmatch", svc: auth.Table, setup: tableMergeIfMatch},
-		{name: "table-query", svc: auth.Table, nullBody: 20000, setup: tableQuery},
-		{name: "table-batch-100", svc: auth.Table, setup: tableBatch},
+		{name: "table-insert", svc: auth.Table, setup: tableInsert, sdkSetup: sdkTableInsert},
+		{name: "table-point-get", svc: auth.Table, nullBody: 200, setup: tablePointGet, sdkSetup: sdkTablePointGet},
+		{name: "table-merge-ifmatch", svc: auth.Table, setup: tableMergeIfMatch, sdkSetup: sdkTableMergeIfMatch},
+		{name: "table-query", svc: auth.Table, nullBody: 20000, setup: tableQuery, sdkSetup: sdkTableQuery},
+		{name: "table-batch-100", svc: auth.Table, setup: tableBatch, sdkSetup: sdkTableBatch},
 	}
 }
 
@@ -70,7 +70,7 @@ func tableInsert(ctx context.Context, e *env) (op, func(context.Context), error)
 }
 
 func tablePointGet(ctx context.Context, e *env) (op, func(context.Context), error) {
-	const rows = 1000
+	rows := e.size(1000, 100)
 	table, cleanup, err := withTable(ctx, e)
 	if err != nil {
 		return nil, nil, err
@@ -129,7 +129,7 @@ func tableMergeIfMatch(ctx context.Context, e *env) (op, func(context.Context), 
 // tableQuery filters 20,000 entities of one partition on a non-key
 // property that matches 1% of them, following continuations.
 func tableQuery(ctx context.Context, e *env) (op, func(context.Context), error) {
-	const rows = 20000
+	rows := e.size(20000, 2000)
 	table, cleanup, err := withTable(ctx, e)
 	if err != nil {
 		return nil, nil, err
