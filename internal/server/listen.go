@@ -92,13 +92,16 @@ func (s *Server) Serve() {
 // Errors reports a listener that stopped unexpectedly.
 func (s *Server) Errors() <-chan error { return s.errs }
 
-// Shutdown stops accepting, lets in-flight requests finish (until ctx ends),
-// then returns.
+// Shutdown stops accepting, lets in-flight requests finish (until ctx ends,
+// after which the remaining connections are closed), then returns.
 func (s *Server) Shutdown(ctx context.Context) error {
 	var first error
 	for _, l := range s.listeners {
-		if err := l.srv.Shutdown(ctx); err != nil && first == nil {
-			first = err
+		if err := l.srv.Shutdown(ctx); err != nil {
+			_ = l.srv.Close()
+			if first == nil {
+				first = err
+			}
 		}
 	}
 	s.wg.Wait()
