@@ -3,10 +3,13 @@ package azerr
 import (
 	"encoding/json"
 	"errors"
+	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -33,9 +36,10 @@ const TimeLayout = "2006-01-02T15:04:05.0000000Z"
 // InternalError and are logged with the request id; their text is never sent.
 // HEAD requests and 304 responses carry no body.
 func Write(w http.ResponseWriter, r *http.Request, err error, format Format) {
-	if r.Context().Err() != nil && errors.Is(err, r.Context().Err()) {
-		// The client went away (or the server is shutting down); there is
-		// nobody to answer and nothing went wrong on our side.
+	if clientGone(r, err) {
+		// The client went away mid-request (or the server is shutting
+		// down): there is nobody to answer and nothing went wrong here.
+		slog.DebugContext(r.Context(), "client went away", "request_id", w.Header().Get(RequestIDHeader), "error", err)
 		return
 	}
 	e, ok := As(err)
@@ -111,4 +115,15 @@ var xmlEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`
 
 func xmlEscape(sb *strings.Builder, s string) {
 	_, _ = xmlEscaper.WriteString(sb, s)
+}
+
+// clientGone reports whether err only says that the client disconnected:
+// its context ended, its request body was cut short, or the connection
+// broke while the response was being written.
+func clientGone(r *http.Request, err error) bool {
+	if r.Context().Err() != nil && errors.Is(err, r.Context().Err()) {
+		return true
+	}
+	return errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.EPIPE) ||
+		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, net.ErrClosed)
 }

@@ -2,9 +2,12 @@ package azerr
 
 import (
 	"encoding/json"
+	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -68,5 +71,15 @@ func TestCatalogueComplete(t *testing.T) {
 	}
 	if got := FullMessage(New(BlobNotFound), "id", time.Date(2020, 5, 18, 5, 51, 27, 335061400, time.UTC)); !strings.HasSuffix(got, "Time:2020-05-18T05:51:27.3350614Z") {
 		t.Errorf("time format: %s", got)
+	}
+}
+
+func TestClientGoneIsNotAnInternalError(t *testing.T) {
+	for _, err := range []error{io.ErrUnexpectedEOF, fmt.Errorf("write: %w", syscall.EPIPE), fmt.Errorf("read: %w", syscall.ECONNRESET)} {
+		w := httptest.NewRecorder()
+		Write(w, httptest.NewRequest("PUT", "/a/b", nil), err, XML)
+		if w.Body.Len() != 0 || w.Header().Get(ErrorCodeHeader) != "" {
+			t.Errorf("%v: rendered %d %q", err, w.Code, w.Body.String())
+		}
 	}
 }
