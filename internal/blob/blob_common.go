@@ -17,8 +17,8 @@ import (
 const defaultContentType = "application/octet-stream"
 
 // blobConditions parses the request's conditional headers and rejects the
-// ones the operation does not accept. x-ms-if-tags needs blob index tags,
-// which this service does not store yet: 501 rather than a wrong answer.
+// ones the operation does not accept. A malformed x-ms-if-tags is 400 here;
+// the operation evaluates it with ifTagsHold (tags_cond.go).
 func blobConditions(r *http.Request, allowed cond.Allowed) (cond.Conditions, error) {
 	c, err := cond.Parse(r.Header)
 	if err != nil {
@@ -27,10 +27,7 @@ func blobConditions(r *http.Request, allowed cond.Allowed) (cond.Conditions, err
 	if err := c.Restrict(allowed); err != nil {
 		return c, err
 	}
-	if c.IfTags != "" {
-		return c, azerr.Newf(azerr.NotImplemented, "x-ms-if-tags conditions are not implemented by Lazuli yet.")
-	}
-	return c, nil
+	return c, validIfTags(c)
 }
 
 // resourceOf is what conditions see of a blob: a placeholder holding only
@@ -122,6 +119,7 @@ func setBlobHeaders(h http.Header, b *blobRecord, now time.Time) {
 	h.Set("Accept-Ranges", "bytes")
 	h.Set("x-ms-server-encrypted", "true")
 	setLeaseHeaders(h, b.Lease, now)
+	setKindHeaders(h, b)
 	b.Metadata.setHeaders(h)
 }
 

@@ -110,7 +110,7 @@ func (s *Service) leaseBlob(w http.ResponseWriter, r *http.Request) error {
 		if b == nil || !b.Committed {
 			return blobNotFound()
 		}
-		if err := conds.CheckWrite(resourceOf(b)); err != nil {
+		if err := checkWriteConditions(conds, b); err != nil {
 			return err
 		}
 		b.Lease, res, err = lease.Apply(b.Lease, req, s.now(), lease.Blob)

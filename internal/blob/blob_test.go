@@ -349,14 +349,10 @@ func TestLimitsAndNames(t *testing.T) {
 	wantCode(t, err, 400, string(bloberror.MetadataTooLarge))
 	_, err = c.NewBlockBlobClient("m").Upload(e.ctx, nopCloser(nil), &blockblob.UploadOptions{Metadata: map[string]*string{"9lives": to.Ptr("v")}})
 	wantCode(t, err, 400, string(bloberror.InvalidMetadata))
-	// x-ms-blob-type is required, and page/append blobs are not here yet.
+	// x-ms-blob-type is required.
 	r := e.raw(http.MethodPut, "limits/notype", nil, []byte("x"))
 	if r.StatusCode != 400 || r.Header.Get("x-ms-error-code") != "MissingRequiredHeader" {
 		t.Fatalf("no blob type: %d %s", r.StatusCode, r.Header.Get("x-ms-error-code"))
-	}
-	r = e.raw(http.MethodPut, "limits/page", http.Header{"X-Ms-Blob-Type": {"PageBlob"}, "X-Ms-Blob-Content-Length": {"512"}}, nil)
-	if r.StatusCode != 501 {
-		t.Fatalf("page blob: %d", r.StatusCode)
 	}
 }
 

@@ -53,7 +53,7 @@ func (s *Service) writeBlobAs(r *http.Request, conds cond.Conditions, creates bo
 		case committed && creates && conds.IfNoneMatchStar():
 			return azerr.New(azerr.BlobAlreadyExists)
 		}
-		if err := conds.CheckWrite(resourceOf(old)); err != nil {
+		if err := checkWriteConditions(conds, old); err != nil {
 			return err
 		}
 		var current lease.Lease
@@ -76,6 +76,9 @@ func (s *Service) writeBlobAs(r *http.Request, conds cond.Conditions, creates bo
 			if err := hist.finish(tx, rec, refs); err != nil {
 				return err
 			}
+		}
+		if err := reindexTags(tx, account, t.Container, t.Blob, old, rec); err != nil {
+			return err
 		}
 		if err := refs.apply(tx, s.now()); err != nil {
 			return err

@@ -7,6 +7,7 @@ import (
 
 	"github.com/lazuli-storage/lazuli/internal/azerr"
 	"github.com/lazuli-storage/lazuli/internal/blob/blocklist"
+	"github.com/lazuli-storage/lazuli/internal/cond"
 	"github.com/lazuli-storage/lazuli/internal/etag"
 	"github.com/lazuli-storage/lazuli/internal/lease"
 	"github.com/lazuli-storage/lazuli/internal/request"
@@ -151,7 +152,8 @@ func (s *Service) getBlockList(w http.ResponseWriter, r *http.Request) error {
 	if err := validContainerName(t.Container); err != nil {
 		return err
 	}
-	if _, err := blobConditions(r, 0); err != nil {
+	conds, err := blobConditions(r, cond.IfTags)
+	if err != nil {
 		return err
 	}
 	sel, err := parseSelector(r)
@@ -191,6 +193,12 @@ func (s *Service) getBlockList(w http.ResponseWriter, r *http.Request) error {
 		}
 		if err != nil || b == nil {
 			return firstErr(err, blobNotFound())
+		}
+		if b.Type != blockBlob {
+			return azerr.New(azerr.InvalidBlobType)
+		}
+		if err := ifTagsHold(conds, b); err != nil {
+			return err
 		}
 		if b.Committed {
 			if err := b.Lease.CheckRead(leaseID(r), s.now(), lease.Blob); err != nil {

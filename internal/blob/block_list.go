@@ -21,6 +21,7 @@ type putBlockListArgs struct {
 	props    contentProps
 	metadata metadata
 	tier     string
+	tags     tagSet
 	entries  []blocklist.Entry
 	bodyMD5  [16]byte
 	bodyCRC  []byte
@@ -35,7 +36,7 @@ func parsePutBlockList(r *http.Request) (putBlockListArgs, error) {
 	if a.conds, err = blobConditions(r, cond.AllConditions); err != nil {
 		return a, err
 	}
-	if err = refuseTags(r); err != nil {
+	if a.tags, err = parseTagsHeader(r.Header.Get("x-ms-tags")); err != nil {
 		return a, err
 	}
 	if a.props, err = parseContentProps(r.Header, false); err != nil {
@@ -104,6 +105,7 @@ func (s *Service) putBlockList(w http.ResponseWriter, r *http.Request) error {
 			}
 		}
 		rec.Props, rec.Metadata, rec.Tier = a.props, a.metadata, a.tier
+		rec.Tags = a.tags
 		rec.SetSegments(segs)
 		refs.addSegments(segs)
 		return rec, nil

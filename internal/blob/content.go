@@ -44,7 +44,7 @@ func openContent(ctx context.Context, engine extent.Engine, segs []segment, offs
 		}
 	}
 	for i := range c.pieces[:min(len(c.pieces), eagerOpen)] {
-		r, err := engine.Open(ctx, c.pieces[i].extent)
+		r, err := c.open(ctx, c.pieces[i].extent)
 		if err != nil {
 			c.Close()
 			return nil, err
@@ -60,7 +60,7 @@ func (c *content) WriteTo(w io.Writer) (int64, error) {
 	for i := range c.pieces {
 		p := &c.pieces[i]
 		if p.r == nil {
-			r, err := c.engine.Open(context.Background(), p.extent)
+			r, err := c.open(context.Background(), p.extent)
 			if err != nil {
 				return total, err
 			}
@@ -75,6 +75,15 @@ func (c *content) WriteTo(w io.Writer) (int64, error) {
 		}
 	}
 	return total, nil
+}
+
+// open opens one extent; the empty ID is a hole of a page blob, which
+// reads as zeros (pagemap.go).
+func (c *content) open(ctx context.Context, id string) (extent.Reader, error) {
+	if id == "" {
+		return zeroReader{}, nil
+	}
+	return c.engine.Open(ctx, id)
 }
 
 // Close releases every extent still open.

@@ -111,7 +111,7 @@ func (s *Service) viewBlob(r *http.Request, conds cond.Conditions, sel selector)
 		if b == nil {
 			return blobNotFound()
 		}
-		if err := conds.CheckRead(resourceOf(b), info.Version); err != nil {
+		if err := checkReadConditions(conds, b, info.Version); err != nil {
 			return err
 		}
 		rec = b

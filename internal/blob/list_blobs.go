@@ -171,6 +171,7 @@ func writeBlobItem(x *xmlWriter, it blobItem, p listParams, now time.Time) {
 	x.elem("Cache-Control", b.Props.CacheControl)
 	x.elem("Content-Disposition", b.Props.Disposition)
 	x.elem("BlobType", b.Type.String())
+	writeSequenceElement(x, b)
 	if b.Committed {
 		writeTierElements(x, b, now)
 	}
@@ -179,10 +180,12 @@ func writeBlobItem(x *xmlWriter, it blobItem, p listParams, now time.Time) {
 		writeCopyElements(x, b, now)
 	}
 	x.elem("ServerEncrypted", "true")
+	writeKindElements(x, b)
 	writeDeletedElements(x, it, now)
 	x.close("Properties")
 	if p.include["metadata"] {
 		writeMetadataElements(x, b.Metadata)
 	}
+	writeTagsElement(x, b, p)
 	x.close("Blob")
 }

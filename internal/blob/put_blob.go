@@ -40,9 +40,9 @@ func (s *Service) putBlobOrCopy(w http.ResponseWriter, r *http.Request) error {
 	case strings.EqualFold(kind, "BlockBlob"):
 		return s.putBlob(w, r)
 	case strings.EqualFold(kind, "PageBlob"):
-		return notImplemented("Put Blob of a page blob")(w, r)
+		return s.createPageBlob(w, r)
 	case strings.EqualFold(kind, "AppendBlob"):
-		return notImplemented("Put Blob of an append blob")(w, r)
+		return s.createAppendBlob(w, r)
 	}
 	return azerr.InvalidHeader("x-ms-blob-type", kind)
 }
@@ -53,6 +53,7 @@ type putBlobArgs struct {
 	props    contentProps
 	metadata metadata
 	tier     string
+	tags     tagSet
 	sums     checksums
 	length   int64
 }
@@ -69,7 +70,7 @@ func parsePutBlob(r *http.Request) (putBlobArgs, error) {
 	if a.conds, err = blobConditions(r, cond.AllConditions); err != nil {
 		return a, err
 	}
-	if err = refuseTags(r); err != nil {
+	if a.tags, err = parseTagsHeader(r.Header.Get("x-ms-tags")); err != nil {
 		return a, err
 	}
 	if a.props, err = parseContentProps(r.Header, true); err != nil {
@@ -93,15 +94,6 @@ func parsePutBlob(r *http.Request) (putBlobArgs, error) {
 	}
 	a.length, err = contentLength(r, limit)
 	return a, err
-}
-
-// refuseTags answers 501 for x-ms-tags: blob index tags are not stored
-// yet, and dropping them silently would lose the caller's data.
-func refuseTags(r *http.Request) error {
-	if r.Header.Get("x-ms-tags") != "" {
-		return azerr.Newf(azerr.NotImplemented, "Blob index tags (x-ms-tags) are not implemented by Lazuli yet.")
-	}
-	return nil
 }
 
 // putBlob is Put Blob of a block blob: the body streams into one extent,
@@ -134,6 +126,7 @@ func (s *Service) putBlob(w http.ResponseWriter, r *http.Request) error {
 			}
 		}
 		rec.Props, rec.Metadata, rec.Tier = a.props, a.metadata, a.tier
+		rec.Tags = a.tags
 		rec.SetSegments([]segment{{Extent: info.ID, Length: info.Size}})
 		refs.add(info.ID)
 		return rec, nil

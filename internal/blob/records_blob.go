@@ -40,11 +40,15 @@ const (
 	btagLease    = 4
 	btagSegments = 5 // committed content: extent segments
 	btagTier     = 6
-	// Tags 7-15: snapshot, version, copy, soft-delete and tier data.
+	// Tags 7-15 are kept for snapshot, version, copy, soft-delete and
+	// tier-change data; 16-23 for the blob kinds and index tags below.
 	btagVersion  = 7  // version id (records_identity.go)
 	btagDeleted  = 8  // soft-delete instants
 	btagCopy     = 9  // copy state
 	btagTierInfo = 10 // tier change time and pending rehydration
+	btagSequence = 16 // page blob sequence number
+	btagSealed   = 17 // append blob sealed flag
+	btagTags     = 18 // blob index tags
 )
 
 // Core flags.
@@ -68,6 +72,13 @@ type blobRecord struct {
 	Metadata   metadata
 	Lease      lease.Lease
 	Tier       string // "" while the tier is inferred (Hot)
+
+	// SequenceNumber is a page blob's sequence number; Sealed marks an
+	// append blob that takes no more blocks; Tags are the blob index tags
+	// (sorted by key), mirrored in the tag index (tags_index.go).
+	SequenceNumber int64
+	Sealed         bool
+	Tags           tagSet
 
 	// identityState is the version, soft-delete, copy and tier state
 	// (records_identity.go).
@@ -164,6 +175,15 @@ func (b *blobRecord) encode() []byte {
 	if b.Tier != "" {
 		e.field(btagTier, func(e *encoder) { e.str(b.Tier) })
 	}
+	if b.SequenceNumber != 0 {
+		e.field(btagSequence, func(e *encoder) { e.varint(b.SequenceNumber) })
+	}
+	if b.Sealed {
+		e.field(btagSealed, func(e *encoder) { e.bool(true) })
+	}
+	if len(b.Tags) > 0 {
+		e.field(btagTags, b.Tags.encode)
+	}
 	b.identityState.encode(&e)
 	return e.b
 }
@@ -214,6 +234,12 @@ func decodeBlobRecord(v []byte, withSegments bool) (*blobRecord, error) {
 			}
 		case btagTier:
 			b.Tier = p.str()
+		case btagSequence:
+			b.SequenceNumber = p.varint()
+		case btagSealed:
+			b.Sealed = p.bool()
+		case btagTags:
+			b.Tags = decodeTagSet(p)
 		case btagVersion, btagDeleted, btagCopy, btagTierInfo:
 			b.identityState.decodeField(tag, p)
 		}

@@ -13,8 +13,19 @@ import (
 // reference dropped, one taken) costs no store work at all.
 type refDelta map[string]int
 
-func (d refDelta) add(id string)  { d[id]++ }
-func (d refDelta) drop(id string) { d[id]-- }
+// add and drop ignore the empty ID: a hole of a page blob's page map
+// (pagemap.go) holds no extent.
+func (d refDelta) add(id string) {
+	if id != "" {
+		d[id]++
+	}
+}
+
+func (d refDelta) drop(id string) {
+	if id != "" {
+		d[id]--
+	}
+}
 
 func (d refDelta) addSegments(segs []segment) {
 	for _, s := range segs {
@@ -69,14 +80,17 @@ func dropUncommitted(tx store.Tx, account, container, name string, d refDelta) e
 	return nil
 }
 
-// removeBlob deletes a blob record with its uncommitted blocks, dropping
-// every reference they held into d.
+// removeBlob deletes a blob record with its uncommitted blocks and tag
+// index entries, dropping every reference they held into d.
 func removeBlob(tx store.Tx, account, container, name string, b *blobRecord, d refDelta) error {
 	segs, err := b.Segments()
 	if err != nil {
 		return err
 	}
 	d.dropSegments(segs)
+	if err := reindexTags(tx, account, container, name, b, nil); err != nil {
+		return err
+	}
 	if b.HasUncommitted {
 		if err := dropUncommitted(tx, account, container, name, d); err != nil {
 			return err

@@ -27,8 +27,8 @@ func (s *Service) table() route.Table {
 		{Op: "SetBlobServiceProperties", Method: PUT, Level: svc, Restype: "service", Comp: "properties", Handle: s.setServiceProperties},
 		{Op: "GetBlobServiceStats", Method: GET, Level: svc, Restype: "service", Comp: "stats", Handle: s.getServiceStats},
 		{Op: "GetUserDelegationKey", Method: PST, Level: svc, Restype: "service", Comp: "userdelegationkey", Handle: notImplemented("Get User Delegation Key")},
-		{Op: "FindBlobsByTags", Method: GET, Level: svc, Comp: "blobs", Handle: notImplemented("Find Blobs by Tags")},
-		{Op: "BlobBatch", Method: PST, Level: svc, Comp: "batch", Handle: notImplemented("Blob Batch")},
+		{Op: "FindBlobsByTags", Method: GET, Level: svc, Comp: "blobs", Handle: s.findBlobsByTags},
+		{Op: "BlobBatch", Method: PST, Level: svc, Comp: "batch", Handle: s.blobBatch},
 
 		// Containers.
 		{Op: "CreateContainer", Method: PUT, Level: ctr, Restype: "container", Handle: s.createContainer},
@@ -45,8 +45,8 @@ func (s *Service) table() route.Table {
 		{Op: "ListBlobs", Method: GET, Level: ctr, Restype: "container", Comp: "list", Handle: s.listBlobs},
 		{Op: "RestoreContainer", Method: PUT, Level: ctr, Restype: "container", Comp: "undelete", Handle: notImplemented("Restore Container")},
 		{Op: "RenameContainer", Method: PUT, Level: ctr, Restype: "container", Comp: "rename", Handle: notImplemented("Rename Container")},
-		{Op: "FindBlobsByTagsInContainer", Method: GET, Level: ctr, Restype: "container", Comp: "blobs", Handle: notImplemented("Find Blobs by Tags in Container")},
-		{Op: "ContainerBatch", Method: PST, Level: ctr, Restype: "container", Comp: "batch", Handle: notImplemented("Blob Batch")},
+		{Op: "FindBlobsByTagsInContainer", Method: GET, Level: ctr, Restype: "container", Comp: "blobs", Handle: s.findBlobsInContainer},
+		{Op: "ContainerBatch", Method: PST, Level: ctr, Restype: "container", Comp: "batch", Handle: s.containerBatch},
 
 		// Blobs.
 		{Op: "PutBlob", Method: PUT, Level: obj, Handle: s.putBlobOrCopy},
@@ -65,19 +65,23 @@ func (s *Service) table() route.Table {
 		{Op: "SnapshotBlob", Method: PUT, Level: obj, Comp: "snapshot", Handle: s.snapshotBlob},
 		{Op: "AbortCopyBlob", Method: PUT, Level: obj, Comp: "copy", Handle: notImplemented("Abort Copy Blob")},
 		{Op: "SetBlobTier", Method: PUT, Level: obj, Comp: "tier", Handle: s.setBlobTier},
-		{Op: "GetBlobTags", Method: GET, Level: obj, Comp: "tags", Handle: notImplemented("Get Blob Tags")},
-		{Op: "SetBlobTags", Method: PUT, Level: obj, Comp: "tags", Handle: notImplemented("Set Blob Tags")},
+		{Op: "GetBlobTags", Method: GET, Level: obj, Comp: "tags", Handle: s.getBlobTags},
+		{Op: "SetBlobTags", Method: PUT, Level: obj, Comp: "tags", Handle: s.setBlobTags},
 		{Op: "UndeleteBlob", Method: PUT, Level: obj, Comp: "undelete", Handle: s.undeleteBlob},
 		{Op: "SetBlobExpiry", Method: PUT, Level: obj, Comp: "expiry", Handle: notImplemented("Set Blob Expiry")},
 		{Op: "SetImmutabilityPolicy", Method: PUT, Level: obj, Comp: "immutabilityPolicies", Handle: notImplemented("Set Blob Immutability Policy")},
 		{Op: "DeleteImmutabilityPolicy", Method: DEL, Level: obj, Comp: "immutabilityPolicies", Handle: notImplemented("Delete Blob Immutability Policy")},
 		{Op: "SetLegalHold", Method: PUT, Level: obj, Comp: "legalhold", Handle: notImplemented("Set Blob Legal Hold")},
-		{Op: "PutPage", Method: PUT, Level: obj, Comp: "page", Handle: notImplemented("Put Page")},
-		{Op: "GetPageRanges", Method: GET, Level: obj, Comp: "pagelist", Handle: notImplemented("Get Page Ranges")},
+		{Op: "PutPage", Method: PUT, Level: obj, Comp: "page", Handle: s.putPage},
+		{Op: "GetPageRanges", Method: GET, Level: obj, Comp: "pagelist", Handle: s.getPageRanges},
 		{Op: "IncrementalCopyBlob", Method: PUT, Level: obj, Comp: "incrementalcopy", Handle: notImplemented("Incremental Copy Blob")},
-		{Op: "AppendBlock", Method: PUT, Level: obj, Comp: "appendblock", Handle: notImplemented("Append Block")},
-		{Op: "SealAppendBlob", Method: PUT, Level: obj, Comp: "seal", Handle: notImplemented("Append Blob Seal")},
+		{Op: "AppendBlock", Method: PUT, Level: obj, Comp: "appendblock", Handle: s.appendBlock},
+		{Op: "SealAppendBlob", Method: PUT, Level: obj, Comp: "seal", Handle: s.sealAppendBlob},
 		{Op: "QueryBlobContents", Method: PST, Level: obj, Comp: "query", Handle: notImplemented("Query Blob Contents")},
+		// Resize and Update Sequence Number are Set Blob Properties with
+		// these headers (a rule with a Header is tried first).
+		{Op: "ResizePageBlob", Method: PUT, Level: obj, Comp: "properties", Header: "x-ms-blob-content-length", Handle: s.setPageProperties},
+		{Op: "UpdateSequenceNumber", Method: PUT, Level: obj, Comp: "properties", Header: "x-ms-sequence-number-action", Handle: s.setPageProperties},
 	}
 	// Get Account Information answers at every level.
 	for _, level := range []route.Level{svc, ctr, obj} {

@@ -26,6 +26,9 @@ type Service struct {
 	logger  *slog.Logger
 	loose   bool
 	routes  route.Table
+	// authn authenticates the sub-requests of a Blob Batch, each of
+	// which carries its own credentials (batch.go).
+	authn *auth.Authenticator
 }
 
 // New builds the Blob service on the host's storage.
@@ -40,6 +43,12 @@ func New(d server.Deps) (*Service, error) {
 	if s.logger == nil {
 		s.logger = slog.Default()
 	}
+	accounts := d.Accounts
+	if accounts == nil {
+		accounts = auth.DevAccounts()
+	}
+	// Request dates are judged against wall time, as the middleware does.
+	s.authn = &auth.Authenticator{Accounts: accounts, Clock: s.clock, RequestClock: clock.Real{}, Logger: s.logger}
 	s.routes = s.table()
 	return s, nil
 }

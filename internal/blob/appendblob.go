@@ -1,0 +1,213 @@
+package blob
+
+import (
+	"net/http"
+	"strconv"
+
+	"github.com/lazuli-storage/lazuli/internal/auth"
+	"github.com/lazuli-storage/lazuli/internal/azerr"
+	"github.com/lazuli-storage/lazuli/internal/cond"
+	"github.com/lazuli-storage/lazuli/internal/request"
+	"github.com/lazuli-storage/lazuli/internal/store"
+)
+
+// Append Block limits: 50,000 blocks per blob; 4 MiB per block, 100 MiB
+// from service version 2022-11-02.
+const (
+	maxAppendBlocks     = 50_000
+	legacyAppendBytes   = 4 << 20
+	maxAppendBytes      = 100 << 20
+	largeAppendVersion  = "2022-11-02"
+	appendPosHeader     = "x-ms-blob-condition-appendpos"
+	appendMaxSizeHeader = "x-ms-blob-condition-maxsize"
+)
+
+// appendBlock's access: a SAS with add (a) or write (w).
+var appendAccess = access{level: auth.ResourceObject, perm: "aw"}
+
+// createAppendBlob is Put Blob with x-ms-blob-type: AppendBlob: an empty
+// blob that Append Block grows.
+func (s *Service) createAppendBlob(w http.ResponseWriter, r *http.Request) error {
+	a, err := parseKindCreate(r)
+	if err != nil {
+		return err
+	}
+	return s.createKind(w, r, a, func(rec *blobRecord) { rec.Type = appendBlob })
+}
+
+// appendConditions are x-ms-blob-condition-maxsize and -appendpos.
+type appendConditions struct {
+	maxSize, appendPos *int64
+}
+
+func parseAppendConditions(h http.Header) (appendConditions, error) {
+	var c appendConditions
+	for _, p := range []struct {
+		name string
+		dst  **int64
+	}{{appendMaxSizeHeader, &c.maxSize}, {appendPosHeader, &c.appendPos}} {
+		raw := h.Get(p.name)
+		if raw == "" {
+			continue
+		}
+		n, err := strconv.ParseInt(raw, 10, 64)
+		if err != nil || n < 0 {
+			return c, azerr.InvalidHeader(p.name, raw)
+		}
+		*p.dst = &n
+	}
+	return c, nil
+}
+
+// check tests the conditions for adding n bytes to a blob of size bytes.
+func (c appendConditions) check(size, n int64) error {
+	if c.maxSize != nil && size+n > *c.maxSize {
+		return azerr.New(azerr.MaxBlobSizeConditionNotMet)
+	}
+	if c.appendPos != nil && size != *c.appendPos {
+		return azerr.New(azerr.AppendPositionConditionNotMet)
+	}
+	return nil
+}
+
+// appendBlockArgs is a parsed Append Block request.
+type appendBlockArgs struct {
+	conds  cond.Conditions
+	app    appendConditions
+	sums   checksums
+	length int64
+}
+
+func parseAppendBlock(r *http.Request) (appendBlockArgs, error) {
+	var a appendBlockArgs
+	var err error
+	if err = validContainerName(targetOf(r).Container); err != nil {
+		return a, err
+	}
+	if r.Header.Get(structuredBodyHeader) != "" {
+		return a, azerr.Newf(azerr.NotImplemented, "Structured message bodies (x-ms-structured-body) are not implemented by Lazuli yet.")
+	}
+	if a.conds, err = blobConditions(r, cond.AllConditions); err != nil {
+		return a, err
+	}
+	if a.app, err = parseAppendConditions(r.Header); err != nil {
+		return a, err
+	}
+	if a.sums, err = parseChecksums(r.Header); err != nil {
+		return a, err
+	}
+	limit := int64(maxAppendBytes)
+	if v := request.Of(r).Version; v != "" && v < largeAppendVersion {
+		limit = legacyAppendBytes
+	}
+	if a.length, err = contentLength(r, limit); err != nil {
+		return a, err
+	}
+	if a.length == 0 {
+		return a, azerr.InvalidHeader("Content-Length", "0")
+	}
+	return a, nil
+}
+
+// appendBlock is Append Block: the body streams into an extent that one
+// Update adds as the blob's last segment. The Update checks the append
+// position against the size it reads, so of concurrent appends with the
+// same x-ms-blob-condition-appendpos exactly one lands, and appends
+// without it each land once, in commit order.
+func (s *Service) appendBlock(w http.ResponseWriter, r *http.Request) error {
+	a, err := parseAppendBlock(r)
+	if err != nil {
+		return err
+	}
+	t := targetOf(r)
+	if err := s.preauthorize(r, t, appendAccess); err != nil {
+		return err
+	}
+	info, crc, err := s.receive(r, a.length, a.sums)
+	if err != nil {
+		return err
+	}
+	var offset int64
+	var blocks int
+	rec, err := s.writeBlobAs(r, a.conds, false, writePlain, func(_ store.Tx, old *blobRecord, refs refDelta) (*blobRecord, error) {
+		segs, err := appendable(old)
+		if err != nil {
+			return nil, err
+		}
+		if err := a.app.check(old.Size, info.Size); err != nil {
+			return nil, err
+		}
+		if len(segs) >= maxAppendBlocks {
+			return nil, azerr.New(azerr.BlockCountExceedsLimit)
+		}
+		offset = old.Size
+		segs = append(segs, segment{Extent: info.ID, Length: info.Size})
+		blocks = len(segs)
+		refs.add(info.ID)
+		old.SetSegments(segs)
+		s.touch(old)
+		return old, nil
+	})
+	if err != nil {
+		return err
+	}
+	h := w.Header()
+	setWriteResult(h, rec)
+	a.sums.setHeaders(h, info.MD5, crc)
+	h.Set("x-ms-blob-append-offset", itoa(offset))
+	h.Set(committedCountHeader, strconv.Itoa(blocks))
+	h.Set("x-ms-request-server-encrypted", "true")
+	return write(w, http.StatusCreated)
+}
+
+// appendable returns the blocks of an append blob that may take another:
+// 409 InvalidBlobType for another kind, 409 BlobIsSealed once sealed.
+func appendable(b *blobRecord) ([]segment, error) {
+	if b.Type != appendBlob {
+		return nil, azerr.New(azerr.InvalidBlobType)
+	}
+	if b.Sealed {
+		return nil, azerr.New(azerr.BlobIsSealed)
+	}
+	return b.Segments()
+}
+
+// sealAppendBlob is Append Blob Seal: the blob takes no more blocks.
+// Sealing a sealed blob succeeds again.
+func (s *Service) sealAppendBlob(w http.ResponseWriter, r *http.Request) error {
+	if err := validContainerName(targetOf(r).Container); err != nil {
+		return err
+	}
+	conds, err := blobConditions(r, cond.AllConditions&^cond.IfTags)
+	if err != nil {
+		return err
+	}
+	app, err := parseAppendConditions(r.Header)
+	if err != nil {
+		return err
+	}
+	app.maxSize = nil
+	if err := s.preauthorize(r, targetOf(r), writeBlob); err != nil {
+		return err
+	}
+	rec, err := s.writeBlobAs(r, conds, false, writePlain, func(_ store.Tx, old *blobRecord, _ refDelta) (*blobRecord, error) {
+		if old.Type != appendBlob {
+			return nil, azerr.New(azerr.InvalidBlobType)
+		}
+		if err := app.check(old.Size, 0); err != nil {
+			return nil, err
+		}
+		if !old.Sealed {
+			old.Sealed = true
+			s.touch(old)
+		}
+		return old, nil
+	})
+	if err != nil {
+		return err
+	}
+	h := w.Header()
+	setWriteResult(h, rec)
+	h.Set("x-ms-blob-sealed", "true")
+	return write(w, http.StatusOK)
+}

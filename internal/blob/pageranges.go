@@ -1,0 +1,236 @@
+package blob
+
+import (
+	"net/http"
+	"sort"
+	"strconv"
+
+	"github.com/lazuli-storage/lazuli/internal/azerr"
+	"github.com/lazuli-storage/lazuli/internal/blob/byterange"
+	"github.com/lazuli-storage/lazuli/internal/cond"
+	"github.com/lazuli-storage/lazuli/internal/lease"
+	"github.com/lazuli-storage/lazuli/internal/request"
+	"github.com/lazuli-storage/lazuli/internal/store"
+)
+
+// pageRangesArgs is a parsed Get Page Ranges request.
+type pageRangesArgs struct {
+	conds cond.Conditions
+	sel   selector
+	// prev is the canonical snapshot time of prevsnapshot ("" for none).
+	prev     string
+	from, to int64 // the pages asked about, inclusive
+	max      int   // 0: no limit
+	marker   int64 // the offset the page of results starts at
+	paged    bool  // marker or maxresults given: answer a NextMarker
+}
+
+func parsePageRanges(r *http.Request) (pageRangesArgs, error) {
+	a := pageRangesArgs{to: maxPageBlobSize - 1}
+	var err error
+	if err = validContainerName(targetOf(r).Container); err != nil {
+		return a, err
+	}
+	if a.conds, err = blobConditions(r, cond.AllConditions); err != nil {
+		return a, err
+	}
+	if a.sel, err = parseSelector(r); err != nil {
+		return a, err
+	}
+	if r.Header.Get("x-ms-previous-snapshot-url") != "" {
+		return a, azerr.Newf(azerr.NotImplemented, "Get Page Ranges with x-ms-previous-snapshot-url (managed disks) is not implemented by Lazuli.")
+	}
+	q := r.URL.Query()
+	if raw, ok := q["prevsnapshot"]; ok {
+		var valid bool
+		if a.prev, valid = parseStamp(raw[0]); !valid {
+			return a, azerr.InvalidQuery("prevsnapshot", raw[0], "")
+		}
+	}
+	if err := a.parseRange(r.Header); err != nil {
+		return a, err
+	}
+	return a, a.parsePaging(q)
+}
+
+// parseRange reads the optional range, widened to whole pages.
+func (a *pageRangesArgs) parseRange(h http.Header) error {
+	raw, name := h.Get("x-ms-range"), "x-ms-range"
+	if raw == "" {
+		raw, name = h.Get("Range"), "Range"
+	}
+	if raw == "" {
+		return nil
+	}
+	rng, err := byterange.Parse(raw)
+	if err != nil {
+		return azerr.InvalidHeader(name, raw)
+	}
+	a.from = rng.Start / pageSize * pageSize
+	if rng.End >= 0 {
+		a.to = min(rng.End/pageSize*pageSize+pageSize-1, a.to)
+	}
+	return nil
+}
+
+func (a *pageRangesArgs) parsePaging(q map[string][]string) error {
+	if raw, ok := q["maxresults"]; ok {
+		n, err := strconv.Atoi(raw[0])
+		if err != nil {
+			return azerr.InvalidQuery("maxresults", raw[0], "")
+		}
+		if n <= 0 {
+			return azerr.OutOfRangeQuery("maxresults", raw[0], 1, 2147483647)
+		}
+		a.max, a.paged = n, true
+	}
+	if raw, ok := q["marker"]; ok && raw[0] != "" {
+		n, err := strconv.ParseInt(raw[0], 10, 64)
+		if err != nil || n < 0 {
+			return azerr.InvalidQuery("marker", raw[0], "")
+		}
+		a.marker, a.paged = n, true
+	}
+	return nil
+}
+
+// rangeItem is one entry of a PageList: written or (in a diff) cleared.
+type rangeItem struct {
+	pageRange
+	cleared bool
+}
+
+// getPageRanges is Get Page Ranges: the written pages of a page blob (or
+// of one of its snapshots), or with prevsnapshot the pages changed and
+// cleared since that snapshot, read from one consistent View.
+func (s *Service) getPageRanges(w http.ResponseWriter, r *http.Request) error {
+	a, err := parsePageRanges(r)
+	if err != nil {
+		return err
+	}
+	t := targetOf(r)
+	info := request.Of(r)
+	var b *blobRecord
+	var items []rangeItem
+	err = s.store.View(r.Context(), func(tx store.Tx) error {
+		c, found, err := loadContainer(tx, info.Account, t.Container)
+		if err != nil {
+			return err
+		}
+		if err := authorize(r, t, readBlob, c); err != nil {
+			return err
+		}
+		if !found {
+			return containerNotFound()
+		}
+		if b, err = s.viewPageBlob(tx, r, a); err != nil {
+			return err
+		}
+		items, err = s.pageItems(tx, r, a, b)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	next := ""
+	if a.max > 0 && len(items) > a.max {
+		next = strconv.FormatInt(items[a.max].Start, 10)
+		items = items[:a.max]
+	}
+	h := w.Header()
+	setBlobETag(h, b)
+	h.Set("x-ms-blob-content-length", itoa(b.Size))
+	return writePageList(w, items, next, a.paged)
+}
+
+// viewPageBlob loads the page blob (or snapshot) a Get Page Ranges reads
+// and checks its conditions and lease.
+func (s *Service) viewPageBlob(tx store.Tx, r *http.Request, a pageRangesArgs) (*blobRecord, error) {
+	t := targetOf(r)
+	info := request.Of(r)
+	b, err := loadState(tx, info.Account, t.Container, t.Blob, a.sel, s.now())
+	if err != nil {
+		return nil, err
+	}
+	if b == nil {
+		return nil, blobNotFound()
+	}
+	if err := checkReadConditions(a.conds, b, info.Version); err != nil {
+		return nil, err
+	}
+	if a.sel.base() {
+		if err := b.Lease.CheckRead(leaseID(r), s.now(), lease.Blob); err != nil {
+			return nil, err
+		}
+	}
+	if b.Type != pageBlob {
+		return nil, azerr.New(azerr.InvalidBlobType)
+	}
+	return b, nil
+}
+
+// pageItems lists the ranges of b (from the marker on), or its diff from
+// the previous snapshot, in offset order.
+func (s *Service) pageItems(tx store.Tx, r *http.Request, a pageRangesArgs, b *blobRecord) ([]rangeItem, error) {
+	segs, err := b.Segments()
+	if err != nil {
+		return nil, err
+	}
+	from := max(a.from, a.marker)
+	if a.prev == "" {
+		var items []rangeItem
+		for _, p := range writtenRanges(segs, from, a.to) {
+			items = append(items, rangeItem{pageRange: p})
+		}
+		return items, nil
+	}
+	if a.sel.Snapshot != "" && a.prev >= a.sel.Snapshot {
+		return nil, azerr.New(azerr.PreviousSnapshotCannotBeNewer)
+	}
+	t := targetOf(r)
+	prev, err := loadState(tx, request.Of(r).Account, t.Container, t.Blob, selector{Snapshot: a.prev}, s.now())
+	if err != nil {
+		return nil, err
+	}
+	if prev == nil {
+		return nil, azerr.New(azerr.PreviousSnapshotNotFound)
+	}
+	if prev.Type != pageBlob {
+		return nil, azerr.New(azerr.InvalidBlobType)
+	}
+	prevSegs, err := prev.Segments()
+	if err != nil {
+		return nil, err
+	}
+	changed, cleared := pageDiff(prevSegs, segs, from, a.to)
+	items := make([]rangeItem, 0, len(changed)+len(cleared))
+	for _, p := range changed {
+		items = append(items, rangeItem{pageRange: p})
+	}
+	for _, p := range cleared {
+		items = append(items, rangeItem{pageRange: p, cleared: true})
+	}
+	sort.Slice(items, func(i, j int) bool { return items[i].Start < items[j].Start })
+	return items, nil
+}
+
+// writePageList renders a PageList body.
+func writePageList(w http.ResponseWriter, items []rangeItem, next string, paged bool) error {
+	x := newXMLWriter()
+	x.open("PageList")
+	for _, it := range items {
+		name := "PageRange"
+		if it.cleared {
+			name = "ClearRange"
+		}
+		x.open(name)
+		x.int("Start", it.Start)
+		x.int("End", it.End)
+		x.close(name)
+	}
+	if paged || next != "" {
+		x.elem("NextMarker", next)
+	}
+	x.close("PageList")
+	return x.send(w, http.StatusOK)
+}

@@ -1,0 +1,154 @@
+package blob
+
+import (
+	"errors"
+	"testing"
+)
+
+func mustTags(t *testing.T, kv ...string) tagSet {
+	t.Helper()
+	var tags []tag
+	for i := 0; i+1 < len(kv); i += 2 {
+		tags = append(tags, tag{Key: kv[i], Value: kv[i+1]})
+	}
+	s, err := newTagSet(tags)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func TestTagQueryMatch(t *testing.T) {
+	tags := mustTags(t, "Project", "Contoso", "Status", "In Progress", "Rank", "042", "Date", "2020-04-20")
+	cases := []struct {
+		expr string
+		mode tagQueryMode
+		want bool
+	}{
+		{`"Project" = 'Contoso'`, findQuery, true},
+		{`"Project"='Contoso'`, findQuery, true},
+		{`Project = 'Contoso'`, findQuery, true},
+		{`"Project" = 'contoso'`, findQuery, false},
+		{`"Status" = 'In Progress' AND "Rank" >= '040'`, findQuery, true},
+		{`"Status" = 'In Progress' and "Rank" > '042'`, findQuery, false},
+		{`"Date" >= '2020-04-01' AND "Date" < '2020-05-01'`, findQuery, true},
+		{`"Date" > '2020-04-20'`, findQuery, false},
+		{`"Date" <= '2020-04-20'`, findQuery, true},
+		{`"Missing" = ''`, findQuery, false},
+		{`"Missing" < 'z'`, findQuery, false},
+		{`@container = 'c1' AND "Project" = 'Contoso'`, findQuery, true},
+		{`@container = 'c2' AND "Project" = 'Contoso'`, findQuery, false},
+		{`"Project" <> 'Contoso'`, conditionQuery, false},
+		{`"Project" <> 'Fabrikam'`, conditionQuery, true},
+		{`"Project" = 'Fabrikam' OR "Rank" = '042'`, conditionQuery, true},
+		{`("Project" = 'Fabrikam' OR "Rank" = '042') AND "Status" = 'Done'`, conditionQuery, false},
+		{`"Project" = 'Fabrikam' OR "Rank" = '042' AND "Status" = 'Done'`, conditionQuery, false},
+		{`"Project" = 'Contoso' OR "Rank" = '042' AND "Status" = 'Done'`, conditionQuery, true},
+		{`((("Rank" = '042')))`, conditionQuery, true},
+	}
+	for _, c := range cases {
+		e, err := parseTagQuery(c.expr, c.mode)
+		if err != nil {
+			t.Errorf("%s: %v", c.expr, err)
+			continue
+		}
+		if got := e.match(tags, "c1"); got != c.want {
+			t.Errorf("%s: got %v, want %v", c.expr, got, c.want)
+		}
+	}
+}
+
+func TestTagQueryErrors(t *testing.T) {
+	cases := []struct {
+		expr string
+		mode tagQueryMode
+	}{
+		{``, findQuery},
+		{`"a"`, findQuery},
+		{`"a" =`, findQuery},
+		{`"a" = 'x`, findQuery},
+		{`"a" = "x"`, findQuery},
+		{`'a' = 'x'`, findQuery},
+		{`"a" = 'x' OR "b" = 'y'`, findQuery},
+		{`("a" = 'x')`, findQuery},
+		{`"a" <> 'x'`, findQuery},
+		{`@container = 'c'`, findQuery},
+		{`@container > 'c' AND "a" = 'x'`, findQuery},
+		{`"a" > '1' AND "a" >= '2'`, findQuery},
+		{`"a" = '1' AND "a" = '2'`, findQuery},
+		{`@container = 'c'`, conditionQuery},
+		{`"a" = 'x' AND`, conditionQuery},
+		{`("a" = 'x'`, conditionQuery},
+		{`"a" = 'x')`, conditionQuery},
+		{`"a" == 'x'`, conditionQuery},
+		{`"a" = 'x' "b" = 'y'`, conditionQuery},
+		{`"a!" = 'x'`, conditionQuery},
+		{`"a" = 'x!'`, conditionQuery},
+		{`"" = 'x'`, conditionQuery},
+		{`@blob = 'x'`, findQuery},
+	}
+	for _, c := range cases {
+		if _, err := parseTagQuery(c.expr, c.mode); !errors.Is(err, errTagQuery) {
+			t.Errorf("%q: want a syntax error, got %v", c.expr, err)
+		}
+	}
+	// Ten comparisons are allowed, eleven are not.
+	ten := `"k0" = 'v'`
+	for i := 1; i < 10; i++ {
+		ten += ` AND "k` + string(rune('0'+i)) + `" = 'v'`
+	}
+	if _, err := parseTagQuery(ten, findQuery); err != nil {
+		t.Fatalf("ten comparisons: %v", err)
+	}
+	if _, err := parseTagQuery(ten+` AND "kx" = 'v'`, findQuery); err == nil {
+		t.Fatal("eleven comparisons accepted")
+	}
+}
+
+func TestPlanTagScanUsesEquality(t *testing.T) {
+	e, err := parseTagQuery(`"b" > '1' AND "a" = 'x'`, findQuery)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := planTagScan("acct", "", e)
+	want := tagIndexPrefix("acct", "a").Str("x")
+	if string(rng.start) != string(want) || rng.containerFamily {
+		t.Fatalf("scan starts at %q, want %q", rng.start, want)
+	}
+	e, _ = parseTagQuery(`@container = 'c' AND "b" > '1' AND "b" <= '5'`, findQuery)
+	rng = planTagScan("acct", "", e)
+	prefix := containerTagIndexPrefix("acct", "c", "b")
+	if !rng.containerFamily || string(rng.start) <= string(prefix.Str("1")) || string(rng.end) <= string(prefix.Str("5")) {
+		t.Fatalf("range scan planned as %+v", rng)
+	}
+}
+
+func FuzzTagQuery(f *testing.F) {
+	for _, s := range []string{
+		`"Project" = 'Contoso'`,
+		`"a" >= '1' AND "a" < '9' AND @container = 'c'`,
+		`("a" = 'x' OR "b" <> 'y') AND "c" <= 'z'`,
+		`a='b'`, `((((`, `"a" = 'x`, `@container`, `"x" = '' OR`,
+	} {
+		f.Add(s)
+	}
+	tags := tagSet{{"a", "x"}, {"b", "y"}, {"c", "z"}}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, mode := range []tagQueryMode{findQuery, conditionQuery} {
+			e, err := parseTagQuery(s, mode)
+			if err != nil {
+				if !errors.Is(err, errTagQuery) {
+					t.Fatalf("%q: error outside the syntax class: %v", s, err)
+				}
+				continue
+			}
+			e.match(tags, "c")
+			if n := len(e.comparisons()); n == 0 || n > maxTagComparisons {
+				t.Fatalf("%q: %d comparisons", s, n)
+			}
+			if mode == findQuery {
+				planTagScan("a", "", e)
+			}
+		}
+	})
+}

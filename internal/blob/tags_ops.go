@@ -1,0 +1,152 @@
+package blob
+
+import (
+	"crypto/md5"
+	"encoding/binary"
+	"hash/crc64"
+	"io"
+	"net/http"
+
+	"github.com/lazuli-storage/lazuli/internal/auth"
+	"github.com/lazuli-storage/lazuli/internal/azerr"
+	"github.com/lazuli-storage/lazuli/internal/cond"
+	"github.com/lazuli-storage/lazuli/internal/lease"
+	"github.com/lazuli-storage/lazuli/internal/request"
+	"github.com/lazuli-storage/lazuli/internal/store"
+)
+
+// Get and Set Blob Tags need the t (tags) permission of a SAS.
+var tagsAccess = access{level: auth.ResourceObject, perm: "t"}
+
+// tagsRequest is the part of Get and Set Blob Tags they share: only
+// x-ms-if-tags among the conditions, and an optional lease ID that must
+// then name the blob's active lease (neither operation needs one).
+func parseTagsRequest(r *http.Request) (cond.Conditions, selector, error) {
+	if err := validContainerName(targetOf(r).Container); err != nil {
+		return cond.Conditions{}, selector{}, err
+	}
+	conds, err := blobConditions(r, cond.IfTags)
+	if err != nil {
+		return conds, selector{}, err
+	}
+	sel, err := parseSelector(r)
+	return conds, sel, err
+}
+
+// getBlobTags is Get Blob Tags, of the base blob, a snapshot or a version.
+func (s *Service) getBlobTags(w http.ResponseWriter, r *http.Request) error {
+	conds, sel, err := parseTagsRequest(r)
+	if err != nil {
+		return err
+	}
+	t := targetOf(r)
+	account := request.Of(r).Account
+	var tags tagSet
+	err = s.store.View(r.Context(), func(tx store.Tx) error {
+		b, err := s.tagTarget(tx, r, account, t, sel, conds)
+		if b != nil {
+			tags = b.Tags
+		}
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	x := newXMLWriter()
+	writeTagSet(x, tags, nil)
+	return x.send(w, http.StatusOK)
+}
+
+// tagTarget loads and checks the blob state a tags request addresses.
+func (s *Service) tagTarget(tx store.Tx, r *http.Request, account string, t target, sel selector, conds cond.Conditions) (*blobRecord, error) {
+	c, found, err := loadContainer(tx, account, t.Container)
+	if err != nil {
+		return nil, err
+	}
+	if err := authorize(r, t, tagsAccess, c); err != nil {
+		return nil, err
+	}
+	if !found {
+		return nil, containerNotFound()
+	}
+	b, err := loadState(tx, account, t.Container, t.Blob, sel, s.now())
+	if err != nil {
+		return nil, err
+	}
+	if b == nil {
+		return nil, blobNotFound()
+	}
+	if err := ifTagsHold(conds, b); err != nil {
+		return nil, err
+	}
+	return b, b.Lease.CheckRead(leaseID(r), s.now(), lease.Blob)
+}
+
+// setBlobTags is Set Blob Tags: it replaces the tags of the base blob or
+// of a version, leaving the ETag and Last-Modified as they were, and moves
+// the base blob's tag index entries in the same Update.
+func (s *Service) setBlobTags(w http.ResponseWriter, r *http.Request) error {
+	conds, sel, err := parseTagsRequest(r)
+	if err != nil {
+		return err
+	}
+	if sel.Snapshot != "" {
+		return azerr.InvalidQuery("snapshot", r.URL.Query().Get("snapshot"), "Tags cannot be set on a snapshot.")
+	}
+	tags, err := readTagsBody(r)
+	if err != nil {
+		return err
+	}
+	t := targetOf(r)
+	if err := s.preauthorize(r, t, tagsAccess); err != nil {
+		return err
+	}
+	account := request.Of(r).Account
+	err = s.store.Update(r.Context(), func(tx store.Tx) error {
+		b, err := s.tagTarget(tx, r, account, t, sel, conds)
+		if err != nil {
+			return err
+		}
+		elem := elemBase
+		if sel.Version != "" && sel.Version != b.VersionID {
+			elem = versionPrefix + sel.Version
+		}
+		old := *b
+		b.Tags = tags
+		if elem == elemBase {
+			if err := reindexTags(tx, account, t.Container, t.Blob, &old, b); err != nil {
+				return err
+			}
+		}
+		return tx.Put(recordKey(account, t.Container, t.Blob, elem), b.encode())
+	})
+	if err != nil {
+		return err
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+// readTagsBody reads and checks a Set Blob Tags body against its declared
+// Content-MD5 or CRC-64.
+func readTagsBody(r *http.Request) (tagSet, error) {
+	sums, err := parseChecksums(r.Header)
+	if err != nil {
+		return nil, err
+	}
+	body, err := io.ReadAll(io.LimitReader(r.Body, maxTagsBody+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(body) > maxTagsBody {
+		return nil, azerr.New(azerr.RequestBodyTooLarge)
+	}
+	var crc []byte
+	if sums.crc64 != nil {
+		crc = binary.LittleEndian.AppendUint64(nil, crc64.Checksum(body, crc64Table))
+	}
+	if err := sums.verify(md5.Sum(body), crc); err != nil {
+		return nil, err
+	}
+	return parseTagsBody(body)
+}
