@@ -51,11 +51,13 @@ func parseDelete(r *http.Request) (deleteArgs, error) {
 		// A snapshot or version has no snapshots of its own.
 		return a, azerr.InvalidHeader("x-ms-delete-snapshots", a.snapshots)
 	}
-	if raw, ok := r.URL.Query()["deletetype"]; ok {
-		if raw[0] != "permanent" || a.sel.base() {
-			return a, azerr.InvalidQuery("deletetype", raw[0], "")
-		}
+	raw := r.URL.Query().Get("deletetype")
+	switch v := strings.ToLower(raw); {
+	case v == "" || v == "none":
+	case v == "permanent" && !a.sel.base():
 		a.permanent = true
+	default:
+		return a, azerr.InvalidQuery("deletetype", raw, "Only a snapshot or a version can be deleted permanently.")
 	}
 	return a, nil
 }

@@ -136,7 +136,7 @@ func (s *Service) getBlob(w http.ResponseWriter, r *http.Request) error {
 	}
 	h := w.Header()
 	setBlobHeaders(h, b, now)
-	setIdentityHeaders(h, b, a.sel.Snapshot == "" && (a.sel.Version == "" || a.sel.Version == b.VersionID), now)
+	setIdentityHeaders(h, b, b.loadedFrom == elemBase, now)
 	sasOverrides(r, h)
 	if r.Method == http.MethodHead {
 		return s.headBlob(w, b, now)

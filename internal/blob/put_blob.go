@@ -29,10 +29,7 @@ const (
 func (s *Service) putBlobOrCopy(w http.ResponseWriter, r *http.Request) error {
 	kind := r.Header.Get("x-ms-blob-type")
 	if r.Header.Get("x-ms-copy-source") != "" {
-		if kind == "" {
-			return notImplemented("Copy Blob")(w, r)
-		}
-		return notImplemented("Put Blob From URL")(w, r)
+		return s.copyOrPutFromURL(w, r, kind)
 	}
 	switch {
 	case kind == "":

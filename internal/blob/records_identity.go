@@ -23,6 +23,10 @@ type identityState struct {
 	TierChanged time.Time
 	// Rehydrate is a rehydration from the archive tier, nil when none.
 	Rehydrate *rehydration
+
+	// loadedFrom is the key element loadState read the record from (not
+	// stored): elemBase for the current version.
+	loadedFrom string
 }
 
 // copyState is the copy that wrote a blob (x-ms-copy-* properties).

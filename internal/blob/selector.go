@@ -102,26 +102,25 @@ func onlyBase(r *http.Request) error {
 // is soft-deleted. A version ID may name the current version, which is
 // the base blob.
 func loadState(tx store.Tx, account, container, name string, sel selector, now time.Time) (*blobRecord, error) {
-	var key []byte
+	elem := elemBase
 	switch {
 	case sel.Snapshot != "":
-		key = recordKey(account, container, name, snapshotPrefix+sel.Snapshot)
+		elem = snapshotPrefix + sel.Snapshot
 	case sel.Version != "":
 		b, err := loadState(tx, account, container, name, selector{}, now)
 		if err != nil || (b != nil && b.VersionID == sel.Version) {
 			return b, err
 		}
-		key = recordKey(account, container, name, versionPrefix+sel.Version)
-	default:
-		key = recordKey(account, container, name, elemBase)
+		elem = versionPrefix + sel.Version
 	}
-	b, err := loadRecord(tx, key)
+	b, err := loadRecord(tx, recordKey(account, container, name, elem))
 	if err != nil || b == nil || !b.Committed {
 		return nil, err
 	}
 	if deleted, _ := b.softDeleted(now); deleted {
 		return nil, nil
 	}
+	b.loadedFrom = elem
 	return b, nil
 }
 

@@ -121,14 +121,7 @@ func loadTierTarget(tx store.Tx, account string, t target, sel selector, now tim
 		// Page blob tiers (P4..P80) exist only on premium accounts.
 		return nil, nil, azerr.Newf(azerr.InvalidBlobType, "Access tiers apply to block blobs only in a standard storage account.")
 	}
-	elem := elemBase
-	switch {
-	case sel.Snapshot != "":
-		elem = snapshotPrefix + sel.Snapshot
-	case sel.Version != "" && sel.Version != b.VersionID:
-		elem = versionPrefix + sel.Version
-	}
-	return b, recordKey(account, t.Container, t.Blob, elem), nil
+	return b, recordKey(account, t.Container, t.Blob, b.loadedFrom), nil
 }
 
 // changeTier applies Set Blob Tier to b and returns the status to answer.

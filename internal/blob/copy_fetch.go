@@ -1,0 +1,178 @@
+package blob
+
+import (
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/lazuli-storage/lazuli/internal/auth"
+	"github.com/lazuli-storage/lazuli/internal/azerr"
+	"github.com/lazuli-storage/lazuli/internal/blob/byterange"
+	"github.com/lazuli-storage/lazuli/internal/extent"
+	"github.com/lazuli-storage/lazuli/internal/request"
+)
+
+// fetchClient reads copy sources that are not blobs of this service: files
+// of this server's File service, or any URL the caller may read.
+var fetchClient = &http.Client{Timeout: 30 * time.Minute}
+
+// fetched is what a copy read from a source URL: its bytes in a new extent
+// ("" when empty) and the properties the source answered with.
+type fetched struct {
+	extent string
+	size   int64
+	md5    [16]byte
+	crc    []byte // CRC-64 of the bytes, when the request declared one
+	props  contentProps
+	meta   metadata
+}
+
+// segments is the fetched content as a blob's content.
+func (f *fetched) segments() []segment {
+	if f.extent == "" {
+		return nil
+	}
+	return []segment{{Extent: f.extent, Length: f.size}}
+}
+
+// fetchSource GETs a source URL (a byte range of it when rng is not nil)
+// into a new extent of at most limit bytes, verifying the checksums the
+// request declared for the source's bytes. A server that ignores the
+// range and answers the whole content has the range cut out of it. A source of this server's File
+// service in the caller's account is signed with the account key when the
+// request itself was Shared Key, as the service accepts for sources in the
+// same account; any other source must carry its own authorization.
+func (s *Service) fetchSource(r *http.Request, src copySource, rng *byterange.Range, limit int64, sums checksums) (*fetched, error) {
+	req, err := http.NewRequestWithContext(r.Context(), http.MethodGet, src.url.String(), nil)
+	if err != nil {
+		return nil, azerr.InvalidHeader("x-ms-copy-source", src.raw)
+	}
+	if rng != nil {
+		spec := "bytes=" + strconv.FormatInt(rng.Start, 10) + "-"
+		if rng.End >= 0 {
+			spec += strconv.FormatInt(rng.End, 10)
+		}
+		req.Header.Set("x-ms-range", spec)
+		req.Header.Set("Range", spec)
+	}
+	s.signFileSource(r, src, req)
+	resp, err := fetchClient.Do(req)
+	if err != nil {
+		return nil, copySourceError(http.StatusBadGateway, "", fmt.Sprintf("Could not read the copy source: %v", err))
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK && resp.StatusCode != http.StatusPartialContent {
+		status := resp.StatusCode
+		if status < 400 || status >= 500 {
+			status = http.StatusBadGateway
+		}
+		return nil, copySourceError(status, resp.Header.Get("x-ms-error-code"),
+			fmt.Sprintf("The copy source answered %d.", resp.StatusCode))
+	}
+	length := resp.ContentLength
+	var in io.Reader = resp.Body
+	if rng != nil && resp.StatusCode == http.StatusOK {
+		if in, length, err = cutRange(resp.Body, length, *rng); err != nil {
+			return nil, err
+		}
+	}
+	if length > limit {
+		return nil, sourceTooLarge(limit)
+	}
+	body := sums.wrap(in)
+	info, err := s.extents.Write(r.Context(), body, limit)
+	switch {
+	case errors.Is(err, extent.ErrTooLarge):
+		return nil, sourceTooLarge(limit)
+	case err != nil:
+		return nil, err
+	case length >= 0 && info.Size != length:
+		return nil, copySourceError(http.StatusBadGateway, "", "The copy source ended before its Content-Length.")
+	}
+	f := &fetched{size: info.Size, md5: info.MD5, crc: body.crc(), props: responseProps(resp.Header), meta: responseMetadata(resp.Header)}
+	if err := sums.verify(info.MD5, f.crc); err != nil {
+		return nil, err
+	}
+	if info.Size > 0 {
+		f.extent = info.ID
+	}
+	return f, nil
+}
+
+// cutRange reads the requested range out of a whole content of the given
+// length (-1 when unknown).
+func cutRange(body io.Reader, length int64, rng byterange.Range) (io.Reader, int64, error) {
+	if length >= 0 {
+		offset, n, err := rng.Resolve(length)
+		if err != nil {
+			return nil, 0, azerr.New(azerr.InvalidRange)
+		}
+		rng.Start, length = offset, n
+	} else if rng.End >= 0 {
+		length = rng.End - rng.Start + 1
+	}
+	if _, err := io.CopyN(io.Discard, body, rng.Start); err != nil {
+		return nil, 0, azerr.New(azerr.InvalidRange)
+	}
+	if length < 0 {
+		return body, -1, nil
+	}
+	return io.LimitReader(body, length), length, nil
+}
+
+// signFileSource signs a request for a file of this server's File service
+// (same machine, another port) in the caller's own account.
+func (s *Service) signFileSource(r *http.Request, src copySource, req *http.Request) {
+	id := request.Of(r).Identity
+	if src.hasSAS() || id == nil || id.Kind != auth.SharedKey {
+		return
+	}
+	reqHost, _ := hostPort(r.Host, r.TLS != nil)
+	srcHost, _ := hostPort(src.url.Host, src.url.Scheme == "https")
+	account, _, _ := strings.Cut(strings.TrimPrefix(src.url.Path, "/"), "/")
+	if !sameMachine(reqHost, srcHost) || account != id.Account {
+		return
+	}
+	acct, ok := s.authn.Accounts.Lookup(account)
+	if !ok || len(acct.Keys) == 0 {
+		return
+	}
+	req.Header.Set("x-ms-version", request.Of(r).Version)
+	req.Header.Set("x-ms-date", time.Now().UTC().Format(http.TimeFormat))
+	auth.SignSharedKey(req, auth.File, account, acct.Keys[0])
+}
+
+// sourceTooLarge is the answer for a source past an operation's limit.
+func sourceTooLarge(limit int64) error {
+	return azerr.Newf(azerr.CannotVerifyCopySource, "The copy source is larger than %d bytes, the most this operation copies.", limit).
+		WithStatus(http.StatusConflict)
+}
+
+// responseProps reads the content properties of a source's answer.
+func responseProps(h http.Header) contentProps {
+	p := contentProps{Type: h.Get("Content-Type"), Encoding: h.Get("Content-Encoding"),
+		Language: h.Get("Content-Language"), Disposition: h.Get("Content-Disposition"),
+		CacheControl: h.Get("Cache-Control")}
+	if sum, err := base64.StdEncoding.DecodeString(h.Get("Content-MD5")); err == nil && len(sum) == 16 {
+		p.MD5 = sum
+	}
+	return p
+}
+
+// responseMetadata collects the x-ms-meta-* headers of a source's answer.
+func responseMetadata(h http.Header) metadata {
+	var m metadata
+	for k, vs := range h {
+		if len(k) > len(metaPrefix) && strings.EqualFold(k[:len(metaPrefix)], metaPrefix) {
+			m = append(m, metaPair{strings.ToLower(k[len(metaPrefix):]), strings.Join(vs, ",")})
+		}
+	}
+	sort.Slice(m, func(i, j int) bool { return m[i].Name < m[j].Name })
+	return m
+}

@@ -1,0 +1,235 @@
+package blob
+
+import (
+	"net"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/lazuli-storage/lazuli/internal/auth"
+	"github.com/lazuli-storage/lazuli/internal/azerr"
+	"github.com/lazuli-storage/lazuli/internal/cond"
+	"github.com/lazuli-storage/lazuli/internal/lease"
+	"github.com/lazuli-storage/lazuli/internal/request"
+	"github.com/lazuli-storage/lazuli/internal/store"
+)
+
+// copySource is the source a copy-type request names in x-ms-copy-source.
+type copySource struct {
+	raw string
+	url *url.URL
+	// local is set for a blob of this Blob service (any account), which a
+	// copy reads from the store in the transaction that writes the
+	// destination; any other source is fetched over HTTP.
+	local   bool
+	account string
+	t       target
+	sel     selector
+}
+
+// parseCopySource reads x-ms-copy-source: an absolute http(s) URL. A URL
+// on this service's host and port (path-style, or production-style with a
+// known account) is a local blob; its snapshot or version query selects
+// the state to copy.
+func (s *Service) parseCopySource(r *http.Request) (copySource, error) {
+	raw := r.Header.Get("x-ms-copy-source")
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
+		return copySource{}, azerr.InvalidHeader("x-ms-copy-source", raw)
+	}
+	src := copySource{raw: raw, url: u}
+	account, local := s.localAccount(r, u)
+	if !local {
+		return src, nil
+	}
+	path := strings.TrimPrefix(u.Path, "/")
+	if account == "" {
+		account, path, _ = strings.Cut(path, "/")
+	}
+	container, name, found := strings.Cut(path, "/")
+	if !found || name == "" {
+		container, name = rootContainer, container
+	}
+	if validContainerName(container) != nil || validBlobName(name) != nil {
+		return copySource{}, azerr.New(azerr.InvalidSourceBlobUrl)
+	}
+	src.local, src.account, src.t = true, account, target{Container: container, Blob: name}
+	req := &http.Request{URL: u}
+	if src.sel, err = parseSelector(req); err != nil {
+		return copySource{}, err
+	}
+	return src, nil
+}
+
+// localAccount reports whether u addresses this Blob service: the same
+// port as the request, on the same host or a loopback name for it, or a
+// production-style host (account.blob.domain) of a known account, whose
+// account it returns.
+func (s *Service) localAccount(r *http.Request, u *url.URL) (account string, local bool) {
+	reqHost, reqPort := hostPort(r.Host, r.TLS != nil)
+	srcHost, srcPort := hostPort(u.Host, u.Scheme == "https")
+	if srcPort != reqPort {
+		return "", false
+	}
+	if label, rest, ok := strings.Cut(srcHost, "."); ok && net.ParseIP(srcHost) == nil {
+		if _, known := s.authn.Accounts.Lookup(label); known && strings.HasPrefix(rest, "blob.") {
+			return label, sameMachine(reqHost, srcHost)
+		}
+	}
+	return "", sameMachine(reqHost, srcHost)
+}
+
+// sameMachine reports whether two host names reach the same server: equal,
+// or both loopback names.
+func sameMachine(a, b string) bool {
+	return a == b || (loopback(a) && loopback(b))
+}
+
+func loopback(host string) bool {
+	if ip := net.ParseIP(host); ip != nil {
+		return ip.IsLoopback()
+	}
+	return host == "localhost" || strings.HasSuffix(host, ".localhost")
+}
+
+// hostPort splits host:port, lower-casing the host and filling in the
+// scheme's default port.
+func hostPort(hostport string, tls bool) (string, string) {
+	host, port, err := net.SplitHostPort(hostport)
+	if err != nil {
+		host, port = hostport, ""
+	}
+	if port == "" {
+		port = "80"
+		if tls {
+			port = "443"
+		}
+	}
+	return strings.ToLower(strings.Trim(host, "[]")), port
+}
+
+// hasSAS reports whether the source URL carries a shared access signature.
+func (src copySource) hasSAS() bool { return src.url.Query().Get("sig") != "" }
+
+// display is the source URL as the destination's x-ms-copy-source shows
+// it: without the signature of a SAS.
+func (src copySource) display() string {
+	u := *src.url
+	q := u.Query()
+	if q.Has("sig") {
+		q.Del("sig")
+		u.RawQuery = q.Encode()
+	}
+	return u.String()
+}
+
+// sourceArgs are the x-ms-source-* headers of a copy-type request.
+type sourceArgs struct {
+	conds   cond.Conditions
+	leaseID string // x-ms-source-lease-id, as sent
+}
+
+func parseSourceArgs(r *http.Request, allowed cond.Allowed) (sourceArgs, error) {
+	var a sourceArgs
+	var err error
+	if a.conds, err = cond.ParseSource(r.Header); err != nil {
+		return a, err
+	}
+	if err = a.conds.Restrict(allowed); err != nil {
+		return a, err
+	}
+	if a.conds.IfTags != "" {
+		return a, azerr.Newf(azerr.NotImplemented, "x-ms-source-if-tags is not implemented by Lazuli.")
+	}
+	a.leaseID = r.Header.Get("x-ms-source-lease-id")
+	return a, nil
+}
+
+// loadSource reads a local copy source in the copy's transaction: the
+// caller must be allowed to read it, it must exist, its conditions hold
+// (412 SourceConditionNotMet) and x-ms-source-lease-id, when sent, must
+// name its active lease.
+func (s *Service) loadSource(tx store.Tx, r *http.Request, src copySource, a sourceArgs, now time.Time) (*blobRecord, error) {
+	c, found, err := loadContainer(tx, src.account, src.t.Container)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.authorizeSource(r, src, c); err != nil {
+		return nil, err
+	}
+	if !found {
+		return nil, sourceMissing()
+	}
+	b, err := loadState(tx, src.account, src.t.Container, src.t.Blob, src.sel, now)
+	if err != nil || b == nil {
+		return nil, firstErr(err, sourceMissing())
+	}
+	if err := a.conds.CheckSource(resourceOf(b)); err != nil {
+		return nil, err
+	}
+	if a.leaseID != "" {
+		if err := b.Lease.CheckRead(a.leaseID, now, lease.Blob); err != nil {
+			return nil, err
+		}
+	}
+	return b, nil
+}
+
+// authorizeSource checks the caller may read a local source: a SAS in the
+// source URL must grant read on it; without one, the request must be
+// Shared Key for the source's account, or the source's container public.
+func (s *Service) authorizeSource(r *http.Request, src copySource, c *containerRecord) error {
+	if src.hasSAS() {
+		req := &http.Request{Method: http.MethodGet, URL: src.url, Header: http.Header{},
+			RemoteAddr: r.RemoteAddr, TLS: r.TLS, Host: src.url.Host}
+		id, err := s.authn.Authenticate(req.WithContext(r.Context()), auth.Blob, src.account)
+		if err == nil {
+			acc := auth.Access{Service: auth.Blob, ResourceType: auth.ResourceObject, Perm: "r",
+				Container: src.t.Container, Object: src.t.Blob}
+			if c != nil {
+				acc.Policy = c.policy
+			}
+			err = id.Authorize(acc)
+		}
+		if err != nil {
+			return sourceDenied(err)
+		}
+		return nil
+	}
+	id := request.Of(r).Identity
+	if id != nil && id.Kind == auth.SharedKey && id.Account == src.account {
+		return nil
+	}
+	if c != nil && !c.Deleting && c.Public >= accessBlob {
+		return nil
+	}
+	return sourceDenied(azerr.New(azerr.AuthorizationFailure))
+}
+
+// sourceMissing is the answer for a copy source that does not exist.
+func sourceMissing() error {
+	return copySourceError(http.StatusNotFound, azerr.BlobNotFound, "The specified copy source blob does not exist.")
+}
+
+// sourceDenied is the answer for a copy source the caller may not read.
+func sourceDenied(cause error) error {
+	code := azerr.AuthorizationFailure
+	if e, ok := azerr.As(cause); ok {
+		code = e.Code
+	}
+	return copySourceError(http.StatusForbidden, code, "The copy source is not authorized for this request.")
+}
+
+// copySourceError is 4xx CannotVerifyCopySource carrying what the source
+// answered (x-ms-copy-source-status-code and -error-code, as the service
+// reports a source failure).
+func copySourceError(status int, sourceCode, message string) error {
+	e := azerr.Newf(azerr.CannotVerifyCopySource, "%s", message).WithStatus(status)
+	e.Header = http.Header{
+		"X-Ms-Copy-Source-Status-Code": {strconv.Itoa(status)},
+		"X-Ms-Copy-Source-Error-Code":  {sourceCode},
+	}
+	return e
+}

@@ -1,0 +1,324 @@
+package blob
+
+import (
+	"encoding/base64"
+	"io"
+	"net/http"
+	"strconv"
+
+	"github.com/lazuli-storage/lazuli/internal/azerr"
+	"github.com/lazuli-storage/lazuli/internal/blob/blocklist"
+	"github.com/lazuli-storage/lazuli/internal/blob/byterange"
+	"github.com/lazuli-storage/lazuli/internal/cond"
+	"github.com/lazuli-storage/lazuli/internal/extent"
+	"github.com/lazuli-storage/lazuli/internal/request"
+	"github.com/lazuli-storage/lazuli/internal/store"
+)
+
+// sourceConditions are the x-ms-source-if-* headers Put Block From URL
+// accepts (no tags).
+const sourceConditions = cond.IfMatch | cond.IfNoneMatch | cond.IfModifiedSince | cond.IfUnmodifiedSince
+
+// emptyBody checks that a From URL request carries no body: its content
+// comes from the source.
+func emptyBody(r *http.Request) error {
+	if r.ContentLength > 0 {
+		return azerr.InvalidHeader("Content-Length", strconv.FormatInt(r.ContentLength, 10))
+	}
+	return nil
+}
+
+// putBlobFromURLArgs is a parsed Put Blob From URL request.
+type putBlobFromURLArgs struct {
+	conds    cond.Conditions
+	source   sourceArgs
+	src      copySource
+	props    contentProps
+	copyProp bool // x-ms-copy-source-blob-properties
+	metadata metadata
+	tier     string
+	tags     tagSet
+	sums     checksums // x-ms-source-content-md5
+}
+
+func (s *Service) parsePutBlobFromURL(r *http.Request) (putBlobFromURLArgs, error) {
+	var a putBlobFromURLArgs
+	var err error
+	if err = validContainerName(targetOf(r).Container); err != nil {
+		return a, err
+	}
+	if a.conds, err = blobConditions(r, cond.AllConditions); err != nil {
+		return a, err
+	}
+	if err = onlyBase(r); err != nil {
+		return a, err
+	}
+	if err = emptyBody(r); err != nil {
+		return a, err
+	}
+	if a.source, err = parseSourceArgs(r, cond.AllConditions); err != nil {
+		return a, err
+	}
+	if a.props, err = parseContentProps(r.Header, false); err != nil {
+		return a, err
+	}
+	a.copyProp = true
+	if raw := r.Header.Get("x-ms-copy-source-blob-properties"); raw != "" {
+		if a.copyProp, err = strconv.ParseBool(raw); err != nil {
+			return a, azerr.InvalidHeader("x-ms-copy-source-blob-properties", raw)
+		}
+	}
+	if a.metadata, err = parseMetadata(r.Header); err != nil {
+		return a, err
+	}
+	if a.tier, err = parseTier(r.Header); err != nil {
+		return a, err
+	}
+	if a.tags, err = parseTagsHeader(r.Header.Get("x-ms-tags")); err != nil {
+		return a, err
+	}
+	if a.sums.md5, err = parseMD5(r.Header, "x-ms-source-content-md5"); err != nil {
+		return a, err
+	}
+	for _, h := range []string{"x-ms-copy-source-authorization", "x-ms-copy-source-tag-option"} {
+		if v := r.Header.Get(h); v != "" && !(h == "x-ms-copy-source-tag-option" && v == "REPLACE") {
+			return a, azerr.Newf(azerr.NotImplemented, "Put Blob From URL with %s is not implemented by Lazuli.", h)
+		}
+	}
+	a.src, err = s.parseCopySource(r)
+	return a, err
+}
+
+// putBlobFromURL is Put Blob From URL: a block blob whose content is the
+// source's (shared extents for a local source, fetched bytes otherwise),
+// with the request's metadata and, unless x-ms-copy-source-blob-properties
+// is false, the source's content properties where the request gives none.
+// It is a Put Blob: it leaves no copy properties.
+func (s *Service) putBlobFromURL(w http.ResponseWriter, r *http.Request) error {
+	a, err := s.parsePutBlobFromURL(r)
+	if err != nil {
+		return err
+	}
+	t := targetOf(r)
+	if err := s.preauthorize(r, t, createBlob); err != nil {
+		return err
+	}
+	var remote *fetched
+	if !a.src.local {
+		if remote, err = s.fetchSource(r, a.src, nil, maxPutBlobBytes, a.sums); err != nil {
+			return err
+		}
+	}
+	rec, err := s.writeBlobAs(r, a.conds, true, writeReplace, func(tx store.Tx, old *blobRecord, refs refDelta) (*blobRecord, error) {
+		src, err := s.copyContent(tx, r, copyArgs{src: a.src, source: a.source, sourceMD5: a.sums.md5}, remote, true, maxPutBlobBytes)
+		if err != nil {
+			return nil, err
+		}
+		if old != nil && old.Committed && old.Type != blockBlob {
+			return nil, azerr.New(azerr.InvalidBlobType)
+		}
+		rec, err := s.replaced(tx, old, refs)
+		if err != nil {
+			return nil, err
+		}
+		if old != nil && old.HasUncommitted {
+			if err := dropUncommitted(tx, request.Of(r).Account, t.Container, t.Blob, refs); err != nil {
+				return nil, err
+			}
+		}
+		rec.segments, rec.Size = src.segments, src.Size
+		rec.Props = a.props
+		if a.copyProp {
+			inheritProps(&rec.Props, src.Props)
+		}
+		if rec.Props.Type == "" {
+			rec.Props.Type = defaultContentType
+		}
+		rec.Metadata, rec.Tier, rec.Tags = a.metadata, a.tier, a.tags
+		exts, err := rec.extents()
+		for _, id := range exts {
+			refs.add(id)
+		}
+		return rec, err
+	})
+	if err != nil {
+		return err
+	}
+	h := w.Header()
+	setWriteResult(h, rec)
+	setIf(h, "Content-MD5", md5Base64(rec.Props.MD5))
+	h.Set("x-ms-request-server-encrypted", "true")
+	return write(w, http.StatusCreated)
+}
+
+// inheritProps fills the content properties the request left empty with
+// the source's.
+func inheritProps(p *contentProps, src contentProps) {
+	for _, f := range []struct {
+		dst *string
+		v   string
+	}{
+		{&p.Type, src.Type}, {&p.Encoding, src.Encoding}, {&p.Language, src.Language},
+		{&p.Disposition, src.Disposition}, {&p.CacheControl, src.CacheControl},
+	} {
+		if *f.dst == "" {
+			*f.dst = f.v
+		}
+	}
+	if p.MD5 == nil {
+		p.MD5 = src.MD5
+	}
+}
+
+// putBlockFromURLArgs is a parsed Put Block From URL request.
+type putBlockFromURLArgs struct {
+	id     string
+	source sourceArgs
+	src    copySource
+	rng    *byterange.Range // x-ms-source-range, nil for the whole source
+	sums   checksums        // x-ms-source-content-md5 / -crc64
+}
+
+func (s *Service) parsePutBlockFromURL(r *http.Request) (putBlockFromURLArgs, error) {
+	var a putBlockFromURLArgs
+	var err error
+	if err = validContainerName(targetOf(r).Container); err != nil {
+		return a, err
+	}
+	raw, ok := r.URL.Query()["blockid"]
+	if !ok {
+		return a, azerr.New(azerr.MissingRequiredQueryParameter).With("QueryParameterName", "blockid")
+	}
+	if a.id, err = blocklist.DecodeID(raw[0]); err != nil {
+		return a, azerr.New(azerr.InvalidBlockId).With("QueryParameterName", "blockid").With("QueryParameterValue", raw[0])
+	}
+	if _, err = blobConditions(r, 0); err != nil {
+		return a, err
+	}
+	if err = onlyBase(r); err != nil {
+		return a, err
+	}
+	if err = emptyBody(r); err != nil {
+		return a, err
+	}
+	if a.source, err = parseSourceArgs(r, sourceConditions); err != nil {
+		return a, err
+	}
+	if v := r.Header.Get("x-ms-source-range"); v != "" {
+		rng, err := byterange.Parse(v)
+		if err != nil {
+			return a, azerr.InvalidHeader("x-ms-source-range", v)
+		}
+		a.rng = &rng
+	}
+	if a.sums.md5, err = parseMD5(r.Header, "x-ms-source-content-md5"); err != nil {
+		return a, err
+	}
+	if v := r.Header.Get("x-ms-source-content-crc64"); v != "" {
+		if a.sums.crc64, err = base64.StdEncoding.DecodeString(v); err != nil || len(a.sums.crc64) != 8 {
+			return a, azerr.InvalidHeader("x-ms-source-content-crc64", v)
+		}
+	}
+	if r.Header.Get("x-ms-copy-source-authorization") != "" {
+		return a, azerr.Newf(azerr.NotImplemented, "OAuth copy sources (x-ms-copy-source-authorization) are not implemented by Lazuli.")
+	}
+	a.src, err = s.parseCopySource(r)
+	return a, err
+}
+
+// putBlockFromURL is Put Block From URL: the source's bytes (or a range of
+// them) become a staged block, as Put Block stages a body.
+func (s *Service) putBlockFromURL(w http.ResponseWriter, r *http.Request) error {
+	a, err := s.parsePutBlockFromURL(r)
+	if err != nil {
+		return err
+	}
+	t := targetOf(r)
+	if err := s.preauthorize(r, t, createBlob); err != nil {
+		return err
+	}
+	var info extent.Info
+	var crc []byte
+	if a.src.local {
+		info, crc, err = s.copyLocalRange(r, a)
+	} else {
+		var f *fetched
+		if f, err = s.fetchSource(r, a.src, a.rng, maxPutBlockBytes, a.sums); err == nil {
+			info, crc = extent.Info{ID: f.extent, Size: f.size, MD5: f.md5}, f.crc
+		}
+	}
+	if err != nil {
+		return err
+	}
+	account := request.Of(r).Account
+	err = s.store.Update(r.Context(), func(tx store.Tx) error {
+		if _, found, err := loadContainer(tx, account, t.Container); err != nil || !found {
+			return firstErr(err, containerNotFound())
+		}
+		b, _, err := loadBlob(tx, account, t.Container, t.Blob)
+		if err != nil {
+			return err
+		}
+		return s.stageBlock(tx, r, b, a.id, uncommittedBlock{ID: a.id, Extent: info.ID, Size: info.Size})
+	})
+	if err != nil {
+		return err
+	}
+	a.sums.setHeaders(w.Header(), info.MD5, crc)
+	w.Header().Set("x-ms-request-server-encrypted", "true")
+	return write(w, http.StatusCreated)
+}
+
+// copyLocalRange copies a range of a local source into a new extent: the
+// source is read as of one snapshot of the store, its extents pinned open
+// while their bytes stream across.
+func (s *Service) copyLocalRange(r *http.Request, a putBlockFromURLArgs) (extent.Info, []byte, error) {
+	var segs []segment
+	var offset, length int64
+	err := s.store.View(r.Context(), func(tx store.Tx) error {
+		src, err := s.loadSource(tx, r, a.src, a.source, s.now())
+		if err != nil {
+			return err
+		}
+		if src.archivedAt(s.now()) {
+			return azerr.New(azerr.BlobArchived)
+		}
+		offset, length = 0, src.Size
+		if a.rng != nil {
+			if offset, length, err = a.rng.Resolve(src.Size); err != nil {
+				return azerr.New(azerr.InvalidRange)
+			}
+		}
+		if length > maxPutBlockBytes {
+			return sourceTooLarge(maxPutBlockBytes)
+		}
+		segs, err = src.Segments()
+		return err
+	})
+	if err != nil {
+		return extent.Info{}, nil, err
+	}
+	c, err := openContent(r.Context(), s.extents, segs, offset, length)
+	if err != nil {
+		return extent.Info{}, nil, err
+	}
+	defer c.Close()
+	pr, pw := io.Pipe()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_, err := c.WriteTo(pw)
+		pw.CloseWithError(err)
+	}()
+	body := a.sums.wrap(pr)
+	info, err := s.extents.Write(r.Context(), body, length)
+	// Stop the writer if Write ended early, and let it finish before the
+	// content closes.
+	_ = pr.CloseWithError(io.ErrClosedPipe)
+	<-done
+	if err != nil {
+		return info, nil, err
+	}
+	crc := body.crc()
+	return info, crc, a.sums.verify(info.MD5, crc)
+}
