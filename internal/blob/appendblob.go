@@ -7,6 +7,7 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/auth"
 	"github.com/lazuli-storage/lazuli/internal/azerr"
 	"github.com/lazuli-storage/lazuli/internal/cond"
+	"github.com/lazuli-storage/lazuli/internal/extent"
 	"github.com/lazuli-storage/lazuli/internal/request"
 	"github.com/lazuli-storage/lazuli/internal/store"
 )
@@ -96,17 +97,21 @@ func parseAppendBlock(r *http.Request) (appendBlockArgs, error) {
 	if a.sums, err = parseChecksums(r.Header); err != nil {
 		return a, err
 	}
-	limit := int64(maxAppendBytes)
-	if v := request.Of(r).Version; v != "" && v < largeAppendVersion {
-		limit = legacyAppendBytes
-	}
-	if a.length, err = contentLength(r, limit); err != nil {
+	if a.length, err = contentLength(r, appendLimit(r)); err != nil {
 		return a, err
 	}
 	if a.length == 0 {
 		return a, azerr.InvalidHeader("Content-Length", "0")
 	}
 	return a, nil
+}
+
+// appendLimit is the largest block the request's service version allows.
+func appendLimit(r *http.Request) int64 {
+	if v := request.Of(r).Version; v != "" && v < largeAppendVersion {
+		return legacyAppendBytes
+	}
+	return maxAppendBytes
 }
 
 // appendBlock is Append Block: the body streams into an extent that one
@@ -127,14 +132,21 @@ func (s *Service) appendBlock(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	return s.commitAppend(w, r, a.conds, a.app, info, crc)
+}
+
+// commitAppend adds the extent info as the append blob's last block in
+// one Update, after the kind, seal, position, size and block count
+// checks, and answers with the block's offset.
+func (s *Service) commitAppend(w http.ResponseWriter, r *http.Request, conds cond.Conditions, app appendConditions, info extent.Info, crc []byte) error {
 	var offset int64
 	var blocks int
-	rec, err := s.writeBlobAs(r, a.conds, false, writePlain, func(_ store.Tx, old *blobRecord, refs refDelta) (*blobRecord, error) {
+	rec, err := s.writeBlobAs(r, conds, false, writePlain, func(_ store.Tx, old *blobRecord, refs refDelta) (*blobRecord, error) {
 		segs, err := appendable(old)
 		if err != nil {
 			return nil, err
 		}
-		if err := a.app.check(old.Size, info.Size); err != nil {
+		if err := app.check(old.Size, info.Size); err != nil {
 			return nil, err
 		}
 		if len(segs) >= maxAppendBlocks {
@@ -153,7 +165,7 @@ func (s *Service) appendBlock(w http.ResponseWriter, r *http.Request) error {
 	}
 	h := w.Header()
 	setWriteResult(h, rec)
-	a.sums.setHeaders(h, info.MD5, crc)
+	checksums{}.setHeaders(h, info.MD5, crc)
 	h.Set("x-ms-blob-append-offset", itoa(offset))
 	h.Set(committedCountHeader, strconv.Itoa(blocks))
 	h.Set("x-ms-request-server-encrypted", "true")

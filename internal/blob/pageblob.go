@@ -261,7 +261,24 @@ func (s *Service) putPage(w http.ResponseWriter, r *http.Request) error {
 		}
 		with = segment{Extent: info.ID}
 	}
-	rec, err := s.writeBlobAs(r, a.conds, false, writePlain, func(_ store.Tx, old *blobRecord, refs refDelta) (*blobRecord, error) {
+	rec, err := s.commitPages(r, a, with)
+	if err != nil {
+		return err
+	}
+	h := w.Header()
+	setWriteResult(h, rec)
+	h.Set("x-ms-blob-sequence-number", itoa(rec.SequenceNumber))
+	if !a.clear {
+		a.sums.setHeaders(h, info.MD5, crc)
+		h.Set("x-ms-request-server-encrypted", "true")
+	}
+	return write(w, http.StatusCreated)
+}
+
+// commitPages puts with (data or a hole) over the range of a page write
+// in one Update, after the blob's kind, size and sequence number checks.
+func (s *Service) commitPages(r *http.Request, a putPageArgs, with segment) (*blobRecord, error) {
+	return s.writeBlobAs(r, a.conds, false, writePlain, func(_ store.Tx, old *blobRecord, refs refDelta) (*blobRecord, error) {
 		if old.Type != pageBlob {
 			return nil, azerr.New(azerr.InvalidBlobType)
 		}
@@ -281,17 +298,6 @@ func (s *Service) putPage(w http.ResponseWriter, r *http.Request) error {
 		s.touch(old)
 		return old, nil
 	})
-	if err != nil {
-		return err
-	}
-	h := w.Header()
-	setWriteResult(h, rec)
-	h.Set("x-ms-blob-sequence-number", itoa(rec.SequenceNumber))
-	if !a.clear {
-		a.sums.setHeaders(h, info.MD5, crc)
-		h.Set("x-ms-request-server-encrypted", "true")
-	}
-	return write(w, http.StatusCreated)
 }
 
 // pagePropsArgs is a parsed Resize or Update Sequence Number (Set Blob

@@ -82,6 +82,8 @@ func (s *Service) table() route.Table {
 		// these headers (a rule with a Header is tried first).
 		{Op: "ResizePageBlob", Method: PUT, Level: obj, Comp: "properties", Header: "x-ms-blob-content-length", Handle: s.setPageProperties},
 		{Op: "UpdateSequenceNumber", Method: PUT, Level: obj, Comp: "properties", Header: "x-ms-sequence-number-action", Handle: s.setPageProperties},
+		{Op: "AppendBlockFromURL", Method: PUT, Level: obj, Comp: "appendblock", Header: "x-ms-copy-source", Handle: s.appendBlockFromURL},
+		{Op: "PutPageFromURL", Method: PUT, Level: obj, Comp: "page", Header: "x-ms-copy-source", Handle: s.putPageFromURL},
 	}
 	// Get Account Information answers at every level.
 	for _, level := range []route.Level{svc, ctr, obj} {
