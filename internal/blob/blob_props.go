@@ -113,6 +113,10 @@ func (s *Service) leaseBlob(w http.ResponseWriter, r *http.Request) error {
 		if err := checkWriteConditions(conds, b); err != nil {
 			return err
 		}
+		if b.copyPendingAt(s.now()) {
+			// The destination of a pending copy takes no lease operation.
+			return azerr.New(azerr.PendingCopyOperation)
+		}
 		b.Lease, res, err = lease.Apply(b.Lease, req, s.now(), lease.Blob)
 		if err != nil {
 			return err

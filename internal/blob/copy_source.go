@@ -141,7 +141,9 @@ func parseSourceArgs(r *http.Request, allowed cond.Allowed) (sourceArgs, error) 
 		return a, err
 	}
 	if a.conds.IfTags != "" {
-		return a, azerr.Newf(azerr.NotImplemented, "x-ms-source-if-tags is not implemented by Lazuli.")
+		if _, err := parseTagQuery(a.conds.IfTags, conditionQuery); err != nil {
+			return a, azerr.InvalidHeader("x-ms-source-if-tags", a.conds.IfTags)
+		}
 	}
 	a.leaseID = r.Header.Get("x-ms-source-lease-id")
 	return a, nil
@@ -168,6 +170,9 @@ func (s *Service) loadSource(tx store.Tx, r *http.Request, src copySource, a sou
 	}
 	if err := a.conds.CheckSource(resourceOf(b)); err != nil {
 		return nil, err
+	}
+	if err := ifTagsHold(cond.Conditions{IfTags: a.conds.IfTags}, b); err != nil {
+		return nil, azerr.New(azerr.SourceConditionNotMet)
 	}
 	if a.leaseID != "" {
 		if err := b.Lease.CheckRead(a.leaseID, now, lease.Blob); err != nil {

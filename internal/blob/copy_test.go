@@ -321,3 +321,46 @@ func TestCopySnapshotAndVersion(t *testing.T) {
 		t.Fatalf("copy of a version: %q", got)
 	}
 }
+
+func TestIdentityOperationsHonourTagConditions(t *testing.T) {
+	e := start(t)
+	c := e.container("iftags")
+	bb := c.NewBlockBlobClient("tagged")
+	must(bb.Upload(e.ctx, nopCloser([]byte("t")), &blockblob.UploadOptions{Tags: map[string]string{"team": "red"}})).on(t)
+	b := bb.BlobClient()
+	ifTags := func(expr string) *blob.AccessConditions {
+		return &blob.AccessConditions{ModifiedAccessConditions: &blob.ModifiedAccessConditions{IfTags: to.Ptr(expr)}}
+	}
+	_, err := b.CreateSnapshot(e.ctx, &blob.CreateSnapshotOptions{AccessConditions: ifTags(`"team"='blue'`)})
+	wantCode(t, err, 412, "ConditionNotMet")
+	must(b.CreateSnapshot(e.ctx, &blob.CreateSnapshotOptions{AccessConditions: ifTags(`"team"='red'`)})).on(t)
+	_, err = b.SetTier(e.ctx, blob.AccessTierCool, &blob.SetTierOptions{AccessConditions: ifTags(`"team"='blue'`)})
+	wantCode(t, err, 412, "ConditionNotMet")
+	must(b.SetTier(e.ctx, blob.AccessTierCool, &blob.SetTierOptions{AccessConditions: ifTags(`"team"='red'`)})).on(t)
+
+	dst := c.NewBlobClient("dst")
+	srcTags := func(expr string) *blob.StartCopyFromURLOptions {
+		return &blob.StartCopyFromURLOptions{SourceModifiedAccessConditions: &blob.SourceModifiedAccessConditions{SourceIfTags: to.Ptr(expr)}}
+	}
+	_, err = dst.StartCopyFromURL(e.ctx, b.URL(), srcTags(`"team"='blue'`))
+	wantCode(t, err, 412, "SourceConditionNotMet")
+	must(dst.StartCopyFromURL(e.ctx, b.URL(), srcTags(`"team"='red'`))).on(t)
+
+	_, err = b.Delete(e.ctx, &blob.DeleteOptions{DeleteSnapshots: to.Ptr(blob.DeleteSnapshotsOptionTypeInclude), AccessConditions: ifTags(`"team"='blue'`)})
+	wantCode(t, err, 412, "ConditionNotMet")
+	must(b.Delete(e.ctx, &blob.DeleteOptions{DeleteSnapshots: to.Ptr(blob.DeleteSnapshotsOptionTypeInclude), AccessConditions: ifTags(`"team"='red'`)})).on(t)
+}
+
+func TestPendingCopyDestinationTakesNoLease(t *testing.T) {
+	e := start(t)
+	c := e.container("pendlease")
+	src := e.upload(c, "src", []byte("x")).BlobClient()
+	must(src.SetTier(e.ctx, blob.AccessTierArchive, nil)).on(t)
+	dst := c.NewBlobClient("dst")
+	must(dst.StartCopyFromURL(e.ctx, src.URL(), nil)).on(t)
+	lc := must(lease.NewBlobClient(dst, nil)).on(t)
+	_, err := lc.AcquireLease(e.ctx, -1, nil)
+	wantCode(t, err, 409, "PendingCopyOperation")
+	e.in.Fake.Advance(time.Minute)
+	must(lc.AcquireLease(e.ctx, -1, nil)).on(t)
+}

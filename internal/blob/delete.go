@@ -180,7 +180,7 @@ func (d *deletion) deleteState(tx store.Tx, r *http.Request, a deleteArgs, elem 
 	case deleted:
 		return blobNotFound()
 	}
-	if err := a.conds.CheckWrite(resourceOf(rec)); err != nil {
+	if err := checkWriteConditions(a.conds, rec); err != nil {
 		return err
 	}
 	if err := rec.Lease.CheckWrite(leaseID(r), d.now, lease.Blob); err != nil {
@@ -196,7 +196,7 @@ func (d *deletion) deleteState(tx store.Tx, r *http.Request, a deleteArgs, elem 
 
 // deleteBase deletes the base blob, its snapshots, or both.
 func (d *deletion) deleteBase(tx store.Tx, r *http.Request, a deleteArgs, base *blobRecord) error {
-	if err := a.conds.CheckWrite(resourceOf(base)); err != nil {
+	if err := checkWriteConditions(a.conds, base); err != nil {
 		return err
 	}
 	if err := base.Lease.CheckWrite(leaseID(r), d.now, lease.Blob); err != nil {

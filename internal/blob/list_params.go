@@ -69,8 +69,9 @@ func parseListParams(q url.Values, allowedInclude map[string]bool) (listParams, 
 // startName is where a listing page begins: the marker when it lies past
 // the prefix, else the prefix.
 func (p listParams) startName() string {
-	if p.marker > p.prefix {
-		return p.marker
+	// A blob listing's marker may be encoded (list_states.go).
+	if m, _ := splitMarker(p.marker); m > p.prefix {
+		return m
 	}
 	return p.prefix
 }

@@ -31,9 +31,10 @@ const (
 // name; any other marker is a blob name, as base-only listings use.
 const markerPrefix = "!s!"
 
-// marker is the NextMarker that resumes a listing at this item.
+// marker is the NextMarker that resumes a listing at this item. A name
+// that itself starts like a state marker is encoded too.
 func (it blobItem) marker() string {
-	if it.ord == "" {
+	if it.ord == "" && !strings.HasPrefix(it.name, markerPrefix) {
 		return it.name
 	}
 	return markerPrefix + base64.RawURLEncoding.EncodeToString([]byte(it.ord+"\x00"+it.name))

@@ -39,6 +39,10 @@ func parseStamp(s string) (string, bool) {
 	if err != nil {
 		return "", false
 	}
+	if y := t.UTC().Year(); y < 1 || y > 9999 {
+		// Outside the four-digit years the canonical form has.
+		return "", false
+	}
 	return stamp(t), true
 }
 

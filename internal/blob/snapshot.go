@@ -49,7 +49,7 @@ func (s *Service) snapshotBlob(w http.ResponseWriter, r *http.Request) error {
 		if err != nil || base == nil {
 			return firstErr(err, blobNotFound())
 		}
-		if err := conds.CheckWrite(resourceOf(base)); err != nil {
+		if err := checkWriteConditions(conds, base); err != nil {
 			return err
 		}
 		if err := base.Lease.CheckRead(leaseID(r), now, lease.Blob); err != nil {

@@ -94,7 +94,7 @@ func (s *Service) setBlobTier(w http.ResponseWriter, r *http.Request) error {
 		if err != nil {
 			return err
 		}
-		if err := conds.CheckWrite(resourceOf(b)); err != nil {
+		if err := ifTagsHold(conds, b); err != nil {
 			return err
 		}
 		if err := b.Lease.CheckRead(leaseID(r), now, lease.Blob); err != nil {

@@ -103,5 +103,8 @@ func (d *deletion) restoreBase(tx store.Tx, rec, base *blobRecord) error {
 	if base != nil {
 		rec.HasUncommitted, rec.BlockIDLen = base.HasUncommitted, base.BlockIDLen
 	}
+	if err := reindexTags(tx, d.account, d.container, d.name, base, rec); err != nil {
+		return err
+	}
 	return tx.Put(d.key(elemBase), rec.encode())
 }
