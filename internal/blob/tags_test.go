@@ -367,3 +367,32 @@ func TestFindBlobsByTagsPaging(t *testing.T) {
 		t.Fatalf("container level, %d pages: %v", pages, got)
 	}
 }
+
+// TestFindFollowsSoftDeleteAndVersions: a soft-deleted blob is not found
+// and is found again once undeleted; previous versions are never found.
+func TestFindFollowsSoftDeleteAndVersions(t *testing.T) {
+	e := start(t)
+	e.setDataProtection(false, 1)
+	c := e.container("soft")
+	b := e.tagged(c, "x", map[string]string{"k": "v"})
+	if _, err := b.Delete(e.ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := e.found(`"k" = 'v'`, 10, nil); len(got) != 0 {
+		t.Fatalf("soft-deleted blob found: %v", got)
+	}
+	if _, err := b.Undelete(e.ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := e.found(`"k" = 'v'`, 10, nil); fmt.Sprint(got) != "[soft/x]" {
+		t.Fatalf("undeleted blob: %v", got)
+	}
+	e.setDataProtection(true, 0)
+	e.tagged(c, "x", map[string]string{"k": "w"})
+	if got, _ := e.found(`"k" = 'v'`, 10, nil); len(got) != 0 {
+		t.Fatalf("a previous version was found: %v", got)
+	}
+	if got, _ := e.found(`"k" = 'w'`, 10, nil); fmt.Sprint(got) != "[soft/x]" {
+		t.Fatalf("current version: %v", got)
+	}
+}
