@@ -116,12 +116,13 @@ func (src copySource) hasSAS() bool { return src.url.Query().Get("sig") != "" }
 // display is the source URL as the destination's x-ms-copy-source shows
 // it: without the signature of a SAS.
 func (src copySource) display() string {
-	u := *src.url
-	q := u.Query()
-	if q.Has("sig") {
-		q.Del("sig")
-		u.RawQuery = q.Encode()
+	q := src.url.Query()
+	if !q.Has("sig") {
+		return src.raw
 	}
+	u := *src.url
+	q.Del("sig")
+	u.RawQuery = q.Encode()
 	return u.String()
 }
 

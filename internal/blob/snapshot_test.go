@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/to"
@@ -12,6 +13,7 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/blockblob"
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/container"
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/lease"
+	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/sas"
 )
 
 func TestSnapshotReadsThePastState(t *testing.T) {
@@ -173,5 +175,37 @@ func TestSnapshotBlockListAndPaging(t *testing.T) {
 	got := e.listed(c, container.ListBlobsInclude{Snapshots: true}, 2)
 	if all := strings.Join(want, " "); got != all {
 		t.Fatalf("paged listing\n got %s\nwant %s", got, all)
+	}
+}
+
+func TestSnapshotAndVersionSAS(t *testing.T) {
+	e := start(t)
+	e.setDataProtection(true, 0)
+	c := e.container("sassnap")
+	b := e.upload(c, "odd name ü?.txt", []byte("first")).BlobClient()
+	v1 := *e.props(b).VersionID
+	snap := must(b.CreateSnapshot(e.ctx, nil)).on(t)
+	e.upload(c, "odd name ü?.txt", []byte("second"))
+
+	// A snapshot SAS (sr=bs) reads the snapshot.
+	sb := must(b.WithSnapshot(*snap.Snapshot)).on(t)
+	url := must(sb.GetSASURL(sas.BlobPermissions{Read: true}, time.Now().Add(time.Hour), nil)).on(t)
+	anon := must(blob.NewClientWithNoCredential(url, &blob.ClientOptions{ClientOptions: clientOptions().ClientOptions})).on(t)
+	if got := e.read(anon); got != "first" {
+		t.Fatalf("snapshot through its SAS reads %q", got)
+	}
+	// Deleting a version needs the x permission, not d.
+	vb := must(b.WithVersionID(v1)).on(t)
+	onlyD := must(vb.GetSASURL(sas.BlobPermissions{Delete: true}, time.Now().Add(time.Hour), nil)).on(t)
+	_, err := must(blob.NewClientWithNoCredential(onlyD, &blob.ClientOptions{ClientOptions: clientOptions().ClientOptions})).on(t).Delete(e.ctx, nil)
+	wantCode(t, err, 403, "")
+	withX := must(vb.GetSASURL(sas.BlobPermissions{DeletePreviousVersion: true}, time.Now().Add(time.Hour), nil)).on(t)
+	must(must(blob.NewClientWithNoCredential(withX, &blob.ClientOptions{ClientOptions: clientOptions().ClientOptions})).on(t).Delete(e.ctx, nil)).on(t)
+
+	// A copy keeps the name's encoding in x-ms-copy-source.
+	dst := c.NewBlobClient("copy")
+	must(dst.StartCopyFromURL(e.ctx, b.URL(), nil)).on(t)
+	if p := e.props(dst); *p.CopySource != b.URL() || e.read(dst) != "second" {
+		t.Fatalf("copy source %s", *p.CopySource)
 	}
 }

@@ -1,6 +1,9 @@
 package blob
 
 import (
+	"bytes"
+	"errors"
+	"sync"
 	"time"
 
 	"github.com/lazuli-storage/lazuli/internal/auth"
@@ -42,20 +45,47 @@ type dataPolicy struct {
 	permanentDelete bool
 }
 
+// policyCache remembers the policy derived from each account's stored
+// service properties, keyed by their exact bytes: every blob write reads
+// the record in its own transaction, but decodes it only when it changed.
+var policyCache sync.Map // account -> *cachedPolicy
+
+type cachedPolicy struct {
+	raw    []byte
+	policy dataPolicy
+}
+
 // loadPolicy reads the account's data protection settings in the write's
 // own transaction, so a write never races a change of the settings.
 func loadPolicy(tx store.Tx, account string) (dataPolicy, error) {
+	raw, err := tx.Get(svcprops.Key(account, string(auth.Blob)))
+	if errors.Is(err, store.ErrNotFound) {
+		return dataPolicy{}, nil
+	}
+	if err != nil {
+		return dataPolicy{}, err
+	}
+	if c, ok := policyCache.Load(account); ok && bytes.Equal(c.(*cachedPolicy).raw, raw) {
+		return c.(*cachedPolicy).policy, nil
+	}
 	p, err := svcprops.Load(tx, account, string(auth.Blob))
 	if err != nil {
 		return dataPolicy{}, err
 	}
+	d := policyOf(p)
+	policyCache.Store(account, &cachedPolicy{raw: bytes.Clone(raw), policy: d})
+	return d, nil
+}
+
+// policyOf derives the data protection settings from service properties.
+func policyOf(p svcprops.Properties) dataPolicy {
 	var d dataPolicy
 	d.versioning = p.IsVersioningEnabled != nil && *p.IsVersioningEnabled
 	if rp := p.DeleteRetentionPolicy; rp != nil && rp.Enabled && rp.Days != nil {
 		d.retention = time.Duration(*rp.Days) * 24 * time.Hour
 		d.permanentDelete = rp.AllowPermanentDelete != nil && *rp.AllowPermanentDelete
 	}
-	return d, nil
+	return d
 }
 
 // history carries what a write must keep of the blob it changes, from

@@ -206,6 +206,10 @@ func key(account, service string) []byte {
 	return store.NewKey(store.SpaceAccount).Str(account).Str(service).Str("properties")
 }
 
+// Key is the store key of an account's service properties, for a caller
+// that caches what it derives from them and must see when they change.
+func Key(account, service string) []byte { return key(account, service) }
+
 // Load reads the stored properties of account's service, or the defaults.
 func Load(tx store.Tx, account, service string) (Properties, error) {
 	v, err := tx.Get(key(account, service))
