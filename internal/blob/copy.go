@@ -30,6 +30,11 @@ type copyArgs struct {
 	tier     string
 	priority string
 	tags     tagSet
+	// copyTags is x-ms-copy-source-tag-option: COPY (the source's tags
+	// instead of x-ms-tags).
+	copyTags bool
+	// seal is x-ms-seal-blob, nil when absent (the source's sealed state).
+	seal *bool
 	// sourceMD5 is x-ms-source-content-md5 (Copy Blob From URL).
 	sourceMD5 []byte
 }
@@ -65,18 +70,40 @@ func (s *Service) parseCopy(r *http.Request, sync bool) (copyArgs, error) {
 		if a.sourceMD5, err = parseMD5(r.Header, "x-ms-source-content-md5"); err != nil {
 			return a, err
 		}
-		if v := r.Header.Get("x-ms-copy-source-tag-option"); v != "" && v != "REPLACE" {
-			return a, azerr.Newf(azerr.NotImplemented, "x-ms-copy-source-tag-option %s is not implemented by Lazuli.", v)
+		if a.copyTags, err = parseTagOption(r.Header, a.tags); err != nil {
+			return a, err
 		}
 	}
 	if r.Header.Get("x-ms-copy-source-authorization") != "" {
 		return a, azerr.Newf(azerr.NotImplemented, "OAuth copy sources (x-ms-copy-source-authorization) are not implemented by Lazuli.")
 	}
-	if r.Header.Get("x-ms-seal-blob") != "" {
-		return a, azerr.Newf(azerr.NotImplemented, "x-ms-seal-blob on a copy is not implemented by Lazuli.")
+	if raw := r.Header.Get("x-ms-seal-blob"); raw != "" {
+		seal, err := strconv.ParseBool(raw)
+		if err != nil {
+			return a, azerr.InvalidHeader("x-ms-seal-blob", raw)
+		}
+		a.seal = &seal
 	}
-	a.src, err = s.parseCopySource(r)
-	return a, err
+	if a.src, err = s.parseCopySource(r); err != nil {
+		return a, err
+	}
+	if a.copyTags && !a.src.local {
+		return a, azerr.Newf(azerr.NotImplemented, "Copying the tags of a source outside this Blob service is not implemented by Lazuli.")
+	}
+	return a, nil
+}
+
+// parseTagOption reads x-ms-copy-source-tag-option: REPLACE (the default:
+// the request's x-ms-tags) or COPY (the source's tags, with no x-ms-tags).
+func parseTagOption(h http.Header, tags tagSet) (copyTags bool, err error) {
+	switch v := h.Get("x-ms-copy-source-tag-option"); {
+	case v == "" || strings.EqualFold(v, "REPLACE"):
+		return false, nil
+	case strings.EqualFold(v, "COPY") && tags == nil:
+		return true, nil
+	default:
+		return false, azerr.InvalidHeader("x-ms-copy-source-tag-option", v)
+	}
 }
 
 // copyOrPutFromURL dispatches a PUT of a blob with x-ms-copy-source:
@@ -191,7 +218,9 @@ func (s *Service) runCopy(r *http.Request, a copyArgs, sync bool) (copyResult, e
 				return nil, err
 			}
 		}
-		copyInto(rec, src, a)
+		if err := copyInto(rec, src, a); err != nil {
+			return nil, err
+		}
 		rec.Copy = &copyState{ID: res.copyID, Source: a.src.display(), Total: rec.Size, Started: now, Ends: now}
 		if src.archivedAt(now) && !sync {
 			rehydrateCopy(rec, a, now)
@@ -256,10 +285,10 @@ func checkSourceMD5(want, got []byte) error {
 }
 
 // copyInto gives a destination record the source's kind, content,
-// properties and metadata (the request's metadata when it sent any), the
-// requested tier and tags. The content is shared: the caller takes the
-// extent references.
-func copyInto(rec, src *blobRecord, a copyArgs) {
+// properties, metadata (the request's when it sent any) and sealed state
+// (x-ms-seal-blob overrides it), the requested tier and tags. The content
+// is shared: the caller takes the extent references.
+func copyInto(rec, src *blobRecord, a copyArgs) error {
 	rec.Type = src.Type
 	rec.segments = src.segments
 	rec.Size = src.Size
@@ -271,6 +300,18 @@ func copyInto(rec, src *blobRecord, a copyArgs) {
 	rec.SequenceNumber = src.SequenceNumber
 	rec.Tier = a.tier
 	rec.Tags = a.tags
+	if a.copyTags {
+		rec.Tags = src.Tags
+	}
+	rec.Sealed = src.Sealed
+	if a.seal != nil {
+		if *a.seal && src.Type != appendBlob {
+			return azerr.Newf(azerr.InvalidHeaderValue, "Only an append blob can be sealed.").
+				With("HeaderName", "x-ms-seal-blob").With("HeaderValue", "true")
+		}
+		rec.Sealed = *a.seal
+	}
+	return nil
 }
 
 // rehydrateCopy makes a copy of an archived source pending: the

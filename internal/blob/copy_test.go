@@ -364,3 +364,44 @@ func TestPendingCopyDestinationTakesNoLease(t *testing.T) {
 	e.in.Fake.Advance(time.Minute)
 	must(lc.AcquireLease(e.ctx, -1, nil)).on(t)
 }
+
+func TestCopyKindsTagsAndSeal(t *testing.T) {
+	e := start(t)
+	c := e.container("kinds")
+	ab := c.NewAppendBlobClient("log")
+	must(ab.Create(e.ctx, nil)).on(t)
+	must(ab.AppendBlock(e.ctx, nopCloser([]byte("line one\n")), nil)).on(t)
+	must(ab.Seal(e.ctx, nil)).on(t)
+
+	// An append blob copies as an append blob, sealed as its source is
+	// unless x-ms-seal-blob says otherwise.
+	sealed := c.NewBlobClient("sealed")
+	must(sealed.StartCopyFromURL(e.ctx, ab.URL(), nil)).on(t)
+	if p := e.props(sealed); *p.BlobType != blob.BlobTypeAppendBlob || p.IsSealed == nil || !*p.IsSealed {
+		t.Fatalf("copy of a sealed append blob: %+v", p)
+	}
+	open := c.NewAppendBlobClient("open")
+	must(open.StartCopyFromURL(e.ctx, ab.URL(), &blob.StartCopyFromURLOptions{SealBlob: to.Ptr(false)})).on(t)
+	must(open.AppendBlock(e.ctx, nopCloser([]byte("line two\n")), nil)).on(t)
+	if got := e.read(open.BlobClient()); got != "line one\nline two\n" {
+		t.Fatalf("unsealed copy reads %q", got)
+	}
+	// A blob of another kind is not overwritten by a copy.
+	_, err := c.NewBlobClient("open").StartCopyFromURL(e.ctx, e.upload(c, "block", []byte("b")).URL(), nil)
+	wantCode(t, err, 409, "InvalidBlobType")
+	// Copy Blob From URL takes block blobs only.
+	_, err = c.NewBlobClient("sync").CopyFromURL(e.ctx, ab.URL(), nil)
+	wantCode(t, err, 409, "InvalidSourceBlobType")
+
+	// Put Blob From URL copies the source's tags when asked to.
+	tagged := c.NewBlockBlobClient("tagged")
+	must(tagged.Upload(e.ctx, nopCloser([]byte("t")), &blockblob.UploadOptions{Tags: map[string]string{"k": "v"}})).on(t)
+	dst := c.NewBlockBlobClient("tags-copied")
+	must(dst.UploadBlobFromURL(e.ctx, tagged.URL(), &blockblob.UploadBlobFromURLOptions{CopySourceTags: to.Ptr(blockblob.BlobCopySourceTagsCopy)})).on(t)
+	if tags := must(dst.GetTags(e.ctx, nil)).on(t); len(tags.BlobTagSet) != 1 || *tags.BlobTagSet[0].Key != "k" {
+		t.Fatalf("copied tags: %+v", tags.BlobTagSet)
+	}
+	_, err = dst.UploadBlobFromURL(e.ctx, tagged.URL(), &blockblob.UploadBlobFromURLOptions{
+		CopySourceTags: to.Ptr(blockblob.BlobCopySourceTagsCopy), Tags: map[string]string{"a": "b"}})
+	wantCode(t, err, 400, "InvalidHeaderValue")
+}

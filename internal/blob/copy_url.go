@@ -38,6 +38,7 @@ type putBlobFromURLArgs struct {
 	metadata metadata
 	tier     string
 	tags     tagSet
+	copyTags bool      // x-ms-copy-source-tag-option: COPY
 	sums     checksums // x-ms-source-content-md5
 }
 
@@ -80,13 +81,19 @@ func (s *Service) parsePutBlobFromURL(r *http.Request) (putBlobFromURLArgs, erro
 	if a.sums.md5, err = parseMD5(r.Header, "x-ms-source-content-md5"); err != nil {
 		return a, err
 	}
-	for _, h := range []string{"x-ms-copy-source-authorization", "x-ms-copy-source-tag-option"} {
-		if v := r.Header.Get(h); v != "" && !(h == "x-ms-copy-source-tag-option" && v == "REPLACE") {
-			return a, azerr.Newf(azerr.NotImplemented, "Put Blob From URL with %s is not implemented by Lazuli.", h)
-		}
+	if a.copyTags, err = parseTagOption(r.Header, a.tags); err != nil {
+		return a, err
 	}
-	a.src, err = s.parseCopySource(r)
-	return a, err
+	if r.Header.Get("x-ms-copy-source-authorization") != "" {
+		return a, azerr.Newf(azerr.NotImplemented, "OAuth copy sources (x-ms-copy-source-authorization) are not implemented by Lazuli.")
+	}
+	if a.src, err = s.parseCopySource(r); err != nil {
+		return a, err
+	}
+	if a.copyTags && !a.src.local {
+		return a, azerr.Newf(azerr.NotImplemented, "Copying the tags of a source outside this Blob service is not implemented by Lazuli.")
+	}
+	return a, nil
 }
 
 // putBlobFromURL is Put Blob From URL: a block blob whose content is the
@@ -135,6 +142,9 @@ func (s *Service) putBlobFromURL(w http.ResponseWriter, r *http.Request) error {
 			rec.Props.Type = defaultContentType
 		}
 		rec.Metadata, rec.Tier, rec.Tags = a.metadata, a.tier, a.tags
+		if a.copyTags {
+			rec.Tags = src.Tags
+		}
 		exts, err := rec.extents()
 		for _, id := range exts {
 			refs.add(id)
