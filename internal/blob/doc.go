@@ -4,13 +4,15 @@
 //
 // Model. Every container is one record in store.SpaceContainer keyed
 // (account, container); every blob one record in store.SpaceBlob keyed
-// (account, container, name, version) where version is "" for the base blob
-// (the element is reserved for snapshots and versions), so a prefix scan
-// lists a container's blobs in byte-wise name order, as the service orders
-// them. Uncommitted blocks live in store.SpaceBlock keyed (account,
-// container, name, block id). A blob whose only content is uncommitted
-// blocks has a placeholder record (no committed content) so that List Blobs
-// with include=uncommittedblobs can show it in name order.
+// (account, container, name, state) where state is "" for the base blob, so
+// a prefix scan lists a container's blobs in byte-wise name order, as the
+// service orders them. The other states of a blob (its snapshots, previous
+// versions and soft-deleted copy; selector.go) follow the base blob's key
+// and are whole records that share its extents: a snapshot or a version
+// costs a record, not bytes. Uncommitted blocks live in store.SpaceBlock
+// keyed (account, container, name, block id). A blob whose only content is
+// uncommitted blocks has a placeholder record (no committed content) so
+// that List Blobs with include=uncommittedblobs can show it in name order.
 //
 // Content. Bodies are streamed into immutable extents before the record that
 // references them commits; a blob's content is a list of extent segments

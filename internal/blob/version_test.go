@@ -138,3 +138,40 @@ func TestVersionsWithSnapshotsListedInOrder(t *testing.T) {
 		}
 	}
 }
+
+func TestStatesWithDelimiterAndContainerDelete(t *testing.T) {
+	e := start(t)
+	e.setDataProtection(true, 2)
+	c := e.container("states")
+	for _, name := range []string{"dir/a", "dir/b", "top"} {
+		b := e.upload(c, name, []byte(name)).BlobClient()
+		must(b.CreateSnapshot(e.ctx, nil)).on(t)
+		e.upload(c, name, []byte(name+" again"))
+	}
+	must(c.NewBlobClient("dir/a").Delete(e.ctx, &blob.DeleteOptions{DeleteSnapshots: to.Ptr(blob.DeleteSnapshotsOptionTypeInclude)})).on(t)
+
+	// With a delimiter the states of a directory's blobs roll up into one
+	// prefix; a name with only deleted states shows only when asked.
+	pager := c.NewListBlobsHierarchyPager("/", &container.ListBlobsHierarchyOptions{
+		Include: container.ListBlobsInclude{Snapshots: true, Versions: true, Deleted: true}})
+	var got []string
+	for pager.More() {
+		page := must(pager.NextPage(e.ctx)).on(t)
+		for _, p := range page.Segment.BlobPrefixes {
+			got = append(got, *p.Name)
+		}
+		for _, it := range page.Segment.BlobItems {
+			got = append(got, *it.Name)
+		}
+	}
+	if strings.Join(got, ",") != "dir/,top,top,top" {
+		t.Fatalf("hierarchy listing %v", got)
+	}
+
+	// Deleting the container removes every state with it.
+	must(c.Delete(e.ctx, nil)).on(t)
+	c = e.container("states")
+	if got := e.listed(c, container.ListBlobsInclude{Snapshots: true, Versions: true, Deleted: true}, 0); got != "" {
+		t.Fatalf("a new container with the old name lists %q", got)
+	}
+}
