@@ -17,6 +17,7 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/lease"
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/sas"
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/service"
+	azfileservice "github.com/Azure/azure-sdk-for-go/sdk/storage/azfile/service"
 
 	"github.com/lazuli-storage/lazuli/internal/auth"
 	"github.com/lazuli-storage/lazuli/internal/config"
@@ -404,4 +405,24 @@ func TestCopyKindsTagsAndSeal(t *testing.T) {
 	_, err = dst.UploadBlobFromURL(e.ctx, tagged.URL(), &blockblob.UploadBlobFromURLOptions{
 		CopySourceTags: to.Ptr(blockblob.BlobCopySourceTagsCopy), Tags: map[string]string{"a": "b"}})
 	wantCode(t, err, 400, "InvalidHeaderValue")
+}
+
+func TestCopyFromFileService(t *testing.T) {
+	e := start(t)
+	cred := must(azfileservice.NewSharedKeyCredential(lazulitest.Account, lazulitest.Key)).on(t)
+	fs := must(azfileservice.NewClientWithSharedKeyCredential(e.in.FileURL, cred, nil)).on(t)
+	share := fs.NewShareClient("docs")
+	must(share.Create(e.ctx, nil)).on(t)
+	f := share.NewRootDirectoryClient().NewFileClient("report.txt")
+	content := []byte("a file on the File service")
+	must(f.Create(e.ctx, int64(len(content)), nil)).on(t)
+	if err := f.UploadBuffer(e.ctx, content, nil); err != nil {
+		t.Fatal(err)
+	}
+	c := e.container("fromfiles")
+	dst := c.NewBlobClient("report.txt")
+	must(dst.StartCopyFromURL(e.ctx, f.URL(), nil)).on(t)
+	if got := e.read(dst); got != string(content) {
+		t.Fatalf("copied file reads %q", got)
+	}
 }
