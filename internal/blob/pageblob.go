@@ -357,7 +357,13 @@ func (s *Service) setPageProperties(w http.ResponseWriter, r *http.Request) erro
 	}
 	rec, err := s.writeBlobAs(r, a.conds, false, writePlain, func(_ store.Tx, old *blobRecord, refs refDelta) (*blobRecord, error) {
 		if old.Type != pageBlob {
-			return nil, azerr.New(azerr.InvalidBlobType)
+			// Set Blob Properties refuses these page blob headers on
+			// other kinds with 400.
+			name := "x-ms-blob-content-length"
+			if a.size < 0 {
+				name = "x-ms-sequence-number-action"
+			}
+			return nil, azerr.InvalidHeader(name, r.Header.Get(name))
 		}
 		if err := a.applySequence(old); err != nil {
 			return nil, err

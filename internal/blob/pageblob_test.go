@@ -175,7 +175,8 @@ func TestPageBlobErrors(t *testing.T) {
 		{"size too large", e.raw(http.MethodPut, "pageerrs/q", http.Header{"x-ms-blob-type": {"PageBlob"}, "x-ms-blob-content-length": {"8796093022720"}}, nil), 400, "InvalidHeaderValue"},
 		{"create with a body", e.raw(http.MethodPut, "pageerrs/q", http.Header{"x-ms-blob-type": {"PageBlob"}, "x-ms-blob-content-length": {"512"}}, []byte("x")), 400, "InvalidHeaderValue"},
 		{"page ranges of a block blob", e.raw(http.MethodGet, "pageerrs/block?comp=pagelist", nil, nil), 409, "InvalidBlobType"},
-		{"resize a block blob", e.raw(http.MethodPut, "pageerrs/block?comp=properties", http.Header{"x-ms-blob-content-length": {"512"}}, nil), 409, "InvalidBlobType"},
+		{"resize a block blob", e.raw(http.MethodPut, "pageerrs/block?comp=properties", http.Header{"x-ms-blob-content-length": {"512"}}, nil), 400, "InvalidHeaderValue"},
+		{"sequence number of a block blob", e.raw(http.MethodPut, "pageerrs/block?comp=properties", http.Header{"x-ms-sequence-number-action": {"increment"}}, nil), 400, "InvalidHeaderValue"},
 		{"block list of a page blob", e.raw(http.MethodGet, "pageerrs/p?comp=blocklist", nil, nil), 409, "InvalidBlobType"},
 	}
 	for _, c := range cases {
