@@ -19,6 +19,20 @@
 // (one for Put Blob, one per block for Put Block List, which commits blocks
 // without copying bytes). Each segment and each uncommitted block holds one
 // extent reference, adjusted in the same Update that changes the records.
+// An append blob's segments are its blocks. A page blob's segments are a
+// sparse page map covering its size, where a segment without an extent is
+// a hole that reads as zeros (pagemap.go): Put Page replaces only the
+// segments its range touches, and Get Page Ranges and its snapshot diff
+// are walks over one or two maps.
+//
+// Index tags. A blob's tags are in its record and, for base blobs, in a tag
+// index in store.SpaceBlobIndex (tags_index.go) that every write keeps in
+// the same Update, so Find Blobs by Tags reads only the entries of one key
+// instead of every blob.
+//
+// Batches. A Blob Batch sub-request is authenticated with its own
+// credentials and routed through the same table as a lone request
+// (batch.go).
 //
 // Concurrency. ETags come from etag.Next inside the Update that writes the
 // object; conditional headers are evaluated by package cond and leases by
