@@ -396,3 +396,31 @@ func TestFindFollowsSoftDeleteAndVersions(t *testing.T) {
 		t.Fatalf("current version: %v", got)
 	}
 }
+
+// TestFindBlobsByTagsPermissions: an account SAS needs f at the account
+// level; a container SAS with f finds in its container only.
+func TestFindBlobsByTagsPermissions(t *testing.T) {
+	e := start(t)
+	c := e.container("perm")
+	e.tagged(c, "x", map[string]string{"k": "v"})
+	where := `"k" = 'v'`
+	if _, err := accountSASService(t, e, sas.AccountPermissions{Read: true, List: true}).FilterBlobs(e.ctx, where, nil); err == nil {
+		t.Fatal("find without the f permission")
+	} else {
+		wantCode(t, err, 403, "AuthorizationPermissionMismatch")
+	}
+	resp, err := accountSASService(t, e, sas.AccountPermissions{FilterByTags: true}).FilterBlobs(e.ctx, where, nil)
+	if err != nil || len(resp.Blobs) != 1 {
+		t.Fatalf("find with f: %v", err)
+	}
+	u := sasURL(t, e, sas.BlobSignatureValues{ContainerName: "perm",
+		Permissions: (&sas.ContainerPermissions{FilterByTags: true}).String(), ExpiryTime: time.Now().Add(time.Hour)})
+	cc, err := container.NewClientWithNoCredential(u, &container.ClientOptions{ClientOptions: clientOptions().ClientOptions})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cresp, err := cc.FilterBlobs(e.ctx, where, nil)
+	if err != nil || len(cresp.Blobs) != 1 {
+		t.Fatalf("container find with f: %v", err)
+	}
+}
