@@ -357,3 +357,18 @@ func init() {
 	catalogue[InvalidTag] = entry{400, "The tags specified are invalid. It contains characters that are not permitted."}
 	catalogue[ExceedsMaxBatchRequestCount] = entry{400, "The batch operation exceeds maximum number of allowed subrequests."}
 }
+
+// Blob codes of Incremental Copy Blob.
+const (
+	IncrementalCopyBlobMismatch                       = "IncrementalCopyBlobMismatch"
+	IncrementalCopyOfEarlierVersionSnapshotNotAllowed = "IncrementalCopyOfEarlierVersionSnapshotNotAllowed"
+	IncrementalCopySourceMustBeSnapshot               = "IncrementalCopySourceMustBeSnapshot"
+	OperationNotAllowedOnIncrementalCopyBlob          = "OperationNotAllowedOnIncrementalCopyBlob"
+)
+
+func init() {
+	catalogue[IncrementalCopyBlobMismatch] = entry{409, "The specified source blob is different than the copy source of the existing incremental copy blob."}
+	catalogue[IncrementalCopyOfEarlierVersionSnapshotNotAllowed] = entry{409, "The specified snapshot is earlier than the last snapshot copied into the incremental copy blob."}
+	catalogue[IncrementalCopySourceMustBeSnapshot] = entry{409, "The source for incremental copy request must be a snapshot."}
+	catalogue[OperationNotAllowedOnIncrementalCopyBlob] = entry{409, "This operation is not allowed on an incremental copy blob."}
+}

@@ -35,6 +35,10 @@ func setIdentityHeaders(h http.Header, b *blobRecord, current bool, now time.Tim
 	if status == copyAborted {
 		h.Set("x-ms-copy-status-description", abortedDescription)
 	}
+	if c.Incremental {
+		h.Set("x-ms-incremental-copy", "true")
+		h.Set("x-ms-copy-destination-snapshot", c.DestSnapshot)
+	}
 }
 
 // abortedDescription is x-ms-copy-status-description of an aborted copy.

@@ -259,6 +259,10 @@ func writeCopyElements(x *xmlWriter, b *blobRecord, now time.Time) {
 	if status == copyAborted {
 		x.elem("CopyStatusDescription", abortedDescription)
 	}
+	if c.Incremental {
+		x.elem("IncrementalCopy", "true")
+		x.elem("DestinationSnapshot", c.DestSnapshot)
+	}
 }
 
 // writeDeletedElements writes DeletedTime and RemainingRetentionDays of a

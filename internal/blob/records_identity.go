@@ -40,6 +40,14 @@ type copyState struct {
 	Started, Ends time.Time
 	// Aborted is when Abort Copy Blob stopped a pending copy.
 	Aborted time.Time
+
+	// Incremental marks the destination of Incremental Copy Blob, which
+	// only further incremental copies may write: SourceBlob names its
+	// source blob (account/container/name), SourceSnapshot the last
+	// snapshot of it copied, DestSnapshot the snapshot of the destination
+	// that copy made.
+	Incremental                              bool
+	SourceBlob, SourceSnapshot, DestSnapshot string
 }
 
 // rehydration is a pending move out of the archive tier: the blob stays
@@ -78,6 +86,10 @@ func (c *copyState) progress(now time.Time) string {
 	}
 	return itoa(done) + "/" + itoa(c.Total)
 }
+
+// incrementalCopy reports whether the blob is the destination of
+// Incremental Copy Blob.
+func (b *blobRecord) incrementalCopy() bool { return b.Copy != nil && b.Copy.Incremental }
 
 // copyPendingAt reports whether the blob is the destination of a copy
 // still pending at now.
@@ -147,6 +159,12 @@ func (s *identityState) encode(e *encoder) {
 			e.time(c.Started)
 			e.time(c.Ends)
 			e.time(c.Aborted)
+			if c.Incremental {
+				e.bool(true)
+				e.str(c.SourceBlob)
+				e.str(c.SourceSnapshot)
+				e.str(c.DestSnapshot)
+			}
 		})
 	}
 	if !s.TierChanged.IsZero() || s.Rehydrate != nil {
@@ -173,6 +191,10 @@ func (s *identityState) decodeField(tag byte, p *decoder) {
 	case btagCopy:
 		s.Copy = &copyState{ID: p.str(), Source: p.str(), Total: p.varint(),
 			Started: p.time(), Ends: p.time(), Aborted: p.time()}
+		if len(p.b) > 0 { // the incremental copy fields came later
+			s.Copy.Incremental = p.bool()
+			s.Copy.SourceBlob, s.Copy.SourceSnapshot, s.Copy.DestSnapshot = p.str(), p.str(), p.str()
+		}
 	case btagTierInfo:
 		s.TierChanged = p.time()
 		if p.bool() {

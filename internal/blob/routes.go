@@ -74,7 +74,7 @@ func (s *Service) table() route.Table {
 		{Op: "SetLegalHold", Method: PUT, Level: obj, Comp: "legalhold", Handle: notImplemented("Set Blob Legal Hold")},
 		{Op: "PutPage", Method: PUT, Level: obj, Comp: "page", Handle: s.putPage},
 		{Op: "GetPageRanges", Method: GET, Level: obj, Comp: "pagelist", Handle: s.getPageRanges},
-		{Op: "IncrementalCopyBlob", Method: PUT, Level: obj, Comp: "incrementalcopy", Handle: notImplemented("Incremental Copy Blob")},
+		{Op: "IncrementalCopyBlob", Method: PUT, Level: obj, Comp: "incrementalcopy", Handle: s.incrementalCopy},
 		{Op: "AppendBlock", Method: PUT, Level: obj, Comp: "appendblock", Handle: s.appendBlock},
 		{Op: "SealAppendBlob", Method: PUT, Level: obj, Comp: "seal", Handle: s.sealAppendBlob},
 		{Op: "QueryBlobContents", Method: PST, Level: obj, Comp: "query", Handle: notImplemented("Query Blob Contents")},

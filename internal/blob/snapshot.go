@@ -58,6 +58,10 @@ func (s *Service) snapshotBlob(w http.ResponseWriter, r *http.Request) error {
 		if base.archivedAt(now) {
 			return azerr.New(azerr.BlobArchived)
 		}
+		if base.incrementalCopy() {
+			// Its snapshots are made by the incremental copies.
+			return azerr.New(azerr.OperationNotAllowedOnIncrementalCopyBlob)
+		}
 		if id, err = freeStamp(tx, account, t.Container, t.Blob, snapshotPrefix, now); err != nil {
 			return err
 		}

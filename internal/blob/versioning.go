@@ -31,6 +31,9 @@ const (
 	// and with soft delete on (versioning off) the old state is kept as a
 	// soft-deleted snapshot.
 	writeReplace
+	// writeIncremental is Incremental Copy Blob, the one write an
+	// incremental copy blob takes; it keeps its history as snapshots.
+	writeIncremental
 )
 
 // dataPolicy is the part of the Blob service properties that decides
@@ -108,13 +111,16 @@ func (s *Service) beginHistory(tx store.Tx, account string, t target, old *blobR
 		if old.copyPendingAt(h.now) {
 			return nil, azerr.New(azerr.PendingCopyOperation)
 		}
+		if old.incrementalCopy() && kind != writeIncremental {
+			return nil, azerr.New(azerr.OperationNotAllowedOnIncrementalCopyBlob)
+		}
 		if (kind == writeProps || kind == writeMetadata) && old.archivedAt(h.now) {
 			return nil, azerr.New(azerr.BlobArchived)
 		}
 		p := *old
 		h.prev = &p
 	}
-	if kind == writePlain || kind == writeProps {
+	if kind == writePlain || kind == writeProps || kind == writeIncremental {
 		return h, nil
 	}
 	var err error
@@ -132,7 +138,7 @@ func (h *history) finish(tx store.Tx, rec *blobRecord, refs refDelta) error {
 		}
 		return nil
 	}
-	if h.kind == writePlain {
+	if h.kind == writePlain || h.kind == writeIncremental {
 		return nil
 	}
 	if h.prev != nil {
