@@ -117,11 +117,14 @@ func (s *Service) beginHistory(tx store.Tx, account string, t target, old *blobR
 		if (kind == writeProps || kind == writeMetadata) && old.archivedAt(h.now) {
 			return nil, azerr.New(azerr.BlobArchived)
 		}
-		p := *old
-		h.prev = &p
 	}
 	if kind == writePlain || kind == writeProps || kind == writeIncremental {
 		return h, nil
+	}
+	if old != nil && old.Committed {
+		// The change may modify old in place: keep what it was.
+		p := *old
+		h.prev = &p
 	}
 	var err error
 	h.policy, err = loadPolicy(tx, account)
