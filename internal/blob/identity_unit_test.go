@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lazuli-storage/lazuli/internal/auth"
+	"github.com/lazuli-storage/lazuli/internal/azerr"
 	"github.com/lazuli-storage/lazuli/internal/etag"
 )
 
@@ -196,4 +198,28 @@ func containsNUL(s string) bool {
 		}
 	}
 	return false
+}
+
+// FuzzParseCopySource: any x-ms-copy-source is a 4xx or a source; a local
+// one names a valid container and blob.
+func FuzzParseCopySource(f *testing.F) {
+	f.Add("http://127.0.0.1:10000/devstoreaccount1/c1/dir/b%20x?snapshot=2024-01-02T03:04:05Z")
+	f.Add("http://devstoreaccount1.blob.localhost:10000/c1/b?sv=2021&sig=abc")
+	f.Add("https://example.com/file.txt")
+	f.Add("http://127.0.0.1:10000/devstoreaccount1/blob-in-root")
+	f.Add("::not a url")
+	s := &Service{authn: &auth.Authenticator{Accounts: auth.DevAccounts()}}
+	f.Fuzz(func(t *testing.T, raw string) {
+		r := &http.Request{Host: "127.0.0.1:10000", Header: http.Header{"X-Ms-Copy-Source": {raw}}}
+		src, err := s.parseCopySource(r)
+		if err != nil {
+			if _, ok := azerr.As(err); !ok {
+				t.Fatalf("%q: %v is not an Azure error", raw, err)
+			}
+			return
+		}
+		if src.local && (validContainerName(src.t.Container) != nil || validBlobName(src.t.Blob) != nil) {
+			t.Fatalf("%q: local source %+v", raw, src.t)
+		}
+	})
 }
