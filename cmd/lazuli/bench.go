@@ -20,7 +20,8 @@ import (
 const benchUsage = `usage: lazuli bench [flags] --target T [--target T2 --compare]
 
 Targets:
-  self               an in-process Lazuli (sqlite engine, fsync on, temporary directory)
+  self               an in-process Lazuli (sqlite engine, fsync on, temporary directory;
+                     --self-store and --self-nodes run several nodes over one PostgreSQL)
   null               a trivial Go HTTP server: what this machine's HTTP stack allows
   azurite[:PORT]     Azurite's development account on PORT, PORT+1, PORT+2 (default 20000)
   lazuli[:PORT]      a running Lazuli with the development account on PORT..PORT+3 (default 10000)
@@ -56,6 +57,9 @@ func runBench(args []string) int {
 	fs.StringVar(&urls.FileURL, "file", "", "file endpoint URL (target urls)")
 	fs.StringVar(&urls.Account, "account", "devstoreaccount1", "account name (target urls)")
 	fs.StringVar(&urls.Key, "key", devKey, "account key (target urls)")
+	var self selfOptions
+	fs.StringVar(&self.store, "self-store", "", "store URL of --target self (default: sqlite in a temporary directory), e.g. postgres://user@host/db")
+	fs.IntVar(&self.nodes, "self-nodes", 1, "nodes --target self runs over its one store; requests alternate between them")
 	sdk := fs.Bool("sdk", false, "drive the scenarios through the official Azure SDK for Go clients instead of the lean client (the SDK's cost is measured too)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -81,7 +85,7 @@ func runBench(args []string) int {
 	}
 	resolved := make([]bench.Target, len(targets))
 	for i, spec := range targets {
-		t, closeTarget, err := resolveTarget(ctx, spec, urls)
+		t, closeTarget, err := resolveTarget(ctx, spec, urls, self)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "lazuli bench:", err)
 			return 1
@@ -127,12 +131,12 @@ func runBench(args []string) int {
 
 const devKey = "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw=="
 
-func resolveTarget(ctx context.Context, spec string, urls bench.Target) (bench.Target, func(), error) {
+func resolveTarget(ctx context.Context, spec string, urls bench.Target, self selfOptions) (bench.Target, func(), error) {
 	name, arg, _ := strings.Cut(spec, ":")
 	nothing := func() {}
 	switch name {
 	case "self":
-		return startSelf(ctx)
+		return startSelf(ctx, self)
 	case "null":
 		return bench.NullTarget()
 	case "azurite", "lazuli":
@@ -159,29 +163,61 @@ func resolveTarget(ctx context.Context, spec string, urls bench.Target) (bench.T
 	return bench.Target{}, nil, fmt.Errorf("unknown target %q", spec)
 }
 
-// startSelf runs Lazuli in this process on free ports with the durable
-// sqlite engine in a temporary directory.
-func startSelf(ctx context.Context) (bench.Target, func(), error) {
+// selfOptions say how --target self runs.
+type selfOptions struct {
+	store string // store URL; "" means sqlite in a temporary directory
+	nodes int    // in-process nodes over that one store
+}
+
+// startSelf runs Lazuli in this process on free ports: by default one node
+// on the durable sqlite engine in a temporary directory, or several nodes
+// over one shared store (postgres) to measure a scale-out setup.
+func startSelf(ctx context.Context, opts selfOptions) (bench.Target, func(), error) {
+	if opts.nodes > 1 && !strings.HasPrefix(opts.store, "postgres") {
+		return bench.Target{}, nil, fmt.Errorf("--self-nodes %d needs a store the nodes can share: --self-store postgres://...", opts.nodes)
+	}
 	dir, err := os.MkdirTemp("", "lazuli-bench-")
 	if err != nil {
 		return bench.Target{}, nil, err
 	}
-	cfg, err := config.Parse([]string{"--blobPort", "0", "--queuePort", "0", "--tablePort", "0", "--filePort", "0",
-		"--location", dir, "--silent"}, func(string) string { return "" }, io.Discard)
-	if err != nil {
-		return bench.Target{}, nil, err
-	}
-	a, err := app.Start(ctx, cfg, app.Options{})
-	if err != nil {
-		os.RemoveAll(dir)
-		return bench.Target{}, nil, err
-	}
-	t, err := bench.ParseConnectionString("lazuli", a.ConnectionString())
+	var apps []*app.App
 	closeSelf := func() {
 		shutdownCtx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
-		_ = a.Close(shutdownCtx)
+		for _, a := range apps {
+			_ = a.Close(shutdownCtx)
+		}
 		os.RemoveAll(dir)
 	}
-	return t, closeSelf, err
+	var target bench.Target
+	for n := 0; n < max(opts.nodes, 1); n++ {
+		args := []string{"--blobPort", "0", "--queuePort", "0", "--tablePort", "0", "--filePort", "0",
+			"--location", dir, "--silent"}
+		if opts.store != "" {
+			args = append(args, "--store", opts.store)
+		}
+		cfg, err := config.Parse(args, func(string) string { return "" }, io.Discard)
+		if err != nil {
+			closeSelf()
+			return bench.Target{}, nil, err
+		}
+		a, err := app.Start(ctx, cfg, app.Options{})
+		if err != nil {
+			closeSelf()
+			return bench.Target{}, nil, err
+		}
+		apps = append(apps, a)
+		t, err := bench.ParseConnectionString(fmt.Sprintf("lazuli-node%d", n+1), a.ConnectionString())
+		if err != nil {
+			closeSelf()
+			return bench.Target{}, nil, err
+		}
+		if n == 0 {
+			target = t
+			target.Name = "lazuli"
+		} else {
+			target.Nodes = append(target.Nodes, t)
+		}
+	}
+	return target, closeSelf, nil
 }

@@ -27,6 +27,10 @@ type Target struct {
 	Name                                 string
 	BlobURL, QueueURL, TableURL, FileURL string // base URLs including the account path for path-style
 	Account, Key                         string
+	// Nodes are further nodes serving the same data (a scale-out setup):
+	// the lean client spreads its requests over this target and its nodes
+	// in turn. The SDK driver uses the first node only.
+	Nodes []Target
 	// null, when set, is the in-process null server to tell each
 	// scenario's response body size.
 	null *nullServer

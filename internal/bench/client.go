@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/lazuli-storage/lazuli/internal/auth"
@@ -22,6 +23,7 @@ const apiVersion = "2021-08-06"
 // keep-alive, so that the client is not what limits the measurement.
 type client struct {
 	target Target
+	turn   atomic.Uint64 // round-robin over target and its nodes
 	key    []byte
 	http   *http.Client
 }
@@ -96,7 +98,7 @@ func errorKey(err error) string {
 }
 
 func (c *client) do(ctx context.Context, cl call) (response, error) {
-	base := c.target.endpoint(cl.svc)
+	base := c.node().endpoint(cl.svc)
 	if base == "" {
 		return response{}, fmt.Errorf("target %s has no %s endpoint", c.target.Name, cl.svc)
 	}
@@ -180,4 +182,16 @@ func discard(r io.Reader) (int64, error) {
 			return n, err
 		}
 	}
+}
+
+// node picks the target node for the next request, in turn.
+func (c *client) node() Target {
+	if len(c.target.Nodes) == 0 {
+		return c.target
+	}
+	i := int(c.turn.Add(1) % uint64(len(c.target.Nodes)+1))
+	if i == 0 {
+		return c.target
+	}
+	return c.target.Nodes[i-1]
 }
