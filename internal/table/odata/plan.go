@@ -114,3 +114,35 @@ func (f *Filter) Plan() Plan {
 	}
 	return p
 }
+
+// Equality is a top-level conjunct `Prop eq Lit` of a filter: every entity
+// the filter matches has Prop equal to Lit (as the evaluator compares).
+type Equality struct {
+	Prop string
+	Lit  Value
+}
+
+// Equalities lists the filter's top-level `and` conjuncts that compare a
+// property for equality with a literal, for callers that keep an index of
+// property values: the entities holding an equal value are a superset of
+// the matches, on which the filter is still evaluated.
+func (f *Filter) Equalities() []Equality {
+	if f == nil || f.root == nil {
+		return nil
+	}
+	var out []Equality
+	var walk func(n *node)
+	walk = func(n *node) {
+		switch n.kind {
+		case nodeAnd:
+			walk(n.left)
+			walk(n.right)
+		case nodeCmp:
+			if n.op == OpEq {
+				out = append(out, Equality{Prop: n.prop, Lit: n.lit})
+			}
+		}
+	}
+	walk(f.root)
+	return out
+}

@@ -14,6 +14,7 @@ package odata
 import (
 	"bytes"
 	"cmp"
+	"math"
 	"time"
 )
 
@@ -176,4 +177,84 @@ func compareFloat(a, b float64) (int, bool) {
 		return 0, false
 	}
 	return cmp.Compare(a, b), true
+}
+
+// EqKey is a comparable form of a value for hash indexes: two values that
+// compare equal have the same EqKey, including across the numeric
+// widenings and for NaN. Different values may share one (a Guid and a
+// String of the same text, a Boolean and an integer), so an index lookup
+// yields candidates that the filter is still evaluated on.
+type EqKey struct {
+	class uint8
+	n     uint64
+	s     string
+}
+
+// EqKey classes.
+const (
+	eqText    = 1 + iota // String and Guid
+	eqInteger            // Bool, Int32, Int64, DateTime and integral Double
+	eqFloat              // other Double values, by bits
+	eqNaN
+)
+
+// EqKey returns the value's key; Binary values (and Null) have none.
+func (v Value) EqKey() (EqKey, bool) {
+	switch v.Kind {
+	case KindString, KindGuid:
+		return EqKey{class: eqText, s: v.Str}, true
+	case KindBool, KindInt32, KindInt64, KindDateTime:
+		return EqKey{class: eqInteger, n: uint64(v.Int)}, true
+	case KindDouble:
+		f := v.Float
+		switch {
+		case f != f:
+			return EqKey{class: eqNaN}, true
+		case f == math.Trunc(f) && f >= -(1<<63) && f < 1<<63:
+			// Integral: the key an equal Int32 literal has; 0 and -0 meet.
+			return EqKey{class: eqInteger, n: uint64(int64(f))}, true
+		}
+		return EqKey{class: eqFloat, n: math.Float64bits(f)}, true
+	}
+	return EqKey{}, false
+}
+
+// maxTicks is the first tick past 9999-12-31T23:59:59.9999999.
+const maxTicks = 3155378976000000000
+
+// AppendDateTime appends ticks as FormatDateTime formats their instant,
+// digit by digit: a query page renders a Timestamp per entity, and
+// time.Format is a large share of that. Instants outside years 1 to 9999
+// take FormatDateTime's own path.
+func AppendDateTime(b []byte, ticks int64) []byte {
+	if ticks < 0 || ticks >= maxTicks {
+		return append(b, FormatDateTime(TicksToTime(ticks))...)
+	}
+	t := TicksToTime(ticks)
+	y, mo, d := t.Date()
+	h, mi, s := t.Clock()
+	b = appendDigits(b, y, 4)
+	b = append(b, '-')
+	b = appendDigits(b, int(mo), 2)
+	b = append(b, '-')
+	b = appendDigits(b, d, 2)
+	b = append(b, 'T')
+	b = appendDigits(b, h, 2)
+	b = append(b, ':')
+	b = appendDigits(b, mi, 2)
+	b = append(b, ':')
+	b = appendDigits(b, s, 2)
+	b = append(b, '.')
+	b = appendDigits(b, int(ticks%1e7), 7)
+	return append(b, 'Z')
+}
+
+// appendDigits appends n (non-negative) zero-padded to width digits.
+func appendDigits(b []byte, n, width int) []byte {
+	var buf [8]byte
+	for i := width - 1; i >= 0; i-- {
+		buf[i] = byte('0' + n%10)
+		n /= 10
+	}
+	return append(b, buf[:width]...)
 }
