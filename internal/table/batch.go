@@ -139,7 +139,11 @@ func (s *Service) runChangeset(r *http.Request, reqs []batch.Request) ([]batch.R
 			}
 			results[i] = e
 		}
-		return nil
+		if len(ops) == 0 {
+			return nil
+		}
+		// A changeset writes one partition: one version bump covers it.
+		return bumpPartition(tx, account, ops[0].op.table, ops[0].op.pk)
 	})
 	if err != nil {
 		return nil, err

@@ -133,7 +133,8 @@ func (op *entityOp) takePayload(p *payload) error {
 }
 
 // apply runs the write inside tx and returns the entity as stored (nil
-// after a delete).
+// after a delete). The caller bumps the partition's version (bumpPartition)
+// once in the same Update, after its last apply.
 func (op *entityOp) apply(tx store.Tx, account string, now time.Time) (*Entity, error) {
 	if _, err := loadTable(tx, account, op.table); err != nil {
 		return nil, err
@@ -255,8 +256,10 @@ func (s *Service) write(w http.ResponseWriter, r *http.Request, method string) e
 	var e *Entity
 	err = s.st.Update(r.Context(), func(tx store.Tx) error {
 		var err error
-		e, err = op.apply(tx, info.Account, s.clock.Now())
-		return err
+		if e, err = op.apply(tx, info.Account, s.clock.Now()); err != nil {
+			return err
+		}
+		return bumpPartition(tx, info.Account, op.table, op.pk)
 	})
 	if err != nil {
 		return err

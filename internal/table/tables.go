@@ -3,6 +3,7 @@ package table
 import (
 	"encoding/json"
 	"errors"
+	"math/rand/v2"
 	"net/http"
 	"regexp"
 	"strings"
@@ -21,6 +22,22 @@ var tableNamePattern = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9]*$`)
 type tableRecord struct {
 	Name string             `json:"n"`
 	ACL  []signedIdentifier `json:"a,omitempty"`
+	// ID is a random number naming this incarnation of the table, so that
+	// cached partitions (partcache.go) of a deleted table never pass for
+	// those of a table later created with the same name. Its presence also
+	// says that every partition of the table has a version (version.go);
+	// tables created before versions existed have none, and their queries
+	// always read the store.
+	ID uint64 `json:"i,omitempty"`
+}
+
+// newTableID draws a table incarnation ID; zero means "no versions".
+func newTableID() uint64 {
+	for {
+		if id := rand.Uint64(); id != 0 {
+			return id
+		}
+	}
 }
 
 // lowerName is the case-insensitive identity of a table.
@@ -102,7 +119,7 @@ func (s *Service) createTable(w http.ResponseWriter, r *http.Request) error {
 		} else if !errors.Is(err, store.ErrNotFound) {
 			return err
 		}
-		return saveTable(tx, info.Account, &tableRecord{Name: name})
+		return saveTable(tx, info.Account, &tableRecord{Name: name, ID: newTableID()})
 	})
 	if err != nil {
 		return err
@@ -181,6 +198,9 @@ func (s *Service) deleteTable(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 		if err := tx.Delete(tableKey(info.Account, t.table)); err != nil {
+			return err
+		}
+		if err := deleteRange(tx, versionPrefix(info.Account, t.table)); err != nil {
 			return err
 		}
 		return deleteRange(tx, tablePrefix(info.Account, t.table))
