@@ -19,10 +19,15 @@ type entityQuery struct {
 	filter *odata.Filter
 	sel    *selection
 	top    int
-	// start and end bound the key range to scan.
+	// start and end bound the key range to scan; prefix is the table's
+	// entity key prefix.
 	start, end []byte
+	prefix     store.Key
 	prefixLen  int
 	empty      bool
+	// budget is the scan budget of a page, maxScanPerPage unless a test
+	// wants pages to end early.
+	budget int
 }
 
 // page is one page of query results.
@@ -48,16 +53,22 @@ func planQuery(r *http.Request, account, table string) (*entityQuery, error) {
 	if err != nil {
 		return nil, err
 	}
-	eq := &entityQuery{filter: f, sel: sel, top: top}
+	return newQuery(f, sel, top, account, table, q.Get("NextPartitionKey"), q.Get("NextRowKey"), sasRange(r))
+}
+
+// newQuery plans a parsed query: the filter's key bounds, narrowed by the
+// continuation tokens and the SAS key range.
+func newQuery(f *odata.Filter, sel *selection, top int, account, table, nextPK, nextRK string, sas keyRange) (*entityQuery, error) {
+	eq := &entityQuery{filter: f, sel: sel, top: top, budget: maxScanPerPage}
 	prefix := tablePrefix(account, table)
-	eq.prefixLen = len(prefix)
+	eq.prefix, eq.prefixLen = prefix, len(prefix)
 	plan := f.Plan()
 	eq.empty = plan.PK.Empty
 	eq.start, eq.end = planBounds(prefix, plan)
-	if err := eq.applyContinuation(prefix, q.Get("NextPartitionKey"), q.Get("NextRowKey")); err != nil {
+	if err := eq.applyContinuation(prefix, nextPK, nextRK); err != nil {
 		return nil, err
 	}
-	eq.start, eq.end = sasRange(r).scanBounds(prefix, eq.start, eq.end)
+	eq.start, eq.end = sas.scanBounds(prefix, eq.start, eq.end)
 	return eq, nil
 }
 
@@ -107,43 +118,79 @@ func (eq *entityQuery) applyContinuation(prefix store.Key, nextPK, nextRK string
 	return nil
 }
 
-// run scans one page inside tx.
+// run scans one page inside tx, reading every record of the range from the
+// store: the path of tables whose partitions have no versions (created
+// before partition versions existed).
 func (eq *entityQuery) run(tx store.Tx) (*page, error) {
-	pg := &page{}
+	w := newWalker(eq)
 	if eq.empty || string(eq.start) >= string(eq.end) {
-		return pg, nil
+		return w.pg, nil
 	}
-	scanned := 0
-	var derr error
 	view := &recordView{prefixLen: eq.prefixLen}
 	err := tx.Scan(eq.start, eq.end, store.ScanOptions{}, func(k, v []byte) bool {
-		if len(pg.entities) == eq.top || scanned == maxScanPerPage {
-			pg.nextPK, pg.nextRK, derr = decodeKey(k)
-			pg.more = true
-			return false
-		}
-		scanned++
-		view.reset(k, v)
-		if !eq.filter.Match(view) {
-			return true
-		}
-		pk, rk, err := decodeKey(k)
-		if err != nil {
-			derr = err
-			return false
-		}
-		e, err := decodeEntity(pk, rk, v)
-		if err != nil {
-			derr = err
-			return false
-		}
-		pg.entities = append(pg.entities, e)
-		return true
+		return w.record(view, k, v)
 	})
 	if err == nil {
-		err = derr
+		err = w.err
 	}
-	return pg, err
+	return w.pg, err
+}
+
+// walker fills a page from the records of the range, visited in key order
+// whether they come from the store or from the partition cache: both paths
+// share its rules for $top, the scan budget and the continuation.
+type walker struct {
+	eq      *entityQuery
+	pg      *page
+	scanned int
+	budget  int
+	done    bool
+	err     error
+}
+
+func newWalker(eq *entityQuery) *walker {
+	w := &walker{eq: eq, pg: &page{}, budget: eq.budget}
+	if w.budget <= 0 {
+		w.budget = maxScanPerPage
+	}
+	return w
+}
+
+// full reports whether the page is complete before the next record.
+func (w *walker) full() bool {
+	return len(w.pg.entities) == w.eq.top || w.scanned == w.budget
+}
+
+// end ends the walk with a continuation at the record (pk, rk).
+func (w *walker) end(pk, rk string) {
+	w.pg.nextPK, w.pg.nextRK, w.pg.more, w.done = pk, rk, true, true
+}
+
+// record visits one store record; it returns false to end the scan.
+func (w *walker) record(view *recordView, k, v []byte) bool {
+	if w.full() {
+		pk, rk, err := decodeKey(k)
+		w.err = err
+		w.end(pk, rk)
+		return false
+	}
+	w.scanned++
+	view.reset(k, v)
+	if !w.eq.filter.Match(view) {
+		return true
+	}
+	pk, rk, err := decodeKey(k)
+	if err != nil {
+		w.err = err
+		return false
+	}
+	e, err := decodeEntity(pk, rk, v)
+	if err != nil {
+		w.err = err
+		return false
+	}
+	w.pg.entities = append(w.pg.entities, e)
+	return true
 }
 
 func (s *Service) queryEntities(w http.ResponseWriter, r *http.Request) error {
@@ -160,15 +207,25 @@ func (s *Service) queryEntities(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	var pg *page
+	var learned []*cachedPart
 	err = s.st.View(r.Context(), func(tx store.Tx) error {
-		if _, err := loadTable(tx, info.Account, t.table); err != nil {
+		rec, err := loadTable(tx, info.Account, t.table)
+		if err != nil {
 			return err
 		}
-		pg, err = eq.run(tx)
+		if rec.ID == 0 {
+			pg, err = eq.run(tx)
+			return err
+		}
+		ref := tableRef{account: info.Account, table: lowerName(t.table), id: rec.ID}
+		pg, learned, err = eq.runVersioned(tx, s.parts, ref)
 		return err
 	})
 	if err != nil {
 		return err
+	}
+	for _, e := range learned {
+		s.parts.put(e)
 	}
 	if pg.more {
 		w.Header().Set("x-ms-continuation-NextPartitionKey", encodeToken(pg.nextPK))

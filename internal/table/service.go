@@ -8,6 +8,14 @@
 // name); entities are records in store.SpaceEntity keyed by (account,
 // lower-cased table, PartitionKey, RowKey) in the compact binary form of
 // record.go. Every request runs one store transaction.
+//
+// Each partition also has a version record that every entity write bumps
+// in its own transaction (version.go). Queries read the versions of the
+// partitions they cover and answer from an in-process cache of decoded
+// partitions (partcache.go, with property indexes in partindex.go) when it
+// holds them at those versions, so a filter on a non-key property does not
+// read and decode every record of a hot partition, and no node ever serves
+// rows another node has since changed.
 package table
 
 import (
@@ -27,11 +35,12 @@ type Service struct {
 	st     store.Store
 	clock  clock.Clock
 	routes route.Table
+	parts  *partCache
 }
 
 // New builds the Table service on the host's dependencies.
 func New(d server.Deps) (*Service, error) {
-	s := &Service{st: d.Store, clock: d.Clock}
+	s := &Service{st: d.Store, clock: d.Clock, parts: newPartCache(defaultCacheBytes)}
 	if s.clock == nil {
 		s.clock = clock.Real{}
 	}
