@@ -10,8 +10,30 @@ import (
 // formatETag renders an entity's weak ETag as the service does:
 // W/"datetime'<timestamp, URL-encoded, 7 fraction digits>'".
 func formatETag(ticks int64) string {
-	ts := odata.FormatDateTime(odata.TicksToTime(ticks))
-	return `W/"datetime'` + strings.ReplaceAll(ts, ":", "%3A") + `'"`
+	b := append(make([]byte, 0, 56), `W/"datetime'`...)
+	b = appendETagTime(b, ticks)
+	return string(append(b, `'"`...))
+}
+
+// appendJSONETag appends the ETag of ticks as a JSON string, for entity
+// bodies, without building it first.
+func appendJSONETag(b []byte, ticks int64) []byte {
+	b = append(b, `"W/\"datetime'`...)
+	b = appendETagTime(b, ticks)
+	return append(b, `'\""`...)
+}
+
+// appendETagTime appends the ETag's instant, its colons URL-encoded.
+func appendETagTime(b []byte, ticks int64) []byte {
+	var buf [48]byte
+	for _, c := range odata.AppendDateTime(buf[:0], ticks) {
+		if c == ':' {
+			b = append(b, "%3A"...)
+			continue
+		}
+		b = append(b, c)
+	}
+	return b
 }
 
 // parseETag reads an entity ETag back to its timestamp ticks. The W/ prefix

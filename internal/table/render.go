@@ -204,7 +204,9 @@ func appendValueJSON(b []byte, v odata.Value) []byte {
 		b = strconv.AppendInt(b, v.Int, 10)
 		return append(b, '"')
 	case odata.KindDateTime:
-		return appendJSONString(b, odata.FormatDateTime(v.Time()))
+		b = append(b, '"')
+		b = odata.AppendDateTime(b, v.Int)
+		return append(b, '"')
 	case odata.KindDouble:
 		return appendDouble(b, v.Float)
 	}
@@ -239,10 +241,12 @@ func (w *jsonWriter) entity(m metadata, e *Entity, base, table, account string, 
 		link := entityPath(table, e.PK, e.RK)
 		w.str("odata.type", account+"."+table)
 		w.str("odata.id", base+"/"+link)
-		w.str("odata.etag", formatETag(e.Timestamp))
+		w.key("odata.etag")
+		w.b = appendJSONETag(w.b, e.Timestamp)
 		w.str("odata.editLink", link)
 	} else if m == minimalMetadata {
-		w.str("odata.etag", formatETag(e.Timestamp))
+		w.key("odata.etag")
+		w.b = appendJSONETag(w.b, e.Timestamp)
 	}
 	if sel.has("PartitionKey") {
 		w.str("PartitionKey", e.PK)
@@ -254,7 +258,10 @@ func (w *jsonWriter) entity(m metadata, e *Entity, base, table, account string, 
 		if m == fullMetadata {
 			w.str("Timestamp@odata.type", "Edm.DateTime")
 		}
-		w.str("Timestamp", odata.FormatDateTime(odata.TicksToTime(e.Timestamp)))
+		w.key("Timestamp")
+		w.b = append(w.b, '"')
+		w.b = odata.AppendDateTime(w.b, e.Timestamp)
+		w.b = append(w.b, '"')
 	}
 	for _, p := range e.Props {
 		if sel.has(p.Name) {
