@@ -73,7 +73,7 @@ func (b *partBuilder) build(pk string) ([]Entity, int64, error) {
 		}
 		rows[i] = Entity{PK: pk, RK: arenaString(b.arena[rkAt:recAt]), Timestamp: ts, Props: props[first:len(props):len(props)]}
 	}
-	return rows, b.estimate() + int64(len(pk)), nil
+	return rows, ghostBytes + b.estimate() + int64(len(pk)), nil
 }
 
 // arenaString views arena bytes as a string without copying.

@@ -176,12 +176,13 @@ func (v *rowView) Property(name string) (odata.Value, bool) {
 // ghost at the same version says it is scanned whole again (fill).
 func (w *walker) scanParts(tx store.Tx, ref tableRef, parts []partVersion, fill []bool, limit int64) ([]*cachedPart, error) {
 	eq := w.eq
-	prefixes := make([]store.Key, len(parts))
+	prefixes, ends := make([]store.Key, len(parts)), make([][]byte, len(parts))
 	for i, p := range parts {
 		prefixes[i] = keyWith(eq.prefix, p.pk)
+		ends[i] = store.PrefixEnd(prefixes[i])
 	}
 	whole := func(i int) bool {
-		return string(eq.start) <= string(prefixes[i]) && string(store.PrefixEnd(prefixes[i])) <= string(eq.end)
+		return string(eq.start) <= string(prefixes[i]) && string(ends[i]) <= string(eq.end)
 	}
 	builders := make([]*partBuilder, len(parts))
 	for i := range parts {
@@ -193,7 +194,7 @@ func (w *walker) scanParts(tx store.Tx, ref tableRef, parts []partVersion, fill 
 	if first := prefixes[0]; string(first) > string(lo) {
 		lo = first
 	}
-	if last := store.PrefixEnd(prefixes[len(parts)-1]); string(last) < string(hi) {
+	if last := ends[len(parts)-1]; string(last) < string(hi) {
 		hi = last
 	}
 	cur := 0 // the partition of the current record

@@ -126,12 +126,17 @@ func appendJSONString(b []byte, s string) []byte {
 	const hexDigits = "0123456789abcdef"
 	b = append(b, '"')
 	for i := 0; i < len(s); {
-		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' && c < utf8.RuneSelf {
-			b = append(b, c)
-			i++
+		// Copy the run of characters that need no escaping at once.
+		run := i
+		for run < len(s) && s[run] >= 0x20 && s[run] != '"' && s[run] != '\\' && s[run] < utf8.RuneSelf {
+			run++
+		}
+		if run > i {
+			b = append(b, s[i:run]...)
+			i = run
 			continue
 		}
+		c := s[i]
 		if c < utf8.RuneSelf {
 			switch c {
 			case '"', '\\':
