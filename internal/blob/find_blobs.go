@@ -7,6 +7,7 @@ import (
 
 	"github.com/lazuli-storage/lazuli/internal/auth"
 	"github.com/lazuli-storage/lazuli/internal/azerr"
+	"github.com/lazuli-storage/lazuli/internal/record"
 	"github.com/lazuli-storage/lazuli/internal/request"
 	"github.com/lazuli-storage/lazuli/internal/store"
 )
@@ -204,10 +205,10 @@ func scanTagIndex(tx store.Tx, account, container string, a findArgs) ([]foundBl
 			scanErr = err
 			return false
 		}
-		d := decoder{b: v}
+		d := record.NewDecoder(v)
 		tags := decodeTagSet(&d)
-		if d.err != nil {
-			scanErr = d.err
+		if d.Err() != nil {
+			scanErr = d.Err()
 			return false
 		}
 		if !a.expr.match(tags, c) {

@@ -3,6 +3,8 @@ package blob
 import (
 	"net/http"
 	"strconv"
+
+	"github.com/lazuli-storage/lazuli/internal/record"
 )
 
 // committedCountHeader is an append blob's block count.
@@ -56,9 +58,9 @@ func writeTagsElement(x *xmlWriter, b *blobRecord, p listParams) {
 // committedBlocks is an append blob's block count: one segment per block,
 // read from the count that leads the encoded segment list.
 func (b *blobRecord) committedBlocks() int64 {
-	d := decoder{b: b.segments}
-	if len(d.b) == 0 {
+	d := record.NewDecoder(b.segments)
+	if d.Len() == 0 {
 		return 0
 	}
-	return int64(d.uvarint())
+	return int64(d.Uvarint())
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/lazuli-storage/lazuli/internal/azerr"
+	"github.com/lazuli-storage/lazuli/internal/record"
 )
 
 // metaPrefix starts every metadata header.
@@ -75,23 +76,23 @@ func (m metadata) setHeaders(h http.Header) {
 	}
 }
 
-func (m metadata) encode(e *encoder) {
-	e.uvarint(uint64(len(m)))
+func (m metadata) encode(e *record.Encoder) {
+	e.Uvarint(uint64(len(m)))
 	for _, p := range m {
-		e.str(p.Name)
-		e.str(p.Value)
+		e.Str(p.Name)
+		e.Str(p.Value)
 	}
 }
 
-func decodeMetadata(d *decoder) metadata {
-	n := d.uvarint()
-	if n > uint64(len(d.b)) {
-		d.fail()
+func decodeMetadata(d *record.Decoder) metadata {
+	n := d.Uvarint()
+	if n > uint64(d.Len()) {
+		d.Fail()
 		return nil
 	}
 	m := make(metadata, 0, n)
-	for i := uint64(0); i < n && d.err == nil; i++ {
-		m = append(m, metaPair{d.str(), d.str()})
+	for i := uint64(0); i < n && d.Err() == nil; i++ {
+		m = append(m, metaPair{d.Str(), d.Str()})
 	}
 	return m
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/lazuli-storage/lazuli/internal/etag"
 	"github.com/lazuli-storage/lazuli/internal/lease"
+	"github.com/lazuli-storage/lazuli/internal/record"
 	"github.com/lazuli-storage/lazuli/internal/store"
 )
 
@@ -134,10 +135,10 @@ func blobNameFromKey(key []byte) (name, version string, err error) {
 }
 
 func (b *blobRecord) encode() []byte {
-	e := encoder{b: make([]byte, 0, 128+len(b.segments))}
-	e.byte(recordFormat)
-	e.field(btagCore, func(e *encoder) {
-		e.byte(byte(b.Type))
+	e := record.NewEncoder(128 + len(b.segments))
+	e.Byte(recordFormat)
+	e.Field(btagCore, func(e *record.Encoder) {
+		e.Byte(byte(b.Type))
 		var flags uint64
 		if b.Committed {
 			flags |= flagCommitted
@@ -145,47 +146,47 @@ func (b *blobRecord) encode() []byte {
 		if b.HasUncommitted {
 			flags |= flagHasUncommitted
 		}
-		e.uvarint(flags)
-		e.fixed64(uint64(b.ETag))
-		e.time(b.Created)
-		e.varint(b.Size)
-		e.uvarint(uint64(b.BlockIDLen))
+		e.Uvarint(flags)
+		e.Fixed64(uint64(b.ETag))
+		e.Time(b.Created)
+		e.Varint(b.Size)
+		e.Uvarint(uint64(b.BlockIDLen))
 	})
 	if !b.Props.empty() {
-		e.field(btagProps, func(e *encoder) {
+		e.Field(btagProps, func(e *record.Encoder) {
 			p := &b.Props
-			e.str(p.Type)
-			e.str(p.Encoding)
-			e.str(p.Language)
-			e.str(p.Disposition)
-			e.str(p.CacheControl)
-			e.bytes(p.MD5)
+			e.Str(p.Type)
+			e.Str(p.Encoding)
+			e.Str(p.Language)
+			e.Str(p.Disposition)
+			e.Str(p.CacheControl)
+			e.Raw(p.MD5)
 		})
 	}
 	if len(b.Metadata) > 0 {
-		e.field(btagMetadata, b.Metadata.encode)
+		e.Field(btagMetadata, b.Metadata.encode)
 	}
 	if b.Lease.ID != "" {
-		e.field(btagLease, func(e *encoder) { encodeLease(e, b.Lease) })
+		e.Field(btagLease, func(e *record.Encoder) { encodeLease(e, b.Lease) })
 	}
 	if len(b.segments) > 0 {
-		e.byte(btagSegments)
-		e.bytes(b.segments)
+		e.Byte(btagSegments)
+		e.Raw(b.segments)
 	}
 	if b.Tier != "" {
-		e.field(btagTier, func(e *encoder) { e.str(b.Tier) })
+		e.Field(btagTier, func(e *record.Encoder) { e.Str(b.Tier) })
 	}
 	if b.SequenceNumber != 0 {
-		e.field(btagSequence, func(e *encoder) { e.varint(b.SequenceNumber) })
+		e.Field(btagSequence, func(e *record.Encoder) { e.Varint(b.SequenceNumber) })
 	}
 	if b.Sealed {
-		e.field(btagSealed, func(e *encoder) { e.bool(true) })
+		e.Field(btagSealed, func(e *record.Encoder) { e.Bool(true) })
 	}
 	if len(b.Tags) > 0 {
-		e.field(btagTags, b.Tags.encode)
+		e.Field(btagTags, b.Tags.encode)
 	}
 	b.identityState.encode(&e)
-	return e.b
+	return e.Bytes()
 }
 
 // empty reports whether no content property is set.
@@ -203,25 +204,25 @@ func decodeBlobProperties(v []byte) (*blobRecord, error) { return decodeBlobReco
 
 func decodeBlobRecord(v []byte, withSegments bool) (*blobRecord, error) {
 	if len(v) == 0 || v[0] != recordFormat {
-		return nil, errBadRecord
+		return nil, record.ErrMalformed
 	}
 	b := &blobRecord{}
-	d := decoder{b: v[1:]}
-	d.fields(func(tag byte, p *decoder) {
+	d := record.NewDecoder(v[1:])
+	d.Fields(func(tag byte, p *record.Decoder) {
 		switch tag {
 		case btagCore:
-			b.Type = blobType(p.byte())
-			flags := p.uvarint()
+			b.Type = blobType(p.Byte())
+			flags := p.Uvarint()
 			b.Committed = flags&flagCommitted != 0
 			b.HasUncommitted = flags&flagHasUncommitted != 0
-			b.ETag = etag.Tick(p.fixed64())
-			b.Created = p.time()
-			b.Size = p.varint()
-			b.BlockIDLen = int(p.uvarint())
+			b.ETag = etag.Tick(p.Fixed64())
+			b.Created = p.Time()
+			b.Size = p.Varint()
+			b.BlockIDLen = int(p.Uvarint())
 		case btagProps:
-			b.Props = contentProps{Type: p.str(), Encoding: p.str(), Language: p.str(),
-				Disposition: p.str(), CacheControl: p.str()}
-			if md5 := p.raw(); len(md5) > 0 {
+			b.Props = contentProps{Type: p.Str(), Encoding: p.Str(), Language: p.Str(),
+				Disposition: p.Str(), CacheControl: p.Str()}
+			if md5 := p.Raw(); len(md5) > 0 {
 				b.Props.MD5 = bytes.Clone(md5)
 			}
 		case btagMetadata:
@@ -230,57 +231,58 @@ func decodeBlobRecord(v []byte, withSegments bool) (*blobRecord, error) {
 			b.Lease = decodeLease(p)
 		case btagSegments:
 			if withSegments {
-				b.segments = bytes.Clone(p.b)
+				b.segments = bytes.Clone(p.Rest())
 			}
 		case btagTier:
-			b.Tier = p.str()
+			b.Tier = p.Str()
 		case btagSequence:
-			b.SequenceNumber = p.varint()
+			b.SequenceNumber = p.Varint()
 		case btagSealed:
-			b.Sealed = p.bool()
+			b.Sealed = p.Bool()
 		case btagTags:
 			b.Tags = decodeTagSet(p)
 		case btagVersion, btagDeleted, btagCopy, btagTierInfo:
 			b.identityState.decodeField(tag, p)
 		}
 	})
-	return b, d.err
+	return b, d.Err()
 }
 
 // Segments decodes the committed content.
 func (b *blobRecord) Segments() ([]segment, error) {
-	d := decoder{b: b.segments}
-	if len(d.b) == 0 {
+	d := record.NewDecoder(b.segments)
+	if d.Len() == 0 {
 		return nil, nil
 	}
-	n := d.uvarint()
-	if n > uint64(len(d.b)) {
-		return nil, errBadRecord
+	n := d.Count()
+	if d.Err() != nil {
+		return nil, d.Err()
 	}
 	segs := make([]segment, 0, n)
-	for i := uint64(0); i < n && d.err == nil; i++ {
-		segs = append(segs, segment{Extent: d.str(), Offset: int64(d.uvarint()),
-			Length: int64(d.uvarint()), BlockID: d.str()})
+	for i := 0; i < n && d.Err() == nil; i++ {
+		segs = append(segs, segment{Extent: d.Str(), Offset: int64(d.Uvarint()),
+			Length: int64(d.Uvarint()), BlockID: d.Str()})
 	}
-	return segs, d.err
+	return segs, d.Err()
 }
 
 // SetSegments replaces the committed content and the size.
 func (b *blobRecord) SetSegments(segs []segment) {
+	if len(segs) == 0 {
+		b.segments, b.Size = nil, 0
+		return
+	}
 	var size int64
-	e := encoder{b: make([]byte, 0, 8+len(segs)*48)}
-	e.uvarint(uint64(len(segs)))
+	e := record.NewEncoder(8 + len(segs)*48)
+	e.Uvarint(uint64(len(segs)))
 	for _, s := range segs {
-		e.str(s.Extent)
-		e.uvarint(uint64(s.Offset))
-		e.uvarint(uint64(s.Length))
-		e.str(s.BlockID)
+		e.Str(s.Extent)
+		e.Uvarint(uint64(s.Offset))
+		e.Uvarint(uint64(s.Length))
+		e.Str(s.BlockID)
 		size += s.Length
 	}
-	if len(segs) == 0 {
-		e.b = nil
-	}
-	b.segments = e.b
+	b.segments = e.Bytes()
 	b.Size = size
 }
 

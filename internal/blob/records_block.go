@@ -1,6 +1,7 @@
 package blob
 
 import (
+	"github.com/lazuli-storage/lazuli/internal/record"
 	"github.com/lazuli-storage/lazuli/internal/store"
 )
 
@@ -23,12 +24,12 @@ func blockPrefix(account, container, blob string) []byte {
 }
 
 func (u *uncommittedBlock) encode() []byte {
-	e := encoder{b: make([]byte, 0, 48)}
-	e.byte(recordFormat)
-	e.str(u.Extent)
-	e.uvarint(uint64(u.Size))
-	e.varint(u.Staged)
-	return e.b
+	e := record.NewEncoder(48)
+	e.Byte(recordFormat)
+	e.Str(u.Extent)
+	e.Uvarint(uint64(u.Size))
+	e.Varint(u.Staged)
+	return e.Bytes()
 }
 
 func decodeBlock(key, v []byte) (uncommittedBlock, error) {
@@ -38,13 +39,13 @@ func decodeBlock(key, v []byte) (uncommittedBlock, error) {
 	r.Str()
 	u := uncommittedBlock{ID: r.Str()}
 	if r.Err() != nil || len(v) == 0 || v[0] != recordFormat {
-		return u, errBadRecord
+		return u, record.ErrMalformed
 	}
-	d := decoder{b: v[1:]}
-	u.Extent = d.str()
-	u.Size = int64(d.uvarint())
-	u.Staged = d.varint()
-	return u, d.err
+	d := record.NewDecoder(v[1:])
+	u.Extent = d.Str()
+	u.Size = int64(d.Uvarint())
+	u.Staged = d.Varint()
+	return u, d.Err()
 }
 
 // loadBlocks returns every uncommitted block of a blob, in key order.

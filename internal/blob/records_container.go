@@ -6,8 +6,12 @@ import (
 
 	"github.com/lazuli-storage/lazuli/internal/etag"
 	"github.com/lazuli-storage/lazuli/internal/lease"
+	"github.com/lazuli-storage/lazuli/internal/record"
 	"github.com/lazuli-storage/lazuli/internal/store"
 )
+
+// Records are encoded with the binary codec of package record: compact and
+// reflection-free, because List Blobs and Get Blob decode a record per blob.
 
 // recordFormat is the first byte of every container, blob and block record
 // this package writes; a later format bumps it and keeps reading this one.
@@ -58,74 +62,74 @@ func containerPrefix(account string) []byte {
 }
 
 func (c *containerRecord) encode() []byte {
-	e := encoder{b: make([]byte, 0, 64)}
-	e.byte(recordFormat)
-	e.field(ctagCore, func(e *encoder) {
-		e.fixed64(uint64(c.ETag))
-		e.time(c.Created)
-		e.byte(c.Public)
-		e.bool(c.Deleting)
+	e := record.NewEncoder(64)
+	e.Byte(recordFormat)
+	e.Field(ctagCore, func(e *record.Encoder) {
+		e.Fixed64(uint64(c.ETag))
+		e.Time(c.Created)
+		e.Byte(c.Public)
+		e.Bool(c.Deleting)
 	})
 	if len(c.Metadata) > 0 {
-		e.field(ctagMetadata, c.Metadata.encode)
+		e.Field(ctagMetadata, c.Metadata.encode)
 	}
 	if c.Lease.ID != "" {
-		e.field(ctagLease, func(e *encoder) { encodeLease(e, c.Lease) })
+		e.Field(ctagLease, func(e *record.Encoder) { encodeLease(e, c.Lease) })
 	}
 	if len(c.ACL) > 0 {
-		e.field(ctagACL, func(e *encoder) {
-			e.uvarint(uint64(len(c.ACL)))
+		e.Field(ctagACL, func(e *record.Encoder) {
+			e.Uvarint(uint64(len(c.ACL)))
 			for _, s := range c.ACL {
-				e.str(s.ID)
+				e.Str(s.ID)
 				encodeOptionalTime(e, s.Start)
 				encodeOptionalTime(e, s.Expiry)
-				e.str(s.Permission)
+				e.Str(s.Permission)
 			}
 		})
 	}
-	return e.b
+	return e.Bytes()
 }
 
 func decodeContainer(v []byte) (*containerRecord, error) {
 	if len(v) == 0 || v[0] != recordFormat {
-		return nil, errBadRecord
+		return nil, record.ErrMalformed
 	}
 	c := &containerRecord{}
-	d := decoder{b: v[1:]}
-	d.fields(func(tag byte, p *decoder) {
+	d := record.NewDecoder(v[1:])
+	d.Fields(func(tag byte, p *record.Decoder) {
 		switch tag {
 		case ctagCore:
-			c.ETag = etag.Tick(p.fixed64())
-			c.Created = p.time()
-			c.Public = p.byte()
-			c.Deleting = p.bool()
+			c.ETag = etag.Tick(p.Fixed64())
+			c.Created = p.Time()
+			c.Public = p.Byte()
+			c.Deleting = p.Bool()
 		case ctagMetadata:
 			c.Metadata = decodeMetadata(p)
 		case ctagLease:
 			c.Lease = decodeLease(p)
 		case ctagACL:
-			n := p.uvarint()
-			for i := uint64(0); i < n && p.err == nil; i++ {
-				s := signedIdentifier{ID: p.str()}
+			n := p.Uvarint()
+			for i := uint64(0); i < n && p.Err() == nil; i++ {
+				s := signedIdentifier{ID: p.Str()}
 				s.Start = decodeOptionalTime(p)
 				s.Expiry = decodeOptionalTime(p)
-				s.Permission = p.str()
+				s.Permission = p.Str()
 				c.ACL = append(c.ACL, s)
 			}
 		}
 	})
-	return c, d.err
+	return c, d.Err()
 }
 
-func encodeLease(e *encoder, l lease.Lease) {
-	e.str(l.ID)
-	e.varint(int64(l.Duration))
-	e.time(l.Expires)
-	e.time(l.BreakEnds)
+func encodeLease(e *record.Encoder, l lease.Lease) {
+	e.Str(l.ID)
+	e.Varint(int64(l.Duration))
+	e.Time(l.Expires)
+	e.Time(l.BreakEnds)
 }
 
-func decodeLease(d *decoder) lease.Lease {
-	return lease.Lease{ID: d.str(), Duration: int(d.varint()), Expires: d.time(), BreakEnds: d.time()}
+func decodeLease(d *record.Decoder) lease.Lease {
+	return lease.Lease{ID: d.Str(), Duration: int(d.Varint()), Expires: d.Time(), BreakEnds: d.Time()}
 }
 
 // loadContainer reads a container; found is false when it does not exist
@@ -149,17 +153,17 @@ func saveContainer(tx store.Tx, account, name string, c *containerRecord) error 
 	return tx.Put(containerKey(account, name), c.encode())
 }
 
-func encodeOptionalTime(e *encoder, t *time.Time) {
-	e.bool(t != nil)
+func encodeOptionalTime(e *record.Encoder, t *time.Time) {
+	e.Bool(t != nil)
 	if t != nil {
-		e.varint(t.UnixNano())
+		e.Varint(t.UnixNano())
 	}
 }
 
-func decodeOptionalTime(d *decoder) *time.Time {
-	if !d.bool() {
+func decodeOptionalTime(d *record.Decoder) *time.Time {
+	if !d.Bool() {
 		return nil
 	}
-	t := time.Unix(0, d.varint()).UTC()
+	t := time.Unix(0, d.Varint()).UTC()
 	return &t
 }

@@ -3,6 +3,8 @@ package blob
 import (
 	"strings"
 	"time"
+
+	"github.com/lazuli-storage/lazuli/internal/record"
 )
 
 // identityState is what versioning, soft delete, copies and access tiers
@@ -141,64 +143,64 @@ func (b *blobRecord) softDeleted(now time.Time) (deleted, expired bool) {
 	return true, !now.Before(b.Purge)
 }
 
-func (s *identityState) encode(e *encoder) {
+func (s *identityState) encode(e *record.Encoder) {
 	if s.VersionID != "" {
-		e.field(btagVersion, func(e *encoder) { e.str(s.VersionID) })
+		e.Field(btagVersion, func(e *record.Encoder) { e.Str(s.VersionID) })
 	}
 	if !s.DeletedAt.IsZero() {
-		e.field(btagDeleted, func(e *encoder) {
-			e.time(s.DeletedAt)
-			e.time(s.Purge)
+		e.Field(btagDeleted, func(e *record.Encoder) {
+			e.Time(s.DeletedAt)
+			e.Time(s.Purge)
 		})
 	}
 	if c := s.Copy; c != nil {
-		e.field(btagCopy, func(e *encoder) {
-			e.str(c.ID)
-			e.str(c.Source)
-			e.varint(c.Total)
-			e.time(c.Started)
-			e.time(c.Ends)
-			e.time(c.Aborted)
+		e.Field(btagCopy, func(e *record.Encoder) {
+			e.Str(c.ID)
+			e.Str(c.Source)
+			e.Varint(c.Total)
+			e.Time(c.Started)
+			e.Time(c.Ends)
+			e.Time(c.Aborted)
 			if c.Incremental {
-				e.bool(true)
-				e.str(c.SourceBlob)
-				e.str(c.SourceSnapshot)
-				e.str(c.DestSnapshot)
+				e.Bool(true)
+				e.Str(c.SourceBlob)
+				e.Str(c.SourceSnapshot)
+				e.Str(c.DestSnapshot)
 			}
 		})
 	}
 	if !s.TierChanged.IsZero() || s.Rehydrate != nil {
-		e.field(btagTierInfo, func(e *encoder) {
-			e.time(s.TierChanged)
-			e.bool(s.Rehydrate != nil)
+		e.Field(btagTierInfo, func(e *record.Encoder) {
+			e.Time(s.TierChanged)
+			e.Bool(s.Rehydrate != nil)
 			if r := s.Rehydrate; r != nil {
-				e.str(r.Target)
-				e.str(r.Priority)
-				e.time(r.Ends)
+				e.Str(r.Target)
+				e.Str(r.Priority)
+				e.Time(r.Ends)
 			}
 		})
 	}
 }
 
 // decodeField reads one of the identity tags of a blob record.
-func (s *identityState) decodeField(tag byte, p *decoder) {
+func (s *identityState) decodeField(tag byte, p *record.Decoder) {
 	switch tag {
 	case btagVersion:
-		s.VersionID = p.str()
+		s.VersionID = p.Str()
 	case btagDeleted:
-		s.DeletedAt = p.time()
-		s.Purge = p.time()
+		s.DeletedAt = p.Time()
+		s.Purge = p.Time()
 	case btagCopy:
-		s.Copy = &copyState{ID: p.str(), Source: p.str(), Total: p.varint(),
-			Started: p.time(), Ends: p.time(), Aborted: p.time()}
-		if len(p.b) > 0 { // the incremental copy fields came later
-			s.Copy.Incremental = p.bool()
-			s.Copy.SourceBlob, s.Copy.SourceSnapshot, s.Copy.DestSnapshot = p.str(), p.str(), p.str()
+		s.Copy = &copyState{ID: p.Str(), Source: p.Str(), Total: p.Varint(),
+			Started: p.Time(), Ends: p.Time(), Aborted: p.Time()}
+		if p.Len() > 0 { // the incremental copy fields came later
+			s.Copy.Incremental = p.Bool()
+			s.Copy.SourceBlob, s.Copy.SourceSnapshot, s.Copy.DestSnapshot = p.Str(), p.Str(), p.Str()
 		}
 	case btagTierInfo:
-		s.TierChanged = p.time()
-		if p.bool() {
-			s.Rehydrate = &rehydration{Target: p.str(), Priority: p.str(), Ends: p.time()}
+		s.TierChanged = p.Time()
+		if p.Bool() {
+			s.Rehydrate = &rehydration{Target: p.Str(), Priority: p.Str(), Ends: p.Time()}
 		}
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/lazuli-storage/lazuli/internal/azerr"
+	"github.com/lazuli-storage/lazuli/internal/record"
 )
 
 // Blob index tag limits (Set Blob Tags): at most ten tags per blob, keys of
@@ -49,23 +50,23 @@ func (s tagSet) equal(o tagSet) bool {
 	return true
 }
 
-func (s tagSet) encode(e *encoder) {
-	e.uvarint(uint64(len(s)))
+func (s tagSet) encode(e *record.Encoder) {
+	e.Uvarint(uint64(len(s)))
 	for _, t := range s {
-		e.str(t.Key)
-		e.str(t.Value)
+		e.Str(t.Key)
+		e.Str(t.Value)
 	}
 }
 
-func decodeTagSet(d *decoder) tagSet {
-	n := d.uvarint()
-	if n > maxTags*4 || d.err != nil {
-		d.fail()
+func decodeTagSet(d *record.Decoder) tagSet {
+	n := d.Uvarint()
+	if n > maxTags*4 || d.Err() != nil {
+		d.Fail()
 		return nil
 	}
 	s := make(tagSet, 0, n)
-	for i := uint64(0); i < n && d.err == nil; i++ {
-		s = append(s, tag{Key: d.str(), Value: d.str()})
+	for i := uint64(0); i < n && d.Err() == nil; i++ {
+		s = append(s, tag{Key: d.Str(), Value: d.Str()})
 	}
 	return s
 }

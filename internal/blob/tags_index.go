@@ -3,6 +3,7 @@ package blob
 import (
 	"bytes"
 
+	"github.com/lazuli-storage/lazuli/internal/record"
 	"github.com/lazuli-storage/lazuli/internal/store"
 )
 
@@ -71,14 +72,14 @@ func reindexTags(tx store.Tx, account, container, name string, old, rec *blobRec
 	if len(after) == 0 {
 		return nil
 	}
-	var e encoder
+	var e record.Encoder
 	after.encode(&e)
 	for _, t := range after {
 		a, c := tagIndexKeys(account, container, name, t)
-		if err := tx.Put(a, bytes.Clone(e.b)); err != nil {
+		if err := tx.Put(a, bytes.Clone(e.Bytes())); err != nil {
 			return err
 		}
-		if err := tx.Put(c, bytes.Clone(e.b)); err != nil {
+		if err := tx.Put(c, bytes.Clone(e.Bytes())); err != nil {
 			return err
 		}
 	}

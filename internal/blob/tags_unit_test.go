@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/lazuli-storage/lazuli/internal/azerr"
+	"github.com/lazuli-storage/lazuli/internal/record"
 )
 
 func TestParseTagsHeader(t *testing.T) {
@@ -70,12 +71,12 @@ func TestTagSetCodec(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var e encoder
+	var e record.Encoder
 	s.encode(&e)
-	d := decoder{b: e.b}
+	d := record.NewDecoder(e.Bytes())
 	back := decodeTagSet(&d)
-	if d.err != nil || !back.equal(s) {
-		t.Fatalf("round trip: %v %v", back, d.err)
+	if d.Err() != nil || !back.equal(s) {
+		t.Fatalf("round trip: %v %v", back, d.Err())
 	}
 	if v, ok := back.get("c"); !ok || v != "x y" {
 		t.Fatal("get")
@@ -83,8 +84,8 @@ func TestTagSetCodec(t *testing.T) {
 	if _, ok := back.get("d"); ok {
 		t.Fatal("get of a missing key")
 	}
-	d = decoder{b: []byte{200}}
-	if decodeTagSet(&d); d.err == nil {
+	d = record.NewDecoder([]byte{200})
+	if decodeTagSet(&d); d.Err() == nil {
 		t.Fatal("a corrupt tag set decoded")
 	}
 }

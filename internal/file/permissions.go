@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/lazuli-storage/lazuli/internal/azerr"
+	"github.com/lazuli-storage/lazuli/internal/record"
 	"github.com/lazuli-storage/lazuli/internal/store"
 )
 
@@ -133,11 +134,11 @@ func storePermission(tx store.Tx, account, share, value, format string) (string,
 	} else if !errors.Is(err, store.ErrNotFound) {
 		return "", err
 	}
-	e := encoder{}
-	e.byte(recordFormat)
-	e.str(format)
-	e.str(value)
-	return key, tx.Put(k, e.b)
+	e := record.Encoder{}
+	e.Byte(recordFormat)
+	e.Str(format)
+	e.Str(value)
+	return key, tx.Put(k, e.Bytes())
 }
 
 // loadPermission reads a stored permission; found is false when the key is
@@ -151,11 +152,11 @@ func loadPermission(tx store.Tx, account, share, key string) (value, format stri
 		return "", "", false, err
 	}
 	if len(v) == 0 || v[0] != recordFormat {
-		return "", "", false, errBadRecord
+		return "", "", false, record.ErrMalformed
 	}
-	d := decoder{b: v[1:]}
-	format, value = d.str(), d.str()
-	return value, format, d.err == nil, d.err
+	d := record.NewDecoder(v[1:])
+	format, value = d.Str(), d.Str()
+	return value, format, d.Err() == nil, d.Err()
 }
 
 // validPermission checks a permission's form: a binary one must be a

@@ -7,6 +7,7 @@ import (
 
 	"github.com/lazuli-storage/lazuli/internal/extent"
 	"github.com/lazuli-storage/lazuli/internal/file/ranges"
+	"github.com/lazuli-storage/lazuli/internal/record"
 	"github.com/lazuli-storage/lazuli/internal/store"
 )
 
@@ -27,26 +28,26 @@ func rangeKey(account, share, snap string, id uint64, start int64) []byte {
 }
 
 func encodeSegment(s ranges.Segment) []byte {
-	e := encoder{b: make([]byte, 0, 16+len(s.Extent))}
-	e.byte(recordFormat)
-	e.str(s.Extent)
-	e.uvarint(uint64(s.ExtentOffset))
-	e.uvarint(uint64(s.Length))
-	return e.b
+	e := record.NewEncoder(16 + len(s.Extent))
+	e.Byte(recordFormat)
+	e.Str(s.Extent)
+	e.Uvarint(uint64(s.ExtentOffset))
+	e.Uvarint(uint64(s.Length))
+	return e.Bytes()
 }
 
 // decodeSegment reads a range record; the key's last element is the start.
 func decodeSegment(key, value []byte) (ranges.Segment, error) {
 	if len(key) < 8 || len(value) == 0 || value[0] != recordFormat {
-		return ranges.Segment{}, errBadRecord
+		return ranges.Segment{}, record.ErrMalformed
 	}
 	start := int64(0)
 	for _, c := range key[len(key)-8:] {
 		start = start<<8 | int64(c)
 	}
-	d := decoder{b: value[1:]}
-	s := ranges.Segment{Start: start, Extent: d.str(), ExtentOffset: int64(d.uvarint()), Length: int64(d.uvarint())}
-	return s, d.err
+	d := record.NewDecoder(value[1:])
+	s := ranges.Segment{Start: start, Extent: d.Str(), ExtentOffset: int64(d.Uvarint()), Length: int64(d.Uvarint())}
+	return s, d.Err()
 }
 
 // segmentsIn returns, in order, the segments of file id that overlap

@@ -8,8 +8,16 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/etag"
 	"github.com/lazuli-storage/lazuli/internal/file/smbstate"
 	"github.com/lazuli-storage/lazuli/internal/lease"
+	"github.com/lazuli-storage/lazuli/internal/record"
 	"github.com/lazuli-storage/lazuli/internal/store"
 )
+
+// Records are encoded with the binary codec of package record (varints and
+// length-prefixed strings in tagged fields): listings decode one record per
+// entry and every file request decodes one.
+
+// recordFormat is the first byte of every record this package writes.
+const recordFormat = 1
 
 // Node record fields (tags).
 const (
@@ -124,86 +132,86 @@ func nodeKeyParts(key []byte) (parent, name string, err error) {
 }
 
 func (n *node) encode() []byte {
-	e := encoder{b: make([]byte, 0, 96+len(n.Name))}
-	e.byte(recordFormat)
-	e.field(ntagCore, func(e *encoder) {
+	e := record.NewEncoder(96 + len(n.Name))
+	e.Byte(recordFormat)
+	e.Field(ntagCore, func(e *record.Encoder) {
 		kind := byte(kindFile)
 		if n.Dir {
 			kind = kindDir
 		}
-		e.byte(kind)
-		e.str(n.Name)
-		e.uvarint(n.ID)
-		e.uvarint(n.ParentID)
-		e.uvarint(uint64(n.ETag))
-		e.uvarint(uint64(n.SMB.Attrs))
-		e.time(n.SMB.Created)
-		e.time(n.SMB.Written)
-		e.time(n.SMB.Changed)
-		e.str(n.SMB.PermKey)
-		e.varint(n.Size)
+		e.Byte(kind)
+		e.Str(n.Name)
+		e.Uvarint(n.ID)
+		e.Uvarint(n.ParentID)
+		e.Uvarint(uint64(n.ETag))
+		e.Uvarint(uint64(n.SMB.Attrs))
+		e.Time(n.SMB.Created)
+		e.Time(n.SMB.Written)
+		e.Time(n.SMB.Changed)
+		e.Str(n.SMB.PermKey)
+		e.Varint(n.Size)
 	})
 	if !n.Props.empty() {
-		e.field(ntagProps, func(e *encoder) {
+		e.Field(ntagProps, func(e *record.Encoder) {
 			p := &n.Props
-			e.str(p.Type)
-			e.str(p.Encoding)
-			e.str(p.Language)
-			e.str(p.Disposition)
-			e.str(p.CacheControl)
-			e.bytes(p.MD5)
+			e.Str(p.Type)
+			e.Str(p.Encoding)
+			e.Str(p.Language)
+			e.Str(p.Disposition)
+			e.Str(p.CacheControl)
+			e.Raw(p.MD5)
 		})
 	}
 	if len(n.Metadata) > 0 {
-		e.field(ntagMetadata, n.Metadata.encode)
+		e.Field(ntagMetadata, n.Metadata.encode)
 	}
 	if n.Lease.ID != "" {
-		e.field(ntagLease, func(e *encoder) { encodeLease(e, n.Lease) })
+		e.Field(ntagLease, func(e *record.Encoder) { encodeLease(e, n.Lease) })
 	}
 	if n.Copy.ID != "" {
-		e.field(ntagCopy, func(e *encoder) {
+		e.Field(ntagCopy, func(e *record.Encoder) {
 			c := &n.Copy
-			e.str(c.ID)
-			e.str(c.Source)
-			e.str(c.Status)
-			e.str(c.Description)
-			e.varint(c.Copied)
-			e.varint(c.Total)
-			e.time(c.Completed)
+			e.Str(c.ID)
+			e.Str(c.Source)
+			e.Str(c.Status)
+			e.Str(c.Description)
+			e.Varint(c.Copied)
+			e.Varint(c.Total)
+			e.Time(c.Completed)
 		})
 	}
 	if len(n.Opens) > 0 || n.DeletePending {
-		e.field(ntagSMB, n.encodeSMB)
+		e.Field(ntagSMB, n.encodeSMB)
 	}
-	return e.b
+	return e.Bytes()
 }
 
-func (n *node) encodeSMB(e *encoder) {
+func (n *node) encodeSMB(e *record.Encoder) {
 	pending := byte(0)
 	if n.DeletePending {
 		pending = 1
 	}
-	e.byte(pending)
-	e.uvarint(uint64(len(n.Opens)))
+	e.Byte(pending)
+	e.Uvarint(uint64(len(n.Opens)))
 	for _, o := range n.Opens {
-		e.uvarint(o.HandleID)
-		e.uvarint(o.SessionID)
-		e.str(o.ClientIP)
-		e.str(o.ClientName)
-		e.time(o.OpenTime)
-		e.time(o.LastReconnectTime)
-		e.byte(byte(o.Access))
-		e.byte(byte(o.Share))
+		e.Uvarint(o.HandleID)
+		e.Uvarint(o.SessionID)
+		e.Str(o.ClientIP)
+		e.Str(o.ClientName)
+		e.Time(o.OpenTime)
+		e.Time(o.LastReconnectTime)
+		e.Byte(byte(o.Access))
+		e.Byte(byte(o.Share))
 	}
 }
 
-func (n *node) decodeSMB(d *decoder) {
-	n.DeletePending = d.byte() == 1
-	count := d.count()
-	for i := 0; i < count && d.err == nil; i++ {
-		n.Opens = append(n.Opens, smbstate.Open{HandleID: d.uvarint(), SessionID: d.uvarint(),
-			ClientIP: d.str(), ClientName: d.str(), OpenTime: d.time(), LastReconnectTime: d.time(),
-			Access: smbstate.Access(d.byte()), Share: smbstate.ShareMode(d.byte())})
+func (n *node) decodeSMB(d *record.Decoder) {
+	n.DeletePending = d.Byte() == 1
+	count := d.Count()
+	for i := 0; i < count && d.Err() == nil; i++ {
+		n.Opens = append(n.Opens, smbstate.Open{HandleID: d.Uvarint(), SessionID: d.Uvarint(),
+			ClientIP: d.Str(), ClientName: d.Str(), OpenTime: d.Time(), LastReconnectTime: d.Time(),
+			Access: smbstate.Access(d.Byte()), Share: smbstate.ShareMode(d.Byte())})
 	}
 }
 
@@ -216,28 +224,28 @@ func (p *contentProps) empty() bool {
 // everything kept is copied (strings by conversion, MD5 explicitly).
 func decodeNode(v []byte) (*node, error) {
 	if len(v) == 0 || v[0] != recordFormat {
-		return nil, errBadRecord
+		return nil, record.ErrMalformed
 	}
 	n := &node{}
-	d := decoder{b: v[1:]}
-	d.fields(func(tag byte, p *decoder) {
+	d := record.NewDecoder(v[1:])
+	d.Fields(func(tag byte, p *record.Decoder) {
 		switch tag {
 		case ntagCore:
-			n.Dir = p.byte() == kindDir
-			n.Name = p.str()
-			n.ID = p.uvarint()
-			n.ParentID = p.uvarint()
-			n.ETag = etag.Tick(p.uvarint())
-			n.SMB.Attrs = attributes(p.uvarint())
-			n.SMB.Created = p.time()
-			n.SMB.Written = p.time()
-			n.SMB.Changed = p.time()
-			n.SMB.PermKey = p.str()
-			n.Size = p.varint()
+			n.Dir = p.Byte() == kindDir
+			n.Name = p.Str()
+			n.ID = p.Uvarint()
+			n.ParentID = p.Uvarint()
+			n.ETag = etag.Tick(p.Uvarint())
+			n.SMB.Attrs = attributes(p.Uvarint())
+			n.SMB.Created = p.Time()
+			n.SMB.Written = p.Time()
+			n.SMB.Changed = p.Time()
+			n.SMB.PermKey = p.Str()
+			n.Size = p.Varint()
 		case ntagProps:
-			n.Props = contentProps{Type: p.str(), Encoding: p.str(), Language: p.str(),
-				Disposition: p.str(), CacheControl: p.str()}
-			if md5 := p.raw(); len(md5) > 0 {
+			n.Props = contentProps{Type: p.Str(), Encoding: p.Str(), Language: p.Str(),
+				Disposition: p.Str(), CacheControl: p.Str()}
+			if md5 := p.Raw(); len(md5) > 0 {
 				n.Props.MD5 = bytes.Clone(md5)
 			}
 		case ntagMetadata:
@@ -245,13 +253,13 @@ func decodeNode(v []byte) (*node, error) {
 		case ntagLease:
 			n.Lease = decodeLease(p)
 		case ntagCopy:
-			n.Copy = copyState{ID: p.str(), Source: p.str(), Status: p.str(), Description: p.str(),
-				Copied: p.varint(), Total: p.varint(), Completed: p.time()}
+			n.Copy = copyState{ID: p.Str(), Source: p.Str(), Status: p.Str(), Description: p.Str(),
+				Copied: p.Varint(), Total: p.Varint(), Completed: p.Time()}
 		case ntagSMB:
 			n.decodeSMB(p)
 		}
 	})
-	return n, d.err
+	return n, d.Err()
 }
 
 // loadNode reads the entry at p; found is false when there is none.

@@ -6,6 +6,7 @@ import (
 
 	"github.com/lazuli-storage/lazuli/internal/etag"
 	"github.com/lazuli-storage/lazuli/internal/lease"
+	"github.com/lazuli-storage/lazuli/internal/record"
 	"github.com/lazuli-storage/lazuli/internal/store"
 )
 
@@ -70,80 +71,80 @@ func sharePrefix(account, share string) []byte {
 }
 
 func (s *shareRecord) encode() []byte {
-	e := encoder{b: make([]byte, 0, 64)}
-	e.byte(recordFormat)
-	e.field(stagCore, func(e *encoder) {
-		e.uvarint(uint64(s.ETag))
-		e.time(s.Created)
-		e.varint(s.Quota)
-		e.varint(s.Usage)
+	e := record.NewEncoder(64)
+	e.Byte(recordFormat)
+	e.Field(stagCore, func(e *record.Encoder) {
+		e.Uvarint(uint64(s.ETag))
+		e.Time(s.Created)
+		e.Varint(s.Quota)
+		e.Varint(s.Usage)
 	})
 	if len(s.Metadata) > 0 {
-		e.field(stagMetadata, s.Metadata.encode)
+		e.Field(stagMetadata, s.Metadata.encode)
 	}
 	if s.Lease.ID != "" {
-		e.field(stagLease, func(e *encoder) { encodeLease(e, s.Lease) })
+		e.Field(stagLease, func(e *record.Encoder) { encodeLease(e, s.Lease) })
 	}
 	if len(s.ACL) > 0 {
-		e.field(stagACL, func(e *encoder) {
-			e.uvarint(uint64(len(s.ACL)))
+		e.Field(stagACL, func(e *record.Encoder) {
+			e.Uvarint(uint64(len(s.ACL)))
 			for _, id := range s.ACL {
-				e.str(id.ID)
-				e.time(id.Start)
-				e.time(id.Expiry)
-				e.str(id.Permission)
+				e.Str(id.ID)
+				e.Time(id.Start)
+				e.Time(id.Expiry)
+				e.Str(id.Permission)
 			}
 		})
 	}
 	if s.AccessTier != "" {
-		e.field(stagTier, func(e *encoder) { e.str(s.AccessTier); e.time(s.TierChanged) })
+		e.Field(stagTier, func(e *record.Encoder) { e.Str(s.AccessTier); e.Time(s.TierChanged) })
 	}
 	if s.Protocols != "" || s.RootSquash != "" {
-		e.field(stagProtocols, func(e *encoder) { e.str(s.Protocols); e.str(s.RootSquash) })
+		e.Field(stagProtocols, func(e *record.Encoder) { e.Str(s.Protocols); e.Str(s.RootSquash) })
 	}
-	return e.b
+	return e.Bytes()
 }
 
 func decodeShare(v []byte) (*shareRecord, error) {
 	if len(v) == 0 || v[0] != recordFormat {
-		return nil, errBadRecord
+		return nil, record.ErrMalformed
 	}
 	s := &shareRecord{}
-	d := decoder{b: v[1:]}
-	d.fields(func(tag byte, p *decoder) {
+	d := record.NewDecoder(v[1:])
+	d.Fields(func(tag byte, p *record.Decoder) {
 		switch tag {
 		case stagCore:
-			s.ETag = etag.Tick(p.uvarint())
-			s.Created = p.time()
-			s.Quota = p.varint()
-			s.Usage = p.varint()
+			s.ETag = etag.Tick(p.Uvarint())
+			s.Created = p.Time()
+			s.Quota = p.Varint()
+			s.Usage = p.Varint()
 		case stagMetadata:
 			s.Metadata = decodeMetadata(p)
 		case stagLease:
 			s.Lease = decodeLease(p)
 		case stagACL:
-			n := p.count()
-			for i := 0; i < n && p.err == nil; i++ {
-				s.ACL = append(s.ACL, signedIdentifier{ID: p.str(), Start: p.time(), Expiry: p.time(), Permission: p.str()})
+			n := p.Count()
+			for i := 0; i < n && p.Err() == nil; i++ {
+				s.ACL = append(s.ACL, signedIdentifier{ID: p.Str(), Start: p.Time(), Expiry: p.Time(), Permission: p.Str()})
 			}
 		case stagTier:
-			s.AccessTier, s.TierChanged = p.str(), p.time()
+			s.AccessTier, s.TierChanged = p.Str(), p.Time()
 		case stagProtocols:
-			s.Protocols, s.RootSquash = p.str(), p.str()
+			s.Protocols, s.RootSquash = p.Str(), p.Str()
 		}
 	})
-	return s, d.err
+	return s, d.Err()
 }
 
-func encodeLease(e *encoder, l lease.Lease) {
-	e.str(l.ID)
-	e.varint(int64(l.Duration))
-	e.time(l.Expires)
-	e.time(l.BreakEnds)
+func encodeLease(e *record.Encoder, l lease.Lease) {
+	e.Str(l.ID)
+	e.Varint(int64(l.Duration))
+	e.Time(l.Expires)
+	e.Time(l.BreakEnds)
 }
 
-func decodeLease(d *decoder) lease.Lease {
-	return lease.Lease{ID: d.str(), Duration: int(d.varint()), Expires: d.time(), BreakEnds: d.time()}
+func decodeLease(d *record.Decoder) lease.Lease {
+	return lease.Lease{ID: d.Str(), Duration: int(d.Varint()), Expires: d.Time(), BreakEnds: d.Time()}
 }
 
 // loadShare reads a share (snap "") or share snapshot record; found is
