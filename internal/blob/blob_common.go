@@ -120,7 +120,7 @@ func setBlobHeaders(h http.Header, b *blobRecord, now time.Time) {
 	h.Set("x-ms-server-encrypted", "true")
 	setLeaseHeaders(h, b.Lease, now)
 	setKindHeaders(h, b)
-	b.Metadata.setHeaders(h)
+	b.Metadata.WriteHeaders(h)
 }
 
 func setIf(h http.Header, name, value string) {

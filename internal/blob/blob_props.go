@@ -6,6 +6,7 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/azerr"
 	"github.com/lazuli-storage/lazuli/internal/cond"
 	"github.com/lazuli-storage/lazuli/internal/lease"
+	"github.com/lazuli-storage/lazuli/internal/metadata"
 	"github.com/lazuli-storage/lazuli/internal/request"
 	"github.com/lazuli-storage/lazuli/internal/store"
 )
@@ -49,7 +50,7 @@ func (s *Service) setBlobMetadata(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	md, err := parseMetadata(r.Header)
+	md, err := metadata.Parse(r.Header)
 	if err != nil {
 		return err
 	}

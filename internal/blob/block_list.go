@@ -11,6 +11,7 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/azerr"
 	"github.com/lazuli-storage/lazuli/internal/blob/blocklist"
 	"github.com/lazuli-storage/lazuli/internal/cond"
+	"github.com/lazuli-storage/lazuli/internal/metadata"
 	"github.com/lazuli-storage/lazuli/internal/request"
 	"github.com/lazuli-storage/lazuli/internal/store"
 )
@@ -19,7 +20,7 @@ import (
 type putBlockListArgs struct {
 	conds    cond.Conditions
 	props    contentProps
-	metadata metadata
+	metadata metadata.Set
 	tier     string
 	tags     tagSet
 	entries  []blocklist.Entry
@@ -45,7 +46,7 @@ func parsePutBlockList(r *http.Request) (putBlockListArgs, error) {
 	if a.props.Type == "" {
 		a.props.Type = defaultContentType
 	}
-	if a.metadata, err = parseMetadata(r.Header); err != nil {
+	if a.metadata, err = metadata.Parse(r.Header); err != nil {
 		return a, err
 	}
 	if a.tier, err = parseTier(r.Header); err != nil {

@@ -8,6 +8,7 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/cond"
 	"github.com/lazuli-storage/lazuli/internal/etag"
 	"github.com/lazuli-storage/lazuli/internal/lease"
+	"github.com/lazuli-storage/lazuli/internal/metadata"
 	"github.com/lazuli-storage/lazuli/internal/request"
 	"github.com/lazuli-storage/lazuli/internal/store"
 )
@@ -70,7 +71,7 @@ func (s *Service) createContainer(w http.ResponseWriter, r *http.Request) error 
 	if _, err := containerConditions(r, 0); err != nil {
 		return err
 	}
-	md, err := parseMetadata(r.Header)
+	md, err := metadata.Parse(r.Header)
 	if err != nil {
 		return err
 	}
@@ -141,7 +142,7 @@ func (s *Service) getContainerProperties(w http.ResponseWriter, r *http.Request)
 	}
 	h := w.Header()
 	setContainerHeaders(h, c)
-	c.Metadata.setHeaders(h)
+	c.Metadata.WriteHeaders(h)
 	setLeaseHeaders(h, c.Lease, s.now())
 	if c.Public != accessPrivate {
 		h.Set("x-ms-blob-public-access", publicAccessName(c.Public))
@@ -161,7 +162,7 @@ func (s *Service) getContainerMetadata(w http.ResponseWriter, r *http.Request) e
 		return err
 	}
 	setContainerHeaders(w.Header(), c)
-	c.Metadata.setHeaders(w.Header())
+	c.Metadata.WriteHeaders(w.Header())
 	return write(w, http.StatusOK)
 }
 
@@ -209,7 +210,7 @@ func (s *Service) setContainerMetadata(w http.ResponseWriter, r *http.Request) e
 	if err != nil {
 		return err
 	}
-	md, err := parseMetadata(r.Header)
+	md, err := metadata.Parse(r.Header)
 	if err != nil {
 		return err
 	}

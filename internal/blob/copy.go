@@ -9,6 +9,7 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/azerr"
 	"github.com/lazuli-storage/lazuli/internal/cond"
 	"github.com/lazuli-storage/lazuli/internal/lease"
+	"github.com/lazuli-storage/lazuli/internal/metadata"
 	"github.com/lazuli-storage/lazuli/internal/request"
 	"github.com/lazuli-storage/lazuli/internal/store"
 )
@@ -26,7 +27,7 @@ type copyArgs struct {
 	conds    cond.Conditions
 	source   sourceArgs
 	src      copySource
-	metadata metadata // nil: the source's metadata
+	metadata metadata.Set // nil: the source's metadata
 	tier     string
 	priority string
 	tags     tagSet
@@ -54,7 +55,7 @@ func (s *Service) parseCopy(r *http.Request, sync bool) (copyArgs, error) {
 	if a.source, err = parseSourceArgs(r, cond.AllConditions); err != nil {
 		return a, err
 	}
-	if a.metadata, err = parseMetadata(r.Header); err != nil {
+	if a.metadata, err = metadata.Parse(r.Header); err != nil {
 		return a, err
 	}
 	if a.tier, err = parseTier(r.Header); err != nil {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -15,6 +14,7 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/azerr"
 	"github.com/lazuli-storage/lazuli/internal/blob/byterange"
 	"github.com/lazuli-storage/lazuli/internal/extent"
+	"github.com/lazuli-storage/lazuli/internal/metadata"
 	"github.com/lazuli-storage/lazuli/internal/request"
 )
 
@@ -30,7 +30,7 @@ type fetched struct {
 	md5    [16]byte
 	crc    []byte // CRC-64 of the bytes, when the request declared one
 	props  contentProps
-	meta   metadata
+	meta   metadata.Set
 }
 
 // segments is the fetched content as a blob's content.
@@ -95,7 +95,7 @@ func (s *Service) fetchSource(r *http.Request, src copySource, rng *byterange.Ra
 	case length >= 0 && info.Size != length:
 		return nil, copySourceError(http.StatusBadGateway, "", "The copy source ended before its Content-Length.")
 	}
-	f := &fetched{size: info.Size, md5: info.MD5, crc: body.crc(), props: responseProps(resp.Header), meta: responseMetadata(resp.Header)}
+	f := &fetched{size: info.Size, md5: info.MD5, crc: body.crc(), props: responseProps(resp.Header), meta: metadata.FromResponse(resp.Header)}
 	if err := sums.verify(info.MD5, f.crc); err != nil {
 		return nil, err
 	}
@@ -163,16 +163,4 @@ func responseProps(h http.Header) contentProps {
 		p.MD5 = sum
 	}
 	return p
-}
-
-// responseMetadata collects the x-ms-meta-* headers of a source's answer.
-func responseMetadata(h http.Header) metadata {
-	var m metadata
-	for k, vs := range h {
-		if len(k) > len(metaPrefix) && strings.EqualFold(k[:len(metaPrefix)], metaPrefix) {
-			m = append(m, metaPair{strings.ToLower(k[len(metaPrefix):]), strings.Join(vs, ",")})
-		}
-	}
-	sort.Slice(m, func(i, j int) bool { return m[i].Name < m[j].Name })
-	return m
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/blob/byterange"
 	"github.com/lazuli-storage/lazuli/internal/cond"
 	"github.com/lazuli-storage/lazuli/internal/extent"
+	"github.com/lazuli-storage/lazuli/internal/metadata"
 	"github.com/lazuli-storage/lazuli/internal/request"
 	"github.com/lazuli-storage/lazuli/internal/store"
 )
@@ -35,7 +36,7 @@ type putBlobFromURLArgs struct {
 	src      copySource
 	props    contentProps
 	copyProp bool // x-ms-copy-source-blob-properties
-	metadata metadata
+	metadata metadata.Set
 	tier     string
 	tags     tagSet
 	copyTags bool      // x-ms-copy-source-tag-option: COPY
@@ -69,7 +70,7 @@ func (s *Service) parsePutBlobFromURL(r *http.Request) (putBlobFromURLArgs, erro
 			return a, azerr.InvalidHeader("x-ms-copy-source-blob-properties", raw)
 		}
 	}
-	if a.metadata, err = parseMetadata(r.Header); err != nil {
+	if a.metadata, err = metadata.Parse(r.Header); err != nil {
 		return a, err
 	}
 	if a.tier, err = parseTier(r.Header); err != nil {

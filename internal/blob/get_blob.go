@@ -229,6 +229,6 @@ func (s *Service) getBlobMetadata(w http.ResponseWriter, r *http.Request) error 
 		return err
 	}
 	setBlobETag(w.Header(), b)
-	b.Metadata.setHeaders(w.Header())
+	b.Metadata.WriteHeaders(w.Header())
 	return write(w, http.StatusOK)
 }

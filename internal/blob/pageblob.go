@@ -9,6 +9,7 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/azerr"
 	"github.com/lazuli-storage/lazuli/internal/cond"
 	"github.com/lazuli-storage/lazuli/internal/extent"
+	"github.com/lazuli-storage/lazuli/internal/metadata"
 	"github.com/lazuli-storage/lazuli/internal/request"
 	"github.com/lazuli-storage/lazuli/internal/store"
 )
@@ -18,7 +19,7 @@ import (
 type kindArgs struct {
 	conds    cond.Conditions
 	props    contentProps
-	metadata metadata
+	metadata metadata.Set
 	tags     tagSet
 }
 
@@ -37,7 +38,7 @@ func parseKindCreate(r *http.Request) (kindArgs, error) {
 	if a.props.Type == "" {
 		a.props.Type = defaultContentType
 	}
-	if a.metadata, err = parseMetadata(r.Header); err != nil {
+	if a.metadata, err = metadata.Parse(r.Header); err != nil {
 		return a, err
 	}
 	if a.tags, err = parseTagsHeader(r.Header.Get("x-ms-tags")); err != nil {

@@ -9,6 +9,7 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/azerr"
 	"github.com/lazuli-storage/lazuli/internal/cond"
 	"github.com/lazuli-storage/lazuli/internal/extent"
+	"github.com/lazuli-storage/lazuli/internal/metadata"
 	"github.com/lazuli-storage/lazuli/internal/request"
 	"github.com/lazuli-storage/lazuli/internal/store"
 )
@@ -48,7 +49,7 @@ func (s *Service) putBlobOrCopy(w http.ResponseWriter, r *http.Request) error {
 type putBlobArgs struct {
 	conds    cond.Conditions
 	props    contentProps
-	metadata metadata
+	metadata metadata.Set
 	tier     string
 	tags     tagSet
 	sums     checksums
@@ -76,7 +77,7 @@ func parsePutBlob(r *http.Request) (putBlobArgs, error) {
 	if a.props.Type == "" {
 		a.props.Type = defaultContentType
 	}
-	if a.metadata, err = parseMetadata(r.Header); err != nil {
+	if a.metadata, err = metadata.Parse(r.Header); err != nil {
 		return a, err
 	}
 	if a.tier, err = parseTier(r.Header); err != nil {

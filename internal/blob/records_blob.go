@@ -7,6 +7,7 @@ import (
 
 	"github.com/lazuli-storage/lazuli/internal/etag"
 	"github.com/lazuli-storage/lazuli/internal/lease"
+	"github.com/lazuli-storage/lazuli/internal/metadata"
 	"github.com/lazuli-storage/lazuli/internal/record"
 	"github.com/lazuli-storage/lazuli/internal/store"
 )
@@ -70,7 +71,7 @@ type blobRecord struct {
 	Created    time.Time
 	Size       int64
 	Props      contentProps
-	Metadata   metadata
+	Metadata   metadata.Set
 	Lease      lease.Lease
 	Tier       string // "" while the tier is inferred (Hot)
 
@@ -164,7 +165,7 @@ func (b *blobRecord) encode() []byte {
 		})
 	}
 	if len(b.Metadata) > 0 {
-		e.Field(btagMetadata, b.Metadata.encode)
+		e.Field(btagMetadata, b.Metadata.Encode)
 	}
 	if b.Lease.ID != "" {
 		e.Field(btagLease, func(e *record.Encoder) { encodeLease(e, b.Lease) })
@@ -226,7 +227,7 @@ func decodeBlobRecord(v []byte, withSegments bool) (*blobRecord, error) {
 				b.Props.MD5 = bytes.Clone(md5)
 			}
 		case btagMetadata:
-			b.Metadata = decodeMetadata(p)
+			b.Metadata = metadata.Decode(p)
 		case btagLease:
 			b.Lease = decodeLease(p)
 		case btagSegments:

@@ -6,6 +6,7 @@ import (
 
 	"github.com/lazuli-storage/lazuli/internal/etag"
 	"github.com/lazuli-storage/lazuli/internal/lease"
+	"github.com/lazuli-storage/lazuli/internal/metadata"
 	"github.com/lazuli-storage/lazuli/internal/record"
 	"github.com/lazuli-storage/lazuli/internal/store"
 )
@@ -40,7 +41,7 @@ type containerRecord struct {
 	// Deleting is set while Delete Container removes the blobs in batches;
 	// the container is then invisible and cannot be created again.
 	Deleting bool
-	Metadata metadata
+	Metadata metadata.Set
 	Lease    lease.Lease
 	ACL      []signedIdentifier
 }
@@ -71,7 +72,7 @@ func (c *containerRecord) encode() []byte {
 		e.Bool(c.Deleting)
 	})
 	if len(c.Metadata) > 0 {
-		e.Field(ctagMetadata, c.Metadata.encode)
+		e.Field(ctagMetadata, c.Metadata.Encode)
 	}
 	if c.Lease.ID != "" {
 		e.Field(ctagLease, func(e *record.Encoder) { encodeLease(e, c.Lease) })
@@ -104,7 +105,7 @@ func decodeContainer(v []byte) (*containerRecord, error) {
 			c.Public = p.Byte()
 			c.Deleting = p.Bool()
 		case ctagMetadata:
-			c.Metadata = decodeMetadata(p)
+			c.Metadata = metadata.Decode(p)
 		case ctagLease:
 			c.Lease = decodeLease(p)
 		case ctagACL:

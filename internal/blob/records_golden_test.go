@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/lazuli-storage/lazuli/internal/lease"
+	"github.com/lazuli-storage/lazuli/internal/metadata"
 )
 
 // goldenBlob is a blob record that sets every stored field.
@@ -17,7 +18,7 @@ func goldenBlob() *blobRecord {
 	b := &blobRecord{Type: pageBlob, Committed: true, HasUncommitted: true, BlockIDLen: 16, ETag: 1 << 40, Created: at,
 		Props: contentProps{Type: "text/plain", Encoding: "gzip", Language: "en", Disposition: "inline",
 			CacheControl: "no-cache", MD5: []byte("0123456789abcdef")},
-		Metadata: metadata{{"alpha", "1"}, {"beta", ""}},
+		Metadata: metadata.Set{{Name: "alpha", Value: "1"}, {Name: "beta", Value: ""}},
 		Lease:    lease.Lease{ID: "aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa", Duration: 15, Expires: at.Add(15 * time.Second)},
 		Tier:     "Cool", SequenceNumber: -7, Sealed: true, Tags: tagSet{{"k", "v"}, {"x", "y z"}},
 		identityState: identityState{VersionID: "2024-05-06T07:08:09.1234567Z", DeletedAt: at.Add(time.Hour),
@@ -35,7 +36,7 @@ func goldenBlob() *blobRecord {
 func goldenContainer() *containerRecord {
 	at := time.Date(2024, 5, 6, 7, 8, 9, 0, time.UTC)
 	start := at.Add(time.Hour)
-	return &containerRecord{ETag: 99, Created: at, Public: accessBlob, Deleting: true, Metadata: metadata{{"k", "v"}},
+	return &containerRecord{ETag: 99, Created: at, Public: accessBlob, Deleting: true, Metadata: metadata.Set{{Name: "k", Value: "v"}},
 		Lease: lease.Lease{ID: "x", Duration: lease.Infinite, BreakEnds: at},
 		ACL:   []signedIdentifier{{ID: "p1", Start: &start, Expiry: &at, Permission: "rl"}, {ID: "p2"}}}
 }

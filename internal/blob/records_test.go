@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lazuli-storage/lazuli/internal/azerr"
 	"github.com/lazuli-storage/lazuli/internal/etag"
 	"github.com/lazuli-storage/lazuli/internal/lease"
+	"github.com/lazuli-storage/lazuli/internal/metadata"
 	"github.com/lazuli-storage/lazuli/internal/route"
 )
 
@@ -20,7 +20,7 @@ func TestBlobRecordRoundTrip(t *testing.T) {
 		{Type: blockBlob, HasUncommitted: true, BlockIDLen: 8, ETag: 42, Created: now},
 		{Type: blockBlob, Committed: true, HasUncommitted: true, BlockIDLen: 64, ETag: 7, Created: now, Tier: "Cool",
 			Props:    contentProps{Type: "text/plain", Encoding: "gzip", Language: "en", Disposition: "inline", CacheControl: "no-cache", MD5: []byte("0123456789abcdef")},
-			Metadata: metadata{{"a", "1"}, {"b", ""}},
+			Metadata: metadata.Set{{Name: "a", Value: "1"}, {Name: "b", Value: ""}},
 			Lease:    lease.Lease{ID: "aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa", Duration: 15, Expires: now.Add(15 * time.Second)}},
 	}
 	cases[2].SetSegments([]segment{{Extent: "e1", Length: 10, BlockID: "b1"}, {Extent: "e2", Offset: 5, Length: 3, BlockID: "b2"}})
@@ -56,7 +56,7 @@ func TestBlobRecordRoundTrip(t *testing.T) {
 func TestContainerRecordRoundTrip(t *testing.T) {
 	now := time.Unix(1700000000, 0).UTC()
 	start := now.Add(time.Hour)
-	want := &containerRecord{ETag: 99, Created: now, Public: accessContainer, Metadata: metadata{{"k", "v"}},
+	want := &containerRecord{ETag: 99, Created: now, Public: accessContainer, Metadata: metadata.Set{{Name: "k", Value: "v"}},
 		Lease: lease.Lease{ID: "x", Duration: lease.Infinite, BreakEnds: now},
 		ACL:   []signedIdentifier{{ID: "p1", Start: &start, Permission: "rl"}, {ID: "p2"}}}
 	got, err := decodeContainer(want.encode())
@@ -83,23 +83,6 @@ func TestValidContainerName(t *testing.T) {
 		if got := validContainerName(name) == nil; got != ok {
 			t.Errorf("validContainerName(%q) = %v, want %v", name, got, ok)
 		}
-	}
-}
-
-func TestParseMetadata(t *testing.T) {
-	h := http.Header{"X-Ms-Meta-Beta": {"2"}, "X-Ms-Meta-Alpha": {"1", "1b"}, "Content-Type": {"x"}}
-	m, err := parseMetadata(h)
-	if err != nil || !reflect.DeepEqual(m, metadata{{"alpha", "1,1b"}, {"beta", "2"}}) {
-		t.Fatalf("metadata %v (%v)", m, err)
-	}
-	for hdr, code := range map[string]string{"X-Ms-Meta-": azerr.EmptyMetadataKey, "X-Ms-Meta-1a": azerr.InvalidMetadata,
-		"X-Ms-Meta-A-B": azerr.InvalidMetadata} {
-		if _, err := parseMetadata(http.Header{hdr: {"v"}}); !azerr.Is(err, code) {
-			t.Errorf("%s: %v, want %s", hdr, err, code)
-		}
-	}
-	if !isIdentifier("_under_score9") || isIdentifier("9x") {
-		t.Error("isIdentifier")
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/cond"
 	"github.com/lazuli-storage/lazuli/internal/etag"
 	"github.com/lazuli-storage/lazuli/internal/lease"
+	"github.com/lazuli-storage/lazuli/internal/metadata"
 	"github.com/lazuli-storage/lazuli/internal/request"
 	"github.com/lazuli-storage/lazuli/internal/store"
 )
@@ -30,7 +31,7 @@ func (s *Service) snapshotBlob(w http.ResponseWriter, r *http.Request) error {
 	if err := onlyBase(r); err != nil {
 		return err
 	}
-	md, err := parseMetadata(r.Header)
+	md, err := metadata.Parse(r.Header)
 	if err != nil {
 		return err
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/lazuli-storage/lazuli/internal/lease"
+	"github.com/lazuli-storage/lazuli/internal/metadata"
 )
 
 // xmlWriter builds a response body by hand: listings are hot and their
@@ -61,7 +62,7 @@ func writeLeaseElements(x *xmlWriter, l lease.Lease, now time.Time) {
 }
 
 // writeMetadataElements writes <Metadata> with one element per pair.
-func writeMetadataElements(x *xmlWriter, m metadata) {
+func writeMetadataElements(x *xmlWriter, m metadata.Set) {
 	x.open("Metadata")
 	for _, p := range m {
 		x.elem(p.Name, p.Value)

@@ -87,7 +87,7 @@ func (s *Service) getFile(w http.ResponseWriter, r *http.Request) error {
 // Properties return them.
 func writeFileHeaders(h http.Header, n *node, now time.Time) {
 	setETag(h, n.ETag)
-	n.Metadata.setHeaders(h)
+	n.Metadata.WriteHeaders(h)
 	h.Set("x-ms-type", "File")
 	ct := n.Props.Type
 	if ct == "" {

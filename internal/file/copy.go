@@ -13,6 +13,7 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/file/ranges"
 	"github.com/lazuli-storage/lazuli/internal/file/smbstate"
 	"github.com/lazuli-storage/lazuli/internal/lease"
+	"github.com/lazuli-storage/lazuli/internal/metadata"
 	"github.com/lazuli-storage/lazuli/internal/store"
 )
 
@@ -24,7 +25,7 @@ import (
 
 // copyRequest is the destination side of a Copy File.
 type copyRequest struct {
-	meta           metadata
+	meta           metadata.Set
 	metaSet        bool
 	smb            smbRequest
 	attrsFromSrc   bool
@@ -37,7 +38,7 @@ type copyRequest struct {
 func parseCopyRequest(h http.Header) (copyRequest, error) {
 	var req copyRequest
 	var err error
-	if req.meta, err = parseMetadata(h); err != nil {
+	if req.meta, err = metadata.Parse(h); err != nil {
 		return req, err
 	}
 	req.metaSet = len(req.meta) > 0

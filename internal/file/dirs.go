@@ -7,6 +7,7 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/azerr"
 	"github.com/lazuli-storage/lazuli/internal/etag"
 	"github.com/lazuli-storage/lazuli/internal/file/smbstate"
+	"github.com/lazuli-storage/lazuli/internal/metadata"
 	"github.com/lazuli-storage/lazuli/internal/store"
 )
 
@@ -22,7 +23,7 @@ func (s *Service) createDirectory(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	meta, err := parseMetadata(r.Header)
+	meta, err := metadata.Parse(r.Header)
 	if err != nil {
 		return err
 	}
@@ -85,7 +86,7 @@ func (s *Service) getDirectoryProperties(w http.ResponseWriter, r *http.Request)
 	}
 	h := w.Header()
 	setETag(h, n.ETag)
-	n.Metadata.setHeaders(h)
+	n.Metadata.WriteHeaders(h)
 	setSMBHeaders(h, n)
 	h.Set("x-ms-server-encrypted", "true")
 	w.WriteHeader(http.StatusOK)
@@ -182,7 +183,7 @@ func (s *Service) setDirectoryMetadata(w http.ResponseWriter, r *http.Request) e
 	if err := readOnlySnapshot(t); err != nil {
 		return err
 	}
-	meta, err := parseMetadata(r.Header)
+	meta, err := metadata.Parse(r.Header)
 	if err != nil {
 		return err
 	}

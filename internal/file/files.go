@@ -12,6 +12,7 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/etag"
 	"github.com/lazuli-storage/lazuli/internal/file/smbstate"
 	"github.com/lazuli-storage/lazuli/internal/lease"
+	"github.com/lazuli-storage/lazuli/internal/metadata"
 	"github.com/lazuli-storage/lazuli/internal/store"
 )
 
@@ -76,7 +77,7 @@ func (s *Service) createFile(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	meta, err := parseMetadata(r.Header)
+	meta, err := metadata.Parse(r.Header)
 	if err != nil {
 		return err
 	}
@@ -247,7 +248,7 @@ func (s *Service) setFileMetadata(w http.ResponseWriter, r *http.Request) error 
 	if err := readOnlySnapshot(t); err != nil {
 		return err
 	}
-	meta, err := parseMetadata(r.Header)
+	meta, err := metadata.Parse(r.Header)
 	if err != nil {
 		return err
 	}
@@ -284,7 +285,7 @@ func (s *Service) getFileMetadata(w http.ResponseWriter, r *http.Request) error 
 	}
 	h := w.Header()
 	setETag(h, n.ETag)
-	n.Metadata.setHeaders(h)
+	n.Metadata.WriteHeaders(h)
 	w.WriteHeader(http.StatusOK)
 	return nil
 }

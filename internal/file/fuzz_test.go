@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/lazuli-storage/lazuli/internal/metadata"
 )
 
 // FuzzParsePath: any input either fails with an Azure error or yields a
@@ -87,7 +89,7 @@ func FuzzByteRange(f *testing.F) {
 // FuzzDecodeNode: corrupt records fail to decode instead of panicking or
 // allocating without bound.
 func FuzzDecodeNode(f *testing.F) {
-	f.Add((&node{Name: "x", ID: 1, Metadata: metadata{{"a", "b"}}}).encode())
+	f.Add((&node{Name: "x", ID: 1, Metadata: metadata.Set{{Name: "a", Value: "b"}}}).encode())
 	f.Add((&shareRecord{Quota: 5, ACL: []signedIdentifier{{ID: "p"}}}).encode())
 	f.Fuzz(func(t *testing.T, b []byte) {
 		_, _ = decodeNode(b)

@@ -11,6 +11,7 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/file/ranges"
 	"github.com/lazuli-storage/lazuli/internal/file/smbstate"
 	"github.com/lazuli-storage/lazuli/internal/lease"
+	"github.com/lazuli-storage/lazuli/internal/metadata"
 )
 
 // goldenNode is a file node record that sets every stored field.
@@ -19,7 +20,7 @@ func goldenNode() *node {
 	return &node{Name: "File.txt", ID: 1 << 62, ParentID: 9, ETag: 1 << 50, Size: 4 << 40,
 		SMB: smbProps{Attrs: attrArchive | attrHidden, Created: at, Written: at.Add(time.Second),
 			Changed: at.Add(2 * time.Second), PermKey: "1*2"},
-		Metadata: metadata{{"a", "1"}, {"b", ""}},
+		Metadata: metadata.Set{{Name: "a", Value: "1"}, {Name: "b", Value: ""}},
 		Props: contentProps{Type: "text/plain", Encoding: "gzip", Language: "en", Disposition: "inline",
 			CacheControl: "no-cache", MD5: []byte("0123456789abcdef")},
 		Lease: lease.Lease{ID: "aaaaaaaa-0000-4000-8000-000000000001", Duration: lease.Infinite},
@@ -33,7 +34,7 @@ func goldenNode() *node {
 // goldenShare is a share record that sets every stored field.
 func goldenShare() *shareRecord {
 	at := time.Date(2024, 5, 6, 7, 8, 9, 0, time.UTC)
-	return &shareRecord{ETag: 1 << 45, Created: at, Quota: 100, Usage: 12345, Metadata: metadata{{"k", "v"}},
+	return &shareRecord{ETag: 1 << 45, Created: at, Quota: 100, Usage: 12345, Metadata: metadata.Set{{Name: "k", Value: "v"}},
 		Lease:      lease.Lease{ID: "bbbbbbbb-0000-4000-8000-000000000002", Duration: 30, Expires: at.Add(30 * time.Second)},
 		ACL:        []signedIdentifier{{ID: "p", Start: at, Expiry: at.Add(time.Hour), Permission: "rl"}, {ID: "q"}},
 		AccessTier: "Cool", TierChanged: at, Protocols: "NFS", RootSquash: "RootSquash"}

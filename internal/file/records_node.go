@@ -8,6 +8,7 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/etag"
 	"github.com/lazuli-storage/lazuli/internal/file/smbstate"
 	"github.com/lazuli-storage/lazuli/internal/lease"
+	"github.com/lazuli-storage/lazuli/internal/metadata"
 	"github.com/lazuli-storage/lazuli/internal/record"
 	"github.com/lazuli-storage/lazuli/internal/store"
 )
@@ -44,7 +45,7 @@ type node struct {
 	ParentID uint64
 	ETag     etag.Tick
 	SMB      smbProps
-	Metadata metadata
+	Metadata metadata.Set
 
 	// Files only.
 	Size  int64
@@ -163,7 +164,7 @@ func (n *node) encode() []byte {
 		})
 	}
 	if len(n.Metadata) > 0 {
-		e.Field(ntagMetadata, n.Metadata.encode)
+		e.Field(ntagMetadata, n.Metadata.Encode)
 	}
 	if n.Lease.ID != "" {
 		e.Field(ntagLease, func(e *record.Encoder) { encodeLease(e, n.Lease) })
@@ -249,7 +250,7 @@ func decodeNode(v []byte) (*node, error) {
 				n.Props.MD5 = bytes.Clone(md5)
 			}
 		case ntagMetadata:
-			n.Metadata = decodeMetadata(p)
+			n.Metadata = metadata.Decode(p)
 		case ntagLease:
 			n.Lease = decodeLease(p)
 		case ntagCopy:

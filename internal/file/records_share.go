@@ -6,6 +6,7 @@ import (
 
 	"github.com/lazuli-storage/lazuli/internal/etag"
 	"github.com/lazuli-storage/lazuli/internal/lease"
+	"github.com/lazuli-storage/lazuli/internal/metadata"
 	"github.com/lazuli-storage/lazuli/internal/record"
 	"github.com/lazuli-storage/lazuli/internal/store"
 )
@@ -41,7 +42,7 @@ type shareRecord struct {
 	// Usage is the sum of the sizes of the share's files: what Get Share
 	// Stats reports and what the quota limits.
 	Usage       int64
-	Metadata    metadata
+	Metadata    metadata.Set
 	Lease       lease.Lease
 	ACL         []signedIdentifier
 	AccessTier  string
@@ -80,7 +81,7 @@ func (s *shareRecord) encode() []byte {
 		e.Varint(s.Usage)
 	})
 	if len(s.Metadata) > 0 {
-		e.Field(stagMetadata, s.Metadata.encode)
+		e.Field(stagMetadata, s.Metadata.Encode)
 	}
 	if s.Lease.ID != "" {
 		e.Field(stagLease, func(e *record.Encoder) { encodeLease(e, s.Lease) })
@@ -119,7 +120,7 @@ func decodeShare(v []byte) (*shareRecord, error) {
 			s.Quota = p.Varint()
 			s.Usage = p.Varint()
 		case stagMetadata:
-			s.Metadata = decodeMetadata(p)
+			s.Metadata = metadata.Decode(p)
 		case stagLease:
 			s.Lease = decodeLease(p)
 		case stagACL:

@@ -1,7 +1,6 @@
 package file
 
 import (
-	"net/http"
 	"reflect"
 	"testing"
 	"time"
@@ -10,13 +9,14 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/file/ranges"
 	"github.com/lazuli-storage/lazuli/internal/file/smbstate"
 	"github.com/lazuli-storage/lazuli/internal/lease"
+	"github.com/lazuli-storage/lazuli/internal/metadata"
 )
 
 func TestNodeRoundTrip(t *testing.T) {
 	at := time.Date(2024, 5, 6, 7, 8, 9, 100, time.UTC)
 	n := &node{Name: "File.txt", ID: 1 << 62, ParentID: 9, ETag: etag.FromTime(at), Size: 4 << 40,
 		SMB:      smbProps{Attrs: attrArchive | attrHidden, Created: at, Written: at.Add(time.Second), Changed: at.Add(2 * time.Second), PermKey: "1*2"},
-		Metadata: metadata{{"a", "1"}, {"b", ""}},
+		Metadata: metadata.Set{{Name: "a", Value: "1"}, {Name: "b", Value: ""}},
 		Props:    contentProps{Type: "text/plain", Encoding: "gzip", Language: "en", Disposition: "inline", CacheControl: "no-cache", MD5: make([]byte, 16)},
 		Lease:    lease.Lease{ID: "aaaaaaaa-0000-4000-8000-000000000001", Duration: lease.Infinite},
 		Copy:     copyState{ID: "c", Source: "http://x/y", Status: "success", Copied: 3, Total: 3, Completed: at},
@@ -39,7 +39,7 @@ func TestNodeRoundTrip(t *testing.T) {
 
 func TestShareRoundTrip(t *testing.T) {
 	at := time.Date(2024, 5, 6, 7, 8, 9, 0, time.UTC)
-	s := &shareRecord{ETag: etag.FromTime(at), Created: at, Quota: 100, Usage: 12345, Metadata: metadata{{"k", "v"}},
+	s := &shareRecord{ETag: etag.FromTime(at), Created: at, Quota: 100, Usage: 12345, Metadata: metadata.Set{{Name: "k", Value: "v"}},
 		Lease:      lease.Lease{ID: "bbbbbbbb-0000-4000-8000-000000000002", Duration: 30, Expires: at.Add(30 * time.Second)},
 		ACL:        []signedIdentifier{{ID: "p", Start: at, Expiry: at.Add(time.Hour), Permission: "rl"}, {ID: "q"}},
 		AccessTier: "Cool", TierChanged: at, Protocols: "SMB"}
@@ -57,24 +57,5 @@ func TestSegmentRoundTrip(t *testing.T) {
 	got, err := decodeSegment(rangeKey("acct", "share", "", 42, seg.Start), encodeSegment(seg))
 	if err != nil || got != seg {
 		t.Fatalf("segment round trip: %+v %v", got, err)
-	}
-}
-
-func TestMetadataRules(t *testing.T) {
-	h := http.Header{}
-	h.Set("x-ms-meta-Zeta", "1")
-	h.Set("x-ms-meta-alpha", "2")
-	m, err := parseMetadata(h)
-	if err != nil || len(m) != 2 || m[0].Name != "alpha" || m[1].Name != "zeta" {
-		t.Fatalf("metadata %v %v", m, err)
-	}
-	h.Set("x-ms-meta-9lives", "x")
-	if _, err := parseMetadata(h); err == nil {
-		t.Error("a name that is not an identifier was accepted")
-	}
-	big := http.Header{}
-	big.Set("x-ms-meta-big", string(make([]byte, 8<<10)))
-	if _, err := parseMetadata(big); err == nil {
-		t.Error("more than 8 KiB of metadata was accepted")
 	}
 }

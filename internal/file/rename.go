@@ -11,6 +11,7 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/etag"
 	"github.com/lazuli-storage/lazuli/internal/file/smbstate"
 	"github.com/lazuli-storage/lazuli/internal/lease"
+	"github.com/lazuli-storage/lazuli/internal/metadata"
 	"github.com/lazuli-storage/lazuli/internal/store"
 )
 
@@ -22,7 +23,7 @@ type renameRequest struct {
 	sourceLease      string
 	destinationLease string
 	smb              smbRequest
-	meta             metadata
+	meta             metadata.Set
 	metaSet          bool
 	contentType      string
 }
@@ -53,7 +54,7 @@ func (s *Service) parseRename(r *http.Request, t *target, dir bool) (renameReque
 	if req.smb, err = parseSMBRequest(r.Header, dir); err != nil {
 		return req, err
 	}
-	if req.meta, err = parseMetadata(r.Header); err != nil {
+	if req.meta, err = metadata.Parse(r.Header); err != nil {
 		return req, err
 	}
 	req.metaSet = len(req.meta) > 0

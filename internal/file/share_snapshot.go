@@ -10,6 +10,7 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/azerr"
 	"github.com/lazuli-storage/lazuli/internal/extent"
 	"github.com/lazuli-storage/lazuli/internal/lease"
+	"github.com/lazuli-storage/lazuli/internal/metadata"
 	"github.com/lazuli-storage/lazuli/internal/store"
 )
 
@@ -30,7 +31,7 @@ func (s *Service) snapshotShare(w http.ResponseWriter, r *http.Request) error {
 	if err := readOnlySnapshot(t); err != nil {
 		return err
 	}
-	meta, err := parseMetadata(r.Header)
+	meta, err := metadata.Parse(r.Header)
 	if err != nil {
 		return err
 	}

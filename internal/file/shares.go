@@ -10,6 +10,7 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/azerr"
 	"github.com/lazuli-storage/lazuli/internal/etag"
 	"github.com/lazuli-storage/lazuli/internal/lease"
+	"github.com/lazuli-storage/lazuli/internal/metadata"
 	"github.com/lazuli-storage/lazuli/internal/store"
 )
 
@@ -76,7 +77,7 @@ func (s *Service) createShare(w http.ResponseWriter, r *http.Request) error {
 	if !set {
 		quota = defaultQuota
 	}
-	meta, err := parseMetadata(r.Header)
+	meta, err := metadata.Parse(r.Header)
 	if err != nil {
 		return err
 	}
@@ -145,7 +146,7 @@ func (s *Service) getShareProperties(w http.ResponseWriter, r *http.Request) err
 	}
 	h := w.Header()
 	setETag(h, sh.ETag)
-	sh.Metadata.setHeaders(h)
+	sh.Metadata.WriteHeaders(h)
 	h.Set("x-ms-share-quota", strconv.FormatInt(sh.Quota, 10))
 	h.Set("x-ms-access-tier", sh.AccessTier)
 	if !sh.TierChanged.IsZero() {
@@ -209,7 +210,7 @@ func (s *Service) setShareMetadata(w http.ResponseWriter, r *http.Request) error
 	if err := readOnlySnapshot(t); err != nil {
 		return err
 	}
-	meta, err := parseMetadata(r.Header)
+	meta, err := metadata.Parse(r.Header)
 	if err != nil {
 		return err
 	}

@@ -6,12 +6,12 @@ import (
 	"errors"
 	"net/http"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/lazuli-storage/lazuli/internal/auth"
 	"github.com/lazuli-storage/lazuli/internal/azerr"
 	"github.com/lazuli-storage/lazuli/internal/extent"
+	"github.com/lazuli-storage/lazuli/internal/metadata"
 	"github.com/lazuli-storage/lazuli/internal/request"
 )
 
@@ -20,7 +20,7 @@ import (
 type blobContent struct {
 	size   int64
 	props  contentProps
-	meta   metadata
+	meta   metadata.Set
 	extent string
 }
 
@@ -66,7 +66,7 @@ func (s *Service) readBlob(r *http.Request, src sourceRef, rng *byteRange) (*blo
 	if resp.StatusCode != http.StatusOK && resp.StatusCode != http.StatusPartialContent {
 		return nil, copySourceFailure(resp)
 	}
-	bc := &blobContent{size: resp.ContentLength, meta: headerMetadata(resp.Header), props: contentProps{
+	bc := &blobContent{size: resp.ContentLength, meta: metadata.FromResponse(resp.Header), props: contentProps{
 		Type: resp.Header.Get("Content-Type"), Encoding: resp.Header.Get("Content-Encoding"),
 		Language: resp.Header.Get("Content-Language"), Disposition: resp.Header.Get("Content-Disposition"),
 		CacheControl: resp.Header.Get("Cache-Control"),
@@ -104,18 +104,6 @@ func copySourceFailure(resp *http.Response) error {
 		"X-Ms-Copy-Source-Error-Code":  {resp.Header.Get("x-ms-error-code")},
 	}
 	return e
-}
-
-// headerMetadata collects x-ms-meta-* response headers.
-func headerMetadata(h http.Header) metadata {
-	var m metadata
-	for k, vs := range h {
-		if len(k) > len(metaPrefix) && strings.EqualFold(k[:len(metaPrefix)], metaPrefix) {
-			m = append(m, metaPair{strings.ToLower(k[len(metaPrefix):]), strings.Join(vs, ",")})
-		}
-	}
-	sortMetadata(m)
-	return m
 }
 
 // authorizeSource checks the caller may read a file source: a SAS in the

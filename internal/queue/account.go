@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/lazuli-storage/lazuli/internal/azerr"
+	"github.com/lazuli-storage/lazuli/internal/metadata"
 	"github.com/lazuli-storage/lazuli/internal/request"
 	"github.com/lazuli-storage/lazuli/internal/store"
 	"github.com/lazuli-storage/lazuli/internal/svcprops"
@@ -52,7 +53,7 @@ func parseListParams(r *http.Request) (listParams, error) {
 // listedQueue is one queue of a List Queues page.
 type listedQueue struct {
 	name string
-	meta metadata
+	meta metadata.Set
 }
 
 // listQueues is List Queues: queues in name order from the marker, filtered
@@ -161,7 +162,7 @@ func appendQueueList(dst []byte, endpoint string, p listParams, page []listedQue
 		if p.metadata {
 			dst = append(dst, "<Metadata>"...)
 			for _, kv := range q.meta {
-				dst = appendElement(dst, kv[0], kv[1])
+				dst = appendElement(dst, kv.Name, kv.Value)
 			}
 			dst = append(dst, "</Metadata>"...)
 		}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/lazuli-storage/lazuli/internal/azerr"
+	"github.com/lazuli-storage/lazuli/internal/metadata"
 )
 
 func TestReceiptRoundTrip(t *testing.T) {
@@ -162,5 +163,22 @@ func TestNextSeqIncreases(t *testing.T) {
 	}
 	if c := nextSeq(now.Add(-time.Hour)); c <= b {
 		t.Fatalf("nextSeq went back with the clock: %d after %d", c, b)
+	}
+}
+
+// Queue records written by earlier versions must decode to the same state
+// and encode back to the same JSON.
+func TestQueueRecordStoredJSON(t *testing.T) {
+	for stored, want := range map[string]metadata.Set{
+		`{"v":1,"meta":[["alpha","1"],["beta",""]]}`: {{Name: "alpha", Value: "1"}, {Name: "beta", Value: ""}},
+		`{"v":1}`: nil,
+	} {
+		q, err := decodeQueue([]byte(stored))
+		if err != nil || !q.Meta.Equal(want) || (want == nil) != (q.Meta == nil) {
+			t.Fatalf("%s decoded to %+v (%v)", stored, q, err)
+		}
+		if got := string(q.encode()); got != stored {
+			t.Fatalf("%s encodes back to %s", stored, got)
+		}
 	}
 }

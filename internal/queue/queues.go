@@ -9,6 +9,7 @@ import (
 
 	"github.com/lazuli-storage/lazuli/internal/auth"
 	"github.com/lazuli-storage/lazuli/internal/azerr"
+	"github.com/lazuli-storage/lazuli/internal/metadata"
 	"github.com/lazuli-storage/lazuli/internal/request"
 	"github.com/lazuli-storage/lazuli/internal/store"
 )
@@ -23,7 +24,7 @@ const maxACLBody = 64 << 10
 // operation only for existence, so its encoding is not on a hot path.
 type queueRecord struct {
 	V    int                `json:"v"`
-	Meta metadata           `json:"meta,omitempty"`
+	Meta metadata.Set       `json:"meta,omitempty"`
 	ACL  []signedIdentifier `json:"acl,omitempty"`
 }
 
@@ -72,7 +73,7 @@ func (s *Service) createQueue(w http.ResponseWriter, r *http.Request, t target) 
 	if err := s.authorize(r, t, "cw", true); err != nil {
 		return err
 	}
-	md, err := parseMetadata(r.Header)
+	md, err := metadata.Parse(r.Header)
 	if err != nil {
 		return err
 	}
@@ -92,7 +93,7 @@ func (s *Service) createQueue(w http.ResponseWriter, r *http.Request, t target) 
 		if err != nil {
 			return err
 		}
-		if !existing.Meta.equal(md) {
+		if !existing.Meta.Equal(md) {
 			return azerr.New(azerr.QueueAlreadyExists)
 		}
 		status = http.StatusNoContent
@@ -153,7 +154,7 @@ func (s *Service) getMetadata(w http.ResponseWriter, r *http.Request, t target) 
 		return err
 	}
 	h := w.Header()
-	q.Meta.writeHeaders(h)
+	q.Meta.WriteHeaders(h)
 	h.Set("x-ms-approximate-messages-count", strconv.Itoa(count))
 	return writeEmpty(w, http.StatusOK)
 }
@@ -178,7 +179,7 @@ func (s *Service) setMetadata(w http.ResponseWriter, r *http.Request, t target) 
 	if err := s.authorize(r, t, "w", true); err != nil {
 		return err
 	}
-	md, err := parseMetadata(r.Header)
+	md, err := metadata.Parse(r.Header)
 	if err != nil {
 		return err
 	}
