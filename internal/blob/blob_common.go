@@ -9,12 +9,10 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/auth"
 	"github.com/lazuli-storage/lazuli/internal/azerr"
 	"github.com/lazuli-storage/lazuli/internal/cond"
+	"github.com/lazuli-storage/lazuli/internal/contentprops"
 	"github.com/lazuli-storage/lazuli/internal/request"
 	"github.com/lazuli-storage/lazuli/internal/store"
 )
-
-// defaultContentType is what a blob stored without a type reports.
-const defaultContentType = "application/octet-stream"
 
 // blobConditions parses the request's conditional headers and rejects the
 // ones the operation does not accept. A malformed x-ms-if-tags is 400 here;
@@ -43,14 +41,14 @@ func resourceOf(b *blobRecord) cond.Resource {
 // standard headers (Content-Type, ...) with x-ms-blob-* overriding them;
 // Put Block List and Set Blob Properties take only x-ms-blob-*. Properties
 // not given are cleared, as the service does.
-func parseContentProps(h http.Header, standard bool) (contentProps, error) {
+func parseContentProps(h http.Header, standard bool) (contentprops.Props, error) {
 	get := func(std, blob string) string {
 		if v := h.Get(blob); v != "" || !standard {
 			return v
 		}
 		return h.Get(std)
 	}
-	p := contentProps{
+	p := contentprops.Props{
 		Type:         get("Content-Type", "x-ms-blob-content-type"),
 		Encoding:     get("Content-Encoding", "x-ms-blob-content-encoding"),
 		Language:     get("Content-Language", "x-ms-blob-content-language"),
@@ -105,15 +103,7 @@ func setBlobETag(h http.Header, b *blobRecord) {
 // the range.
 func setBlobHeaders(h http.Header, b *blobRecord, now time.Time) {
 	setBlobETag(h, b)
-	ct := b.Props.Type
-	if ct == "" {
-		ct = defaultContentType
-	}
-	h.Set("Content-Type", ct)
-	setIf(h, "Content-Encoding", b.Props.Encoding)
-	setIf(h, "Content-Language", b.Props.Language)
-	setIf(h, "Content-Disposition", b.Props.Disposition)
-	setIf(h, "Cache-Control", b.Props.CacheControl)
+	b.Props.WriteHeaders(h)
 	h.Set("x-ms-blob-type", b.Type.String())
 	h.Set("x-ms-creation-time", httpTime(b.Created))
 	h.Set("Accept-Ranges", "bytes")

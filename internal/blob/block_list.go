@@ -11,6 +11,7 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/azerr"
 	"github.com/lazuli-storage/lazuli/internal/blob/blocklist"
 	"github.com/lazuli-storage/lazuli/internal/cond"
+	"github.com/lazuli-storage/lazuli/internal/contentprops"
 	"github.com/lazuli-storage/lazuli/internal/metadata"
 	"github.com/lazuli-storage/lazuli/internal/request"
 	"github.com/lazuli-storage/lazuli/internal/store"
@@ -19,7 +20,7 @@ import (
 // putBlockListArgs is a parsed Put Block List request.
 type putBlockListArgs struct {
 	conds    cond.Conditions
-	props    contentProps
+	props    contentprops.Props
 	metadata metadata.Set
 	tier     string
 	tags     tagSet
@@ -44,7 +45,7 @@ func parsePutBlockList(r *http.Request) (putBlockListArgs, error) {
 		return a, err
 	}
 	if a.props.Type == "" {
-		a.props.Type = defaultContentType
+		a.props.Type = contentprops.DefaultType
 	}
 	if a.metadata, err = metadata.Parse(r.Header); err != nil {
 		return a, err

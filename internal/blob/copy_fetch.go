@@ -1,7 +1,6 @@
 package blob
 
 import (
-	"encoding/base64"
 	"errors"
 	"fmt"
 	"io"
@@ -13,6 +12,7 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/auth"
 	"github.com/lazuli-storage/lazuli/internal/azerr"
 	"github.com/lazuli-storage/lazuli/internal/blob/byterange"
+	"github.com/lazuli-storage/lazuli/internal/contentprops"
 	"github.com/lazuli-storage/lazuli/internal/extent"
 	"github.com/lazuli-storage/lazuli/internal/metadata"
 	"github.com/lazuli-storage/lazuli/internal/request"
@@ -29,7 +29,7 @@ type fetched struct {
 	size   int64
 	md5    [16]byte
 	crc    []byte // CRC-64 of the bytes, when the request declared one
-	props  contentProps
+	props  contentprops.Props
 	meta   metadata.Set
 }
 
@@ -95,7 +95,7 @@ func (s *Service) fetchSource(r *http.Request, src copySource, rng *byterange.Ra
 	case length >= 0 && info.Size != length:
 		return nil, copySourceError(http.StatusBadGateway, "", "The copy source ended before its Content-Length.")
 	}
-	f := &fetched{size: info.Size, md5: info.MD5, crc: body.crc(), props: responseProps(resp.Header), meta: metadata.FromResponse(resp.Header)}
+	f := &fetched{size: info.Size, md5: info.MD5, crc: body.crc(), props: contentprops.FromResponse(resp.Header), meta: metadata.FromResponse(resp.Header)}
 	if err := sums.verify(info.MD5, f.crc); err != nil {
 		return nil, err
 	}
@@ -152,15 +152,4 @@ func (s *Service) signFileSource(r *http.Request, src copySource, req *http.Requ
 func sourceTooLarge(limit int64) error {
 	return azerr.Newf(azerr.CannotVerifyCopySource, "The copy source is larger than %d bytes, the most this operation copies.", limit).
 		WithStatus(http.StatusConflict)
-}
-
-// responseProps reads the content properties of a source's answer.
-func responseProps(h http.Header) contentProps {
-	p := contentProps{Type: h.Get("Content-Type"), Encoding: h.Get("Content-Encoding"),
-		Language: h.Get("Content-Language"), Disposition: h.Get("Content-Disposition"),
-		CacheControl: h.Get("Cache-Control")}
-	if sum, err := base64.StdEncoding.DecodeString(h.Get("Content-MD5")); err == nil && len(sum) == 16 {
-		p.MD5 = sum
-	}
-	return p
 }

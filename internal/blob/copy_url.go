@@ -10,6 +10,7 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/blob/blocklist"
 	"github.com/lazuli-storage/lazuli/internal/blob/byterange"
 	"github.com/lazuli-storage/lazuli/internal/cond"
+	"github.com/lazuli-storage/lazuli/internal/contentprops"
 	"github.com/lazuli-storage/lazuli/internal/extent"
 	"github.com/lazuli-storage/lazuli/internal/metadata"
 	"github.com/lazuli-storage/lazuli/internal/request"
@@ -34,7 +35,7 @@ type putBlobFromURLArgs struct {
 	conds    cond.Conditions
 	source   sourceArgs
 	src      copySource
-	props    contentProps
+	props    contentprops.Props
 	copyProp bool // x-ms-copy-source-blob-properties
 	metadata metadata.Set
 	tier     string
@@ -140,7 +141,7 @@ func (s *Service) putBlobFromURL(w http.ResponseWriter, r *http.Request) error {
 			inheritProps(&rec.Props, src.Props)
 		}
 		if rec.Props.Type == "" {
-			rec.Props.Type = defaultContentType
+			rec.Props.Type = contentprops.DefaultType
 		}
 		rec.Metadata, rec.Tier, rec.Tags = a.metadata, a.tier, a.tags
 		if a.copyTags {
@@ -164,7 +165,7 @@ func (s *Service) putBlobFromURL(w http.ResponseWriter, r *http.Request) error {
 
 // inheritProps fills the content properties the request left empty with
 // the source's.
-func inheritProps(p *contentProps, src contentProps) {
+func inheritProps(p *contentprops.Props, src contentprops.Props) {
 	for _, f := range []struct {
 		dst *string
 		v   string

@@ -8,6 +8,7 @@ import (
 
 	"github.com/lazuli-storage/lazuli/internal/azerr"
 	"github.com/lazuli-storage/lazuli/internal/cond"
+	"github.com/lazuli-storage/lazuli/internal/contentprops"
 	"github.com/lazuli-storage/lazuli/internal/extent"
 	"github.com/lazuli-storage/lazuli/internal/metadata"
 	"github.com/lazuli-storage/lazuli/internal/request"
@@ -18,7 +19,7 @@ import (
 // carries no content) shared by both kinds.
 type kindArgs struct {
 	conds    cond.Conditions
-	props    contentProps
+	props    contentprops.Props
 	metadata metadata.Set
 	tags     tagSet
 }
@@ -36,7 +37,7 @@ func parseKindCreate(r *http.Request) (kindArgs, error) {
 		return a, err
 	}
 	if a.props.Type == "" {
-		a.props.Type = defaultContentType
+		a.props.Type = contentprops.DefaultType
 	}
 	if a.metadata, err = metadata.Parse(r.Header); err != nil {
 		return a, err

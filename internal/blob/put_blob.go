@@ -8,6 +8,7 @@ import (
 
 	"github.com/lazuli-storage/lazuli/internal/azerr"
 	"github.com/lazuli-storage/lazuli/internal/cond"
+	"github.com/lazuli-storage/lazuli/internal/contentprops"
 	"github.com/lazuli-storage/lazuli/internal/extent"
 	"github.com/lazuli-storage/lazuli/internal/metadata"
 	"github.com/lazuli-storage/lazuli/internal/request"
@@ -48,7 +49,7 @@ func (s *Service) putBlobOrCopy(w http.ResponseWriter, r *http.Request) error {
 // putBlobArgs is a parsed Put Blob request.
 type putBlobArgs struct {
 	conds    cond.Conditions
-	props    contentProps
+	props    contentprops.Props
 	metadata metadata.Set
 	tier     string
 	tags     tagSet
@@ -75,7 +76,7 @@ func parsePutBlob(r *http.Request) (putBlobArgs, error) {
 		return a, err
 	}
 	if a.props.Type == "" {
-		a.props.Type = defaultContentType
+		a.props.Type = contentprops.DefaultType
 	}
 	if a.metadata, err = metadata.Parse(r.Header); err != nil {
 		return a, err

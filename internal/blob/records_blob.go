@@ -5,8 +5,10 @@ import (
 	"errors"
 	"time"
 
+	"github.com/lazuli-storage/lazuli/internal/contentprops"
 	"github.com/lazuli-storage/lazuli/internal/etag"
 	"github.com/lazuli-storage/lazuli/internal/lease"
+	"github.com/lazuli-storage/lazuli/internal/leaserecord"
 	"github.com/lazuli-storage/lazuli/internal/metadata"
 	"github.com/lazuli-storage/lazuli/internal/record"
 	"github.com/lazuli-storage/lazuli/internal/store"
@@ -70,7 +72,7 @@ type blobRecord struct {
 	ETag       etag.Tick
 	Created    time.Time
 	Size       int64
-	Props      contentProps
+	Props      contentprops.Props
 	Metadata   metadata.Set
 	Lease      lease.Lease
 	Tier       string // "" while the tier is inferred (Hot)
@@ -89,12 +91,6 @@ type blobRecord struct {
 	// segments is the encoded segment list, decoded on demand so that
 	// listings never pay for it.
 	segments []byte
-}
-
-// contentProps are the standard HTTP properties stored with a blob.
-type contentProps struct {
-	Type, Encoding, Language, Disposition, CacheControl string
-	MD5                                                 []byte
 }
 
 // segment is one piece of committed content: Length bytes of an extent
@@ -153,22 +149,14 @@ func (b *blobRecord) encode() []byte {
 		e.Varint(b.Size)
 		e.Uvarint(uint64(b.BlockIDLen))
 	})
-	if !b.Props.empty() {
-		e.Field(btagProps, func(e *record.Encoder) {
-			p := &b.Props
-			e.Str(p.Type)
-			e.Str(p.Encoding)
-			e.Str(p.Language)
-			e.Str(p.Disposition)
-			e.Str(p.CacheControl)
-			e.Raw(p.MD5)
-		})
+	if !b.Props.Empty() {
+		e.Field(btagProps, b.Props.Encode)
 	}
 	if len(b.Metadata) > 0 {
 		e.Field(btagMetadata, b.Metadata.Encode)
 	}
 	if b.Lease.ID != "" {
-		e.Field(btagLease, func(e *record.Encoder) { encodeLease(e, b.Lease) })
+		e.Field(btagLease, func(e *record.Encoder) { leaserecord.Encode(e, b.Lease) })
 	}
 	if len(b.segments) > 0 {
 		e.Byte(btagSegments)
@@ -188,12 +176,6 @@ func (b *blobRecord) encode() []byte {
 	}
 	b.identityState.encode(&e)
 	return e.Bytes()
-}
-
-// empty reports whether no content property is set.
-func (p *contentProps) empty() bool {
-	return p.Type == "" && p.Encoding == "" && p.Language == "" && p.Disposition == "" &&
-		p.CacheControl == "" && len(p.MD5) == 0
 }
 
 // decodeBlob decodes a stored blob record. The record's bytes belong to the
@@ -221,15 +203,11 @@ func decodeBlobRecord(v []byte, withSegments bool) (*blobRecord, error) {
 			b.Size = p.Varint()
 			b.BlockIDLen = int(p.Uvarint())
 		case btagProps:
-			b.Props = contentProps{Type: p.Str(), Encoding: p.Str(), Language: p.Str(),
-				Disposition: p.Str(), CacheControl: p.Str()}
-			if md5 := p.Raw(); len(md5) > 0 {
-				b.Props.MD5 = bytes.Clone(md5)
-			}
+			b.Props = contentprops.Decode(p)
 		case btagMetadata:
 			b.Metadata = metadata.Decode(p)
 		case btagLease:
-			b.Lease = decodeLease(p)
+			b.Lease = leaserecord.Decode(p)
 		case btagSegments:
 			if withSegments {
 				b.segments = bytes.Clone(p.Rest())

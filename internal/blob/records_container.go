@@ -6,6 +6,7 @@ import (
 
 	"github.com/lazuli-storage/lazuli/internal/etag"
 	"github.com/lazuli-storage/lazuli/internal/lease"
+	"github.com/lazuli-storage/lazuli/internal/leaserecord"
 	"github.com/lazuli-storage/lazuli/internal/metadata"
 	"github.com/lazuli-storage/lazuli/internal/record"
 	"github.com/lazuli-storage/lazuli/internal/store"
@@ -75,7 +76,7 @@ func (c *containerRecord) encode() []byte {
 		e.Field(ctagMetadata, c.Metadata.Encode)
 	}
 	if c.Lease.ID != "" {
-		e.Field(ctagLease, func(e *record.Encoder) { encodeLease(e, c.Lease) })
+		e.Field(ctagLease, func(e *record.Encoder) { leaserecord.Encode(e, c.Lease) })
 	}
 	if len(c.ACL) > 0 {
 		e.Field(ctagACL, func(e *record.Encoder) {
@@ -107,7 +108,7 @@ func decodeContainer(v []byte) (*containerRecord, error) {
 		case ctagMetadata:
 			c.Metadata = metadata.Decode(p)
 		case ctagLease:
-			c.Lease = decodeLease(p)
+			c.Lease = leaserecord.Decode(p)
 		case ctagACL:
 			n := p.Uvarint()
 			for i := uint64(0); i < n && p.Err() == nil; i++ {
@@ -120,17 +121,6 @@ func decodeContainer(v []byte) (*containerRecord, error) {
 		}
 	})
 	return c, d.Err()
-}
-
-func encodeLease(e *record.Encoder, l lease.Lease) {
-	e.Str(l.ID)
-	e.Varint(int64(l.Duration))
-	e.Time(l.Expires)
-	e.Time(l.BreakEnds)
-}
-
-func decodeLease(d *record.Decoder) lease.Lease {
-	return lease.Lease{ID: d.Str(), Duration: int(d.Varint()), Expires: d.Time(), BreakEnds: d.Time()}
 }
 
 // loadContainer reads a container; found is false when it does not exist

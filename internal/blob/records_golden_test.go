@@ -8,6 +8,7 @@ import (
 
 	"time"
 
+	"github.com/lazuli-storage/lazuli/internal/contentprops"
 	"github.com/lazuli-storage/lazuli/internal/lease"
 	"github.com/lazuli-storage/lazuli/internal/metadata"
 )
@@ -16,7 +17,7 @@ import (
 func goldenBlob() *blobRecord {
 	at := time.Date(2024, 5, 6, 7, 8, 9, 123456789, time.UTC)
 	b := &blobRecord{Type: pageBlob, Committed: true, HasUncommitted: true, BlockIDLen: 16, ETag: 1 << 40, Created: at,
-		Props: contentProps{Type: "text/plain", Encoding: "gzip", Language: "en", Disposition: "inline",
+		Props: contentprops.Props{Type: "text/plain", Encoding: "gzip", Language: "en", Disposition: "inline",
 			CacheControl: "no-cache", MD5: []byte("0123456789abcdef")},
 		Metadata: metadata.Set{{Name: "alpha", Value: "1"}, {Name: "beta", Value: ""}},
 		Lease:    lease.Lease{ID: "aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa", Duration: 15, Expires: at.Add(15 * time.Second)},

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lazuli-storage/lazuli/internal/contentprops"
 	"github.com/lazuli-storage/lazuli/internal/etag"
 	"github.com/lazuli-storage/lazuli/internal/lease"
 	"github.com/lazuli-storage/lazuli/internal/metadata"
@@ -19,7 +20,7 @@ func TestBlobRecordRoundTrip(t *testing.T) {
 		{Type: blockBlob, Committed: true, ETag: etag.FromTime(now), Created: now},
 		{Type: blockBlob, HasUncommitted: true, BlockIDLen: 8, ETag: 42, Created: now},
 		{Type: blockBlob, Committed: true, HasUncommitted: true, BlockIDLen: 64, ETag: 7, Created: now, Tier: "Cool",
-			Props:    contentProps{Type: "text/plain", Encoding: "gzip", Language: "en", Disposition: "inline", CacheControl: "no-cache", MD5: []byte("0123456789abcdef")},
+			Props:    contentprops.Props{Type: "text/plain", Encoding: "gzip", Language: "en", Disposition: "inline", CacheControl: "no-cache", MD5: []byte("0123456789abcdef")},
 			Metadata: metadata.Set{{Name: "a", Value: "1"}, {Name: "b", Value: ""}},
 			Lease:    lease.Lease{ID: "aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa", Duration: 15, Expires: now.Add(15 * time.Second)}},
 	}

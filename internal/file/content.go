@@ -89,17 +89,7 @@ func writeFileHeaders(h http.Header, n *node, now time.Time) {
 	setETag(h, n.ETag)
 	n.Metadata.WriteHeaders(h)
 	h.Set("x-ms-type", "File")
-	ct := n.Props.Type
-	if ct == "" {
-		ct = "application/octet-stream"
-	}
-	h.Set("Content-Type", ct)
-	for name, v := range map[string]string{"Content-Encoding": n.Props.Encoding, "Content-Language": n.Props.Language,
-		"Content-Disposition": n.Props.Disposition, "Cache-Control": n.Props.CacheControl} {
-		if v != "" {
-			h.Set(name, v)
-		}
-	}
+	n.Props.WriteHeaders(h)
 	if len(n.Props.MD5) > 0 {
 		h.Set("Content-MD5", base64.StdEncoding.EncodeToString(n.Props.MD5))
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/lazuli-storage/lazuli/internal/auth"
 	"github.com/lazuli-storage/lazuli/internal/azerr"
+	"github.com/lazuli-storage/lazuli/internal/contentprops"
 	"github.com/lazuli-storage/lazuli/internal/etag"
 	"github.com/lazuli-storage/lazuli/internal/file/smbstate"
 	"github.com/lazuli-storage/lazuli/internal/lease"
@@ -34,8 +35,8 @@ func parseSize(h http.Header, name string) (int64, bool, error) {
 
 // parseContentProps reads the x-ms-content-* and x-ms-cache-control
 // headers of Create File and Set File Properties.
-func parseContentProps(h http.Header) (contentProps, error) {
-	p := contentProps{
+func parseContentProps(h http.Header) (contentprops.Props, error) {
+	p := contentprops.Props{
 		Type:         h.Get("x-ms-content-type"),
 		Encoding:     h.Get("x-ms-content-encoding"),
 		Language:     h.Get("x-ms-content-language"),

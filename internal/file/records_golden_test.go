@@ -8,6 +8,7 @@ import (
 
 	"time"
 
+	"github.com/lazuli-storage/lazuli/internal/contentprops"
 	"github.com/lazuli-storage/lazuli/internal/file/ranges"
 	"github.com/lazuli-storage/lazuli/internal/file/smbstate"
 	"github.com/lazuli-storage/lazuli/internal/lease"
@@ -21,7 +22,7 @@ func goldenNode() *node {
 		SMB: smbProps{Attrs: attrArchive | attrHidden, Created: at, Written: at.Add(time.Second),
 			Changed: at.Add(2 * time.Second), PermKey: "1*2"},
 		Metadata: metadata.Set{{Name: "a", Value: "1"}, {Name: "b", Value: ""}},
-		Props: contentProps{Type: "text/plain", Encoding: "gzip", Language: "en", Disposition: "inline",
+		Props: contentprops.Props{Type: "text/plain", Encoding: "gzip", Language: "en", Disposition: "inline",
 			CacheControl: "no-cache", MD5: []byte("0123456789abcdef")},
 		Lease: lease.Lease{ID: "aaaaaaaa-0000-4000-8000-000000000001", Duration: lease.Infinite},
 		Copy:  copyState{ID: "c", Source: "http://x/y", Status: "success", Description: "done", Copied: 3, Total: 3, Completed: at},

@@ -1,13 +1,14 @@
 package file
 
 import (
-	"bytes"
 	"errors"
 	"time"
 
+	"github.com/lazuli-storage/lazuli/internal/contentprops"
 	"github.com/lazuli-storage/lazuli/internal/etag"
 	"github.com/lazuli-storage/lazuli/internal/file/smbstate"
 	"github.com/lazuli-storage/lazuli/internal/lease"
+	"github.com/lazuli-storage/lazuli/internal/leaserecord"
 	"github.com/lazuli-storage/lazuli/internal/metadata"
 	"github.com/lazuli-storage/lazuli/internal/record"
 	"github.com/lazuli-storage/lazuli/internal/store"
@@ -49,7 +50,7 @@ type node struct {
 
 	// Files only.
 	Size  int64
-	Props contentProps
+	Props contentprops.Props
 	Lease lease.Lease
 	Copy  copyState
 
@@ -65,12 +66,6 @@ type smbProps struct {
 	Written time.Time // last write
 	Changed time.Time
 	PermKey string
-}
-
-// contentProps are the HTTP properties stored with a file.
-type contentProps struct {
-	Type, Encoding, Language, Disposition, CacheControl string
-	MD5                                                 []byte
 }
 
 // copyState is the outcome of the last Copy File into this file.
@@ -152,22 +147,14 @@ func (n *node) encode() []byte {
 		e.Str(n.SMB.PermKey)
 		e.Varint(n.Size)
 	})
-	if !n.Props.empty() {
-		e.Field(ntagProps, func(e *record.Encoder) {
-			p := &n.Props
-			e.Str(p.Type)
-			e.Str(p.Encoding)
-			e.Str(p.Language)
-			e.Str(p.Disposition)
-			e.Str(p.CacheControl)
-			e.Raw(p.MD5)
-		})
+	if !n.Props.Empty() {
+		e.Field(ntagProps, n.Props.Encode)
 	}
 	if len(n.Metadata) > 0 {
 		e.Field(ntagMetadata, n.Metadata.Encode)
 	}
 	if n.Lease.ID != "" {
-		e.Field(ntagLease, func(e *record.Encoder) { encodeLease(e, n.Lease) })
+		e.Field(ntagLease, func(e *record.Encoder) { leaserecord.Encode(e, n.Lease) })
 	}
 	if n.Copy.ID != "" {
 		e.Field(ntagCopy, func(e *record.Encoder) {
@@ -216,11 +203,6 @@ func (n *node) decodeSMB(d *record.Decoder) {
 	}
 }
 
-func (p *contentProps) empty() bool {
-	return p.Type == "" && p.Encoding == "" && p.Language == "" && p.Disposition == "" &&
-		p.CacheControl == "" && len(p.MD5) == 0
-}
-
 // decodeNode decodes a stored node. The value belongs to the store, so
 // everything kept is copied (strings by conversion, MD5 explicitly).
 func decodeNode(v []byte) (*node, error) {
@@ -244,15 +226,11 @@ func decodeNode(v []byte) (*node, error) {
 			n.SMB.PermKey = p.Str()
 			n.Size = p.Varint()
 		case ntagProps:
-			n.Props = contentProps{Type: p.Str(), Encoding: p.Str(), Language: p.Str(),
-				Disposition: p.Str(), CacheControl: p.Str()}
-			if md5 := p.Raw(); len(md5) > 0 {
-				n.Props.MD5 = bytes.Clone(md5)
-			}
+			n.Props = contentprops.Decode(p)
 		case ntagMetadata:
 			n.Metadata = metadata.Decode(p)
 		case ntagLease:
-			n.Lease = decodeLease(p)
+			n.Lease = leaserecord.Decode(p)
 		case ntagCopy:
 			n.Copy = copyState{ID: p.Str(), Source: p.Str(), Status: p.Str(), Description: p.Str(),
 				Copied: p.Varint(), Total: p.Varint(), Completed: p.Time()}

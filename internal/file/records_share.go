@@ -6,6 +6,7 @@ import (
 
 	"github.com/lazuli-storage/lazuli/internal/etag"
 	"github.com/lazuli-storage/lazuli/internal/lease"
+	"github.com/lazuli-storage/lazuli/internal/leaserecord"
 	"github.com/lazuli-storage/lazuli/internal/metadata"
 	"github.com/lazuli-storage/lazuli/internal/record"
 	"github.com/lazuli-storage/lazuli/internal/store"
@@ -84,7 +85,7 @@ func (s *shareRecord) encode() []byte {
 		e.Field(stagMetadata, s.Metadata.Encode)
 	}
 	if s.Lease.ID != "" {
-		e.Field(stagLease, func(e *record.Encoder) { encodeLease(e, s.Lease) })
+		e.Field(stagLease, func(e *record.Encoder) { leaserecord.Encode(e, s.Lease) })
 	}
 	if len(s.ACL) > 0 {
 		e.Field(stagACL, func(e *record.Encoder) {
@@ -122,7 +123,7 @@ func decodeShare(v []byte) (*shareRecord, error) {
 		case stagMetadata:
 			s.Metadata = metadata.Decode(p)
 		case stagLease:
-			s.Lease = decodeLease(p)
+			s.Lease = leaserecord.Decode(p)
 		case stagACL:
 			n := p.Count()
 			for i := 0; i < n && p.Err() == nil; i++ {
@@ -135,17 +136,6 @@ func decodeShare(v []byte) (*shareRecord, error) {
 		}
 	})
 	return s, d.Err()
-}
-
-func encodeLease(e *record.Encoder, l lease.Lease) {
-	e.Str(l.ID)
-	e.Varint(int64(l.Duration))
-	e.Time(l.Expires)
-	e.Time(l.BreakEnds)
-}
-
-func decodeLease(d *record.Decoder) lease.Lease {
-	return lease.Lease{ID: d.Str(), Duration: int(d.Varint()), Expires: d.Time(), BreakEnds: d.Time()}
 }
 
 // loadShare reads a share (snap "") or share snapshot record; found is

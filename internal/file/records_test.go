@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lazuli-storage/lazuli/internal/contentprops"
 	"github.com/lazuli-storage/lazuli/internal/etag"
 	"github.com/lazuli-storage/lazuli/internal/file/ranges"
 	"github.com/lazuli-storage/lazuli/internal/file/smbstate"
@@ -17,7 +18,7 @@ func TestNodeRoundTrip(t *testing.T) {
 	n := &node{Name: "File.txt", ID: 1 << 62, ParentID: 9, ETag: etag.FromTime(at), Size: 4 << 40,
 		SMB:      smbProps{Attrs: attrArchive | attrHidden, Created: at, Written: at.Add(time.Second), Changed: at.Add(2 * time.Second), PermKey: "1*2"},
 		Metadata: metadata.Set{{Name: "a", Value: "1"}, {Name: "b", Value: ""}},
-		Props:    contentProps{Type: "text/plain", Encoding: "gzip", Language: "en", Disposition: "inline", CacheControl: "no-cache", MD5: make([]byte, 16)},
+		Props:    contentprops.Props{Type: "text/plain", Encoding: "gzip", Language: "en", Disposition: "inline", CacheControl: "no-cache", MD5: make([]byte, 16)},
 		Lease:    lease.Lease{ID: "aaaaaaaa-0000-4000-8000-000000000001", Duration: lease.Infinite},
 		Copy:     copyState{ID: "c", Source: "http://x/y", Status: "success", Copied: 3, Total: 3, Completed: at},
 		Opens: []smbstate.Open{{HandleID: 5, SessionID: 6, ClientIP: "1.2.3.4:5", ClientName: "pc", OpenTime: at,

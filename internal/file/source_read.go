@@ -2,7 +2,6 @@ package file
 
 import (
 	"context"
-	"encoding/base64"
 	"errors"
 	"net/http"
 	"strconv"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/lazuli-storage/lazuli/internal/auth"
 	"github.com/lazuli-storage/lazuli/internal/azerr"
+	"github.com/lazuli-storage/lazuli/internal/contentprops"
 	"github.com/lazuli-storage/lazuli/internal/extent"
 	"github.com/lazuli-storage/lazuli/internal/metadata"
 	"github.com/lazuli-storage/lazuli/internal/request"
@@ -19,7 +19,7 @@ import (
 // extent ("" when empty) and its properties.
 type blobContent struct {
 	size   int64
-	props  contentProps
+	props  contentprops.Props
 	meta   metadata.Set
 	extent string
 }
@@ -66,13 +66,9 @@ func (s *Service) readBlob(r *http.Request, src sourceRef, rng *byteRange) (*blo
 	if resp.StatusCode != http.StatusOK && resp.StatusCode != http.StatusPartialContent {
 		return nil, copySourceFailure(resp)
 	}
-	bc := &blobContent{size: resp.ContentLength, meta: metadata.FromResponse(resp.Header), props: contentProps{
-		Type: resp.Header.Get("Content-Type"), Encoding: resp.Header.Get("Content-Encoding"),
-		Language: resp.Header.Get("Content-Language"), Disposition: resp.Header.Get("Content-Disposition"),
-		CacheControl: resp.Header.Get("Cache-Control"),
-	}}
-	if md5, err := base64.StdEncoding.DecodeString(resp.Header.Get("Content-MD5")); err == nil && len(md5) == 16 && rng == nil {
-		bc.props.MD5 = md5
+	bc := &blobContent{size: resp.ContentLength, meta: metadata.FromResponse(resp.Header), props: contentprops.FromResponse(resp.Header)}
+	if rng != nil {
+		bc.props.MD5 = nil // the digest is the whole source's, not the range's
 	}
 	if bc.size < 0 || bc.size > maxFileSize {
 		return nil, azerr.Newf(azerr.CannotVerifyCopySource, "The copy source has no usable length.")
