@@ -18,6 +18,7 @@ import (
 	"sync/atomic"
 
 	"github.com/lazuli-storage/lazuli/internal/store"
+	"github.com/lazuli-storage/lazuli/internal/store/gate"
 )
 
 // errTxDone is returned by a write through a Tx whose closure has returned:
@@ -35,7 +36,7 @@ type Store struct {
 	writeMu     sync.Mutex // serializes Updates
 	lastVersion uint64     // guarded by writeMu; never reused, even by a failed Update
 
-	gate gate
+	gate gate.Gate
 }
 
 // New returns an empty in-memory store.
@@ -46,10 +47,10 @@ func (s *Store) View(ctx context.Context, fn func(store.Tx) error) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if err := s.gate.enter(); err != nil {
+	if err := s.gate.Enter(); err != nil {
 		return err
 	}
-	defer s.gate.leave()
+	defer s.gate.Leave()
 	return fn(&viewTx{root: s.root.Load()})
 }
 
@@ -59,10 +60,10 @@ func (s *Store) Update(ctx context.Context, fn func(store.Tx) error) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if err := s.gate.enter(); err != nil {
+	if err := s.gate.Enter(); err != nil {
 		return err
 	}
-	defer s.gate.leave()
+	defer s.gate.Leave()
 
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
@@ -85,7 +86,7 @@ func runClosure(tx *writeTx, fn func(store.Tx) error) error {
 // Close waits for running transactions; later calls, Close included, return
 // store.ErrClosed.
 func (s *Store) Close() error {
-	if !s.gate.close() {
+	if !s.gate.Close() {
 		return store.ErrClosed
 	}
 	return nil

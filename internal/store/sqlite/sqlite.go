@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/lazuli-storage/lazuli/internal/store"
+	"github.com/lazuli-storage/lazuli/internal/store/gate"
 )
 
 // schemaVersion is the layout this code reads and writes.
@@ -55,7 +56,7 @@ func (o Options) withDefaults() Options {
 type Store struct {
 	writer  *committer
 	readers *readPool
-	gate    gate
+	gate    gate.Gate
 }
 
 // Open opens the database file at path, creating it if needed.
@@ -137,10 +138,10 @@ func (s *Store) View(ctx context.Context, fn func(store.Tx) error) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if err := s.gate.enter(); err != nil {
+	if err := s.gate.Enter(); err != nil {
 		return err
 	}
-	defer s.gate.leave()
+	defer s.gate.Leave()
 	c, err := s.readers.acquire(ctx)
 	if err != nil {
 		return err
@@ -174,17 +175,17 @@ func (s *Store) Update(ctx context.Context, fn func(store.Tx) error) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if err := s.gate.enter(); err != nil {
+	if err := s.gate.Enter(); err != nil {
 		return err
 	}
-	defer s.gate.leave()
+	defer s.gate.Leave()
 	return s.writer.do(ctx, fn)
 }
 
 // Close waits for running transactions, stops the committer and closes every
 // connection. Later calls, Close included, return store.ErrClosed.
 func (s *Store) Close() error {
-	if !s.gate.close() {
+	if !s.gate.Close() {
 		return store.ErrClosed
 	}
 	s.writer.close()

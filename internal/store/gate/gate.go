@@ -1,4 +1,7 @@
-package memory
+// Package gate lets a store engine's Close wait for the transactions already
+// running and turn later ones away, without a lock on the transaction path.
+// The memory and SQLite engines use it.
+package gate
 
 import (
 	"sync"
@@ -7,40 +10,41 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/store"
 )
 
-// closedBit marks a closed gate in gate.state; the bits below count the
+// closedBit marks a closed gate in Gate.state; the bits below count the
 // transactions inside.
 const closedBit = 1 << 62
 
-// gate counts running transactions so that Close can wait for them, without a
+// Gate counts running transactions so that Close can wait for them, without a
 // lock on the transaction path. Once closed it turns every newcomer away with
 // store.ErrClosed. A transaction nested in another (a View inside an Update
 // closure) is turned away rather than waited for, so Close cannot deadlock.
-type gate struct {
+// The zero value is an open gate.
+type Gate struct {
 	state   atomic.Int64
 	closeMu sync.Mutex    // serializes close calls
 	drained chan struct{} // closed when the last transaction leaves a closed gate
 	signal  sync.Once
 }
 
-// enter admits a transaction, or returns store.ErrClosed.
-func (g *gate) enter() error {
+// Enter admits a transaction, or returns store.ErrClosed.
+func (g *Gate) Enter() error {
 	if g.state.Add(1)&closedBit != 0 {
-		g.leave()
+		g.Leave()
 		return store.ErrClosed
 	}
 	return nil
 }
 
-// leave ends a transaction admitted by enter.
-func (g *gate) leave() {
+// Leave ends a transaction admitted by Enter.
+func (g *Gate) Leave() {
 	if g.state.Add(-1) == closedBit {
 		g.signal.Do(func() { close(g.drained) })
 	}
 }
 
-// close turns newcomers away and waits until every admitted transaction has
+// Close turns newcomers away and waits until every admitted transaction has
 // left. It reports false if the gate was already closed.
-func (g *gate) close() bool {
+func (g *Gate) Close() bool {
 	g.closeMu.Lock()
 	defer g.closeMu.Unlock()
 	if g.state.Load()&closedBit != 0 {
