@@ -128,9 +128,18 @@ func (s *Service) runChangeset(r *http.Request, reqs []batch.Request) ([]batch.R
 	if err != nil {
 		return nil, err
 	}
+	if len(ops) == 0 {
+		return nil, azerr.Newf(azerr.InvalidInput, "One of the request inputs is not valid. The changeset is empty.")
+	}
 	account := request.Of(r).Account
 	results := make([]*Entity, len(ops))
 	err = s.st.Update(r.Context(), func(tx store.Tx) error {
+		// Every operation acts on one table and partition: load the
+		// table once.
+		tbl, err := loadTable(tx, account, ops[0].op.table)
+		if err != nil {
+			return failAt(0, err)
+		}
 		now := s.clock.Now()
 		for i, bo := range ops {
 			e, err := bo.op.apply(tx, account, now)
@@ -139,11 +148,8 @@ func (s *Service) runChangeset(r *http.Request, reqs []batch.Request) ([]batch.R
 			}
 			results[i] = e
 		}
-		if len(ops) == 0 {
-			return nil
-		}
 		// A changeset writes one partition: one version bump covers it.
-		return bumpPartition(tx, account, ops[0].op.table, ops[0].op.pk)
+		return touchPartition(tx, tbl, account, ops[0].op.table, ops[0].op.pk)
 	})
 	if err != nil {
 		return nil, err

@@ -132,13 +132,10 @@ func (op *entityOp) takePayload(p *payload) error {
 	return nil
 }
 
-// apply runs the write inside tx and returns the entity as stored (nil
-// after a delete). The caller bumps the partition's version (bumpPartition)
-// once in the same Update, after its last apply.
+// apply runs the write inside tx, on the table the caller loaded in tx, and
+// returns the entity as stored (nil after a delete). The caller then calls
+// touchPartition once in the same Update, after its last apply.
 func (op *entityOp) apply(tx store.Tx, account string, now time.Time) (*Entity, error) {
-	if _, err := loadTable(tx, account, op.table); err != nil {
-		return nil, err
-	}
 	key := entityKey(account, op.table, op.pk, op.rk)
 	var cur *Entity
 	if v, err := tx.Get(key); err == nil {
@@ -255,11 +252,14 @@ func (s *Service) write(w http.ResponseWriter, r *http.Request, method string) e
 	}
 	var e *Entity
 	err = s.st.Update(r.Context(), func(tx store.Tx) error {
-		var err error
+		tbl, err := loadTable(tx, info.Account, op.table)
+		if err != nil {
+			return err
+		}
 		if e, err = op.apply(tx, info.Account, s.clock.Now()); err != nil {
 			return err
 		}
-		return bumpPartition(tx, info.Account, op.table, op.pk)
+		return touchPartition(tx, tbl, info.Account, op.table, op.pk)
 	})
 	if err != nil {
 		return err

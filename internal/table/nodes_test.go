@@ -32,9 +32,9 @@ type node struct {
 	client *aztables.ServiceClient
 }
 
-// minIndexRows is the partition size from which the nodes index cached
-// partitions: small, so that small test tables take the index path.
-const minIndexRows = 16
+// smallPartition is the partition size from which the nodes track
+// partitions and index cached ones: small, so that test tables do.
+const smallPartition = 16
 
 // startNodes starts n nodes over st.
 func startNodes(t *testing.T, st store.Store, n int) []*node {
@@ -47,7 +47,7 @@ func startNodes(t *testing.T, st store.Store, n int) []*node {
 		if err != nil {
 			t.Fatal(err)
 		}
-		svc.SetMinIndexRows(minIndexRows)
+		svc.SetSmallPartitions(smallPartition)
 		authn := &auth.Authenticator{Accounts: accounts, Clock: clock.Real{}, RequestClock: clock.Real{}, Logger: logger}
 		srv := httptest.NewServer(server.Handler(svc, server.Options{Store: st, Auth: authn}))
 		t.Cleanup(srv.Close)

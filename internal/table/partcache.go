@@ -16,8 +16,11 @@ import (
 // the version and the stale entry simply stops matching until LRU order
 // drops it.
 //
-// A partition is decoded only the second time a query scans it whole at
-// the same version (the first time leaves a ghost entry), so a workload
+// Only tracked partitions have versions (version.go). A partition of 64
+// entities or more that queries scan whole twice becomes tracked
+// (track.go), which caches it at its first version; after a write, a
+// tracked partition is decoded again the second time a query scans it
+// whole at the new version (the first leaves a ghost entry), so a workload
 // that writes between every query does not pay for decoding partitions it
 // will never reuse.
 
@@ -44,8 +47,10 @@ const (
 )
 
 // cachedPart is one entry. Its rows never change once the entry is in the
-// cache, so queries read them without a lock, even after eviction; only its
-// indexes (partindex.go) are added later, under idxMu.
+// cache, so queries read them without a lock, even after eviction; its
+// state and size are guarded by partCache.mu and its indexes (partindex.go)
+// by idxMu. Version 0 stands for an untracked partition, whose entry only
+// counts whole scans (tracked versions start at 1).
 type cachedPart struct {
 	key        partKey
 	version    uint64
@@ -64,15 +69,17 @@ type partCache struct {
 	max     int64 // total bytes
 	maxPart int64 // largest partition cached
 	used    int64
-	// minIndexRows is the smallest partition given property indexes.
-	minIndexRows int
-	m            map[partKey]*cachedPart
-	lru          cachedPart // sentinel: lru.next is the most recently used
-	hits         atomic.Int64
+	// minIndexRows is the smallest partition given property indexes,
+	// minTrackRows the smallest partition tracked.
+	minIndexRows, minTrackRows int
+	m                          map[partKey]*cachedPart
+	lru                        cachedPart // sentinel: lru.next is the most recently used
+	hits                       atomic.Int64
 }
 
 func newPartCache(maxBytes int64) *partCache {
-	c := &partCache{max: maxBytes, maxPart: maxBytes / 4, minIndexRows: defaultMinIndexRows, m: map[partKey]*cachedPart{}}
+	c := &partCache{max: maxBytes, maxPart: maxBytes / 4, minIndexRows: defaultMinIndexRows,
+		minTrackRows: defaultMinTrackRows, m: map[partKey]*cachedPart{}}
 	c.lru.next, c.lru.prev = &c.lru, &c.lru
 	return c
 }
@@ -119,6 +126,29 @@ func (c *partCache) put(e *cachedPart) {
 	c.used += e.size
 	c.pushFront(e)
 	c.evict()
+}
+
+// markTrack notes that a query scanned untracked partition k whole, and
+// reports whether it is the second time, when the partition should become
+// tracked. It says so once: the entry then means "tried".
+func (c *partCache) markTrack(k partKey) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e := c.m[k]
+	switch {
+	case e == nil:
+		e = &cachedPart{key: k, state: partGhost, size: ghostBytes + int64(len(k.pk))}
+		c.m[k] = e
+		c.used += e.size
+		c.pushFront(e)
+		c.evict()
+		return false
+	case e.version == 0 && e.state == partGhost:
+		e.state = partTooBig
+		c.touch(e)
+		return true
+	}
+	return false
 }
 
 // grow accounts memory added to a cached entry (an index).

@@ -119,8 +119,8 @@ func (eq *entityQuery) applyContinuation(prefix store.Key, nextPK, nextRK string
 }
 
 // run scans one page inside tx, reading every record of the range from the
-// store: the path of tables whose partitions have no versions (created
-// before partition versions existed).
+// store. The service answers through runVersioned, which must give the
+// same pages; run is the reference it is tested against.
 func (eq *entityQuery) run(tx store.Tx) (*page, error) {
 	w := newWalker(eq)
 	if eq.empty || string(eq.start) >= string(eq.end) {
@@ -207,26 +207,21 @@ func (s *Service) queryEntities(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	var pg *page
-	var learned []*cachedPart
+	var ls *lessons
+	var ref tableRef
 	err = s.st.View(r.Context(), func(tx store.Tx) error {
 		rec, err := loadTable(tx, info.Account, t.table)
 		if err != nil {
 			return err
 		}
-		if rec.ID == 0 {
-			pg, err = eq.run(tx)
-			return err
-		}
-		ref := tableRef{account: info.Account, table: lowerName(t.table), id: rec.ID}
-		pg, learned, err = eq.runVersioned(tx, s.parts, ref)
+		ref = tableRef{account: info.Account, table: lowerName(t.table), id: rec.ID}
+		pg, ls, err = eq.runVersioned(tx, s.parts, ref)
 		return err
 	})
 	if err != nil {
 		return err
 	}
-	for _, e := range learned {
-		s.parts.put(e)
-	}
+	s.parts.apply(r.Context(), s.st, ref, ls)
 	if pg.more {
 		w.Header().Set("x-ms-continuation-NextPartitionKey", encodeToken(pg.nextPK))
 		w.Header().Set("x-ms-continuation-NextRowKey", encodeToken(pg.nextRK))

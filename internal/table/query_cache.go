@@ -14,43 +14,54 @@ type tableRef struct {
 	id             uint64 // tableRecord.ID
 }
 
-// runVersioned answers one page exactly as run does, partition by
-// partition: it reads, in tx, the version of every partition the range
-// touches, takes from the cache the partitions it holds at those versions
-// and scans the others from the store, consecutive ones in one scan. Since
-// every entity write bumps its partition's version in its own transaction,
-// a cached partition whose version tx reads is exactly what tx would read
+// runVersioned answers one page exactly as run does, but walks from memory
+// the tracked partitions that the cache holds at the version tx reads, and
+// scans the rest of the range from the store. Since every entity write to
+// a tracked partition bumps its version in the write's own transaction, a
+// cached partition whose version tx reads is exactly what tx would read
 // from the store. It returns what the scans taught the cache, for the
-// caller to record once the transaction has succeeded.
-func (eq *entityQuery) runVersioned(tx store.Tx, c *partCache, ref tableRef) (*page, []*cachedPart, error) {
+// caller to apply once the transaction has succeeded.
+func (eq *entityQuery) runVersioned(tx store.Tx, c *partCache, ref tableRef) (*page, *lessons, error) {
 	w := newWalker(eq)
+	ls := &lessons{}
 	if eq.empty || string(eq.start) >= string(eq.end) {
-		return w.pg, nil, nil
+		return w.pg, ls, nil
 	}
 	vers, err := partitionVersions(tx, eq.prefix, versionPrefix(ref.account, ref.table), eq.start, eq.end)
 	if err != nil {
 		return nil, nil, err
 	}
 	hits, fill := c.lookup(ref.account, ref.table, ref.id, vers)
-	var learned []*cachedPart
-	for i := 0; i < len(vers) && !w.done; {
-		if hits[i] != nil {
-			w.cached(c, hits[i], keyWith(eq.prefix, vers[i].pk))
-			i++
-			continue
-		}
-		j := i + 1
+	lo := eq.start
+	for i := 0; !w.done; {
+		// Scan the store up to the next cached partition, then walk it.
+		j := i
 		for j < len(vers) && hits[j] == nil {
 			j++
 		}
-		l, err := w.scanParts(tx, ref, vers[i:j], fill[i:j], c.maxPart)
-		if err != nil {
-			return nil, nil, err
+		hi := eq.end
+		var hitPrefix store.Key
+		if j < len(vers) {
+			hitPrefix = keyWith(eq.prefix, vers[j].pk)
+			if string(hitPrefix) < string(hi) {
+				hi = hitPrefix
+			}
 		}
-		learned = append(learned, l...)
-		i = j
+		if string(lo) < string(hi) {
+			if err := w.scanSegment(tx, ref, lo, hi, vers[i:j], fill[i:j], c, ls); err != nil {
+				return nil, nil, err
+			}
+		}
+		if w.done || j == len(vers) {
+			break
+		}
+		w.cached(c, hits[j], hitPrefix)
+		if next := store.PrefixEnd(hitPrefix); string(next) > string(lo) {
+			lo = next
+		}
+		i = j + 1
 	}
-	return w.pg, learned, nil
+	return w.pg, ls, nil
 }
 
 // cached walks the entities of a cached partition that lie in the range;
@@ -168,87 +179,4 @@ func (v *rowView) Property(name string) (odata.Value, bool) {
 		v.n++
 	}
 	return v.e.Property(name)
-}
-
-// scanParts scans from the store the consecutive partitions parts, none of
-// which the cache holds at its version, and returns what the cache learns:
-// a ghost for each partition scanned whole, or its decoded entities when a
-// ghost at the same version says it is scanned whole again (fill).
-func (w *walker) scanParts(tx store.Tx, ref tableRef, parts []partVersion, fill []bool, limit int64) ([]*cachedPart, error) {
-	eq := w.eq
-	prefixes, ends := make([]store.Key, len(parts)), make([][]byte, len(parts))
-	for i, p := range parts {
-		prefixes[i] = keyWith(eq.prefix, p.pk)
-		ends[i] = store.PrefixEnd(prefixes[i])
-	}
-	whole := func(i int) bool {
-		return string(eq.start) <= string(prefixes[i]) && string(ends[i]) <= string(eq.end)
-	}
-	builders := make([]*partBuilder, len(parts))
-	for i := range parts {
-		if fill[i] && whole(i) {
-			builders[i] = newPartBuilder(limit)
-		}
-	}
-	lo, hi := eq.start, eq.end
-	if first := prefixes[0]; string(first) > string(lo) {
-		lo = first
-	}
-	if last := ends[len(parts)-1]; string(last) < string(hi) {
-		hi = last
-	}
-	cur := 0 // the partition of the current record
-	view := &recordView{prefixLen: eq.prefixLen}
-	err := tx.Scan(lo, hi, store.ScanOptions{}, func(k, v []byte) bool {
-		for cur < len(parts) && !bytes.HasPrefix(k, prefixes[cur]) {
-			cur++
-		}
-		if !w.record(view, k, v) {
-			return false
-		}
-		if cur < len(parts) && builders[cur] != nil {
-			if rk, _, ok := keyElement(k[len(prefixes[cur]):]); ok {
-				builders[cur].add(rk, v)
-			} else {
-				builders[cur] = nil
-			}
-		}
-		return true
-	})
-	if err == nil {
-		err = w.err
-	}
-	if err != nil || cur == len(parts) {
-		// cur past the end means a record of a partition without a
-		// version, which a versioned table never has: learn nothing.
-		return nil, err
-	}
-	complete := len(parts)
-	if w.done {
-		complete = cur // the page ended inside partition cur
-	}
-	learned := make([]*cachedPart, 0, complete)
-	for i := 0; i < complete; i++ {
-		if !whole(i) {
-			continue
-		}
-		learned = append(learned, learn(ref, parts[i], builders[i]))
-	}
-	return learned, nil
-}
-
-// learn is the cache entry for a partition scanned whole.
-func learn(ref tableRef, p partVersion, b *partBuilder) *cachedPart {
-	e := &cachedPart{key: partKey{ref.account, ref.table, ref.id, p.pk}, version: p.version,
-		state: partGhost, size: ghostBytes + int64(len(p.pk))}
-	switch {
-	case b == nil:
-	case b.over:
-		e.state = partTooBig
-	default:
-		if rows, size, err := b.build(p.pk); err == nil {
-			e.state, e.rows, e.size = partEntries, rows, size
-		}
-	}
-	return e
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"time"
 
@@ -37,13 +38,17 @@ func newVersionedTable(tb testing.TB) *versionedTable {
 func (vt *versionedTable) write(ops ...*entityOp) {
 	vt.tb.Helper()
 	err := vt.st.Update(context.Background(), func(tx store.Tx) error {
+		tbl, err := loadTable(tx, "acct", "t")
+		if err != nil {
+			return err
+		}
 		for _, op := range ops {
 			op.table = "t"
 			if _, err := op.apply(tx, "acct", time.Now()); err != nil {
 				return err
 			}
 		}
-		return bumpPartition(tx, "acct", "t", ops[0].pk)
+		return touchPartition(tx, tbl, "acct", "t", ops[0].pk)
 	})
 	if err != nil {
 		vt.tb.Fatal(err)
@@ -63,21 +68,22 @@ func remove(pk, rk string) *entityOp {
 func (vt *versionedTable) pageOf(eq *entityQuery, c *partCache) *page {
 	vt.tb.Helper()
 	var pg *page
-	var learned []*cachedPart
+	var ls *lessons
+	ref := tableRef{account: "acct", table: "t", id: vt.id}
 	err := vt.st.View(context.Background(), func(tx store.Tx) error {
 		var err error
 		if c == nil {
 			pg, err = eq.run(tx)
 			return err
 		}
-		pg, learned, err = eq.runVersioned(tx, c, tableRef{account: "acct", table: "t", id: vt.id})
+		pg, ls, err = eq.runVersioned(tx, c, ref)
 		return err
 	})
 	if err != nil {
 		vt.tb.Fatal(err)
 	}
-	for _, e := range learned {
-		c.put(e)
+	if c != nil {
+		c.apply(context.Background(), vt.st, ref, ls)
 	}
 	return pg
 }
@@ -197,9 +203,9 @@ func TestVersionedQueryMatchesScan(t *testing.T) {
 	vt := newVersionedTable(t)
 	vt.fillMixed(r)
 	c := newPartCache(defaultCacheBytes)
-	// Index every partition: filters without equality conjuncts still
-	// take the walk that examines every entity.
-	c.minIndexRows = 0
+	// Track and index every partition: filters without equality conjuncts
+	// still take the walk that examines every entity.
+	c.minIndexRows, c.minTrackRows = 0, 0
 	vt.compareRounds(c)
 }
 
@@ -260,6 +266,7 @@ func TestPartitionCacheFillsOnSecondScan(t *testing.T) {
 		vt.write(upsert("p", fmt.Sprintf("%02d", i), Property{"G", odata.Int32(int32(i % 3))}))
 	}
 	c := newPartCache(defaultCacheBytes)
+	c.minTrackRows = 0
 	count := func() int {
 		pages := vt.pages("G eq 1", 1000, keyRange{}, c)
 		return bytes.Count([]byte(pages[0]), []byte(`"RowKey"`))
@@ -312,25 +319,54 @@ func TestPartitionCacheBounds(t *testing.T) {
 	}
 }
 
-// TestTableDeleteRemovesVersions checks that deleting a table leaves none
-// of its version records behind.
-func TestTableDeleteRemovesVersions(t *testing.T) {
+// TestTrackingAndTableDelete checks that partitions become tracked after
+// two whole scans, that the table record lists them, and that deleting
+// the table leaves none of their version records behind.
+func TestTrackingAndTableDelete(t *testing.T) {
 	vt := newVersionedTable(t)
-	vt.write(upsert("p", "r"))
-	vt.write(upsert("q", "r"))
-	err := vt.st.Update(context.Background(), func(tx store.Tx) error {
-		return deleteRange(tx, versionPrefix("acct", "t"))
-	})
-	if err != nil {
-		t.Fatal(err)
+	for _, pk := range []string{"p", "q\x00", "s"} {
+		vt.write(upsert(pk, "a"), upsert(pk, "b"))
+	}
+	c := newPartCache(defaultCacheBytes)
+	c.minTrackRows = 2
+	for i := 0; i < 2; i++ {
+		vt.pages("PartitionKey lt 'r'", 1000, keyRange{}, c)
+	}
+	prefix := tablePrefix("acct", "t")
+	versions := func() []partVersion {
+		var vers []partVersion
+		err := vt.st.View(context.Background(), func(tx store.Tx) error {
+			var err error
+			vers, err = partitionVersions(tx, prefix, versionPrefix("acct", "t"), prefix, store.PrefixEnd(prefix))
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return vers
+	}
+	if got := fmt.Sprint(versions()); got != "[{p 1} {q\x00 1}]" {
+		t.Fatalf("versions %q", got)
+	}
+	vt.write(upsert("q\x00", "c"))
+	vt.write(upsert("s", "c")) // untracked: no version
+	if got := fmt.Sprint(versions()); got != "[{p 1} {q\x00 2}]" {
+		t.Fatalf("after writes, versions %q", got)
 	}
 	_ = vt.st.View(context.Background(), func(tx store.Tx) error {
-		vers, err := partitionVersions(tx, tablePrefix("acct", "t"), versionPrefix("acct", "t"), tablePrefix("acct", "t"), store.PrefixEnd(tablePrefix("acct", "t")))
-		if err != nil || len(vers) != 0 {
-			t.Fatalf("versions left: %v %v", vers, err)
+		tbl, err := loadTable(tx, "acct", "t")
+		if err != nil || !tbl.tracks("p") || !tbl.tracks("q\x00") || tbl.tracks("s") {
+			t.Fatalf("tracked %q, %v", tbl.Tracked, err)
 		}
 		return nil
 	})
+	err := vt.st.Update(context.Background(), func(tx store.Tx) error { return dropTable(tx, "acct", "t") })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if vers := versions(); len(vers) != 0 {
+		t.Fatalf("versions left after the table was deleted: %v", vers)
+	}
 }
 
 // BenchmarkNonKeyFilterCached is BenchmarkNonKeyFilter on a table with
@@ -361,5 +397,30 @@ func BenchmarkNonKeyFilterCached(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestTrackingStopsAtTheLimit: a table tracks maxTracked partitions at
+// most; others stay answered by the store.
+func TestTrackingStopsAtTheLimit(t *testing.T) {
+	vt := newVersionedTable(t)
+	c := newPartCache(defaultCacheBytes)
+	ref := tableRef{account: "acct", table: "t", id: vt.id}
+	for i := 0; i <= maxTracked; i++ {
+		pk := fmt.Sprintf("p%03d", i)
+		vt.write(upsert(pk, "r"))
+		if err := trackPartition(context.Background(), vt.st, c, ref, pk); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_ = vt.st.View(context.Background(), func(tx store.Tx) error {
+		tbl, err := loadTable(tx, "acct", "t")
+		if err != nil || len(tbl.Tracked) != maxTracked || tbl.tracks(fmt.Sprintf("p%03d", maxTracked)) {
+			t.Fatalf("%d tracked partitions (%v)", len(tbl.Tracked), err)
+		}
+		return nil
+	})
+	if got := vt.pages("", 1000, keyRange{}, c); strings.Count(got[0], `"RowKey"`) != maxTracked+1 {
+		t.Fatalf("query over tracked and untracked partitions: %.300s", got[0])
 	}
 }

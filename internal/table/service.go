@@ -9,13 +9,14 @@
 // lower-cased table, PartitionKey, RowKey) in the compact binary form of
 // record.go. Every request runs one store transaction.
 //
-// Each partition also has a version record that every entity write bumps
-// in its own transaction (version.go). Queries read the versions of the
-// partitions they cover and answer from an in-process cache of decoded
-// partitions (partcache.go, with property indexes in partindex.go) when it
-// holds them at those versions, so a filter on a non-key property does not
-// read and decode every record of a hot partition, and no node ever serves
-// rows another node has since changed.
+// Partitions that queries read whole again and again become tracked: they
+// get a version record that every entity write to them bumps in its own
+// transaction (version.go, track.go). Queries read the versions of the
+// tracked partitions they cover and answer from an in-process cache of
+// decoded partitions (partcache.go, with property indexes in partindex.go)
+// when it holds them at those versions, so a filter on a non-key property
+// does not read and decode every record of a hot partition, and no node
+// ever serves rows another node has since changed.
 package table
 
 import (

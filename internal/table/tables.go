@@ -24,14 +24,31 @@ type tableRecord struct {
 	ACL  []signedIdentifier `json:"a,omitempty"`
 	// ID is a random number naming this incarnation of the table, so that
 	// cached partitions (partcache.go) of a deleted table never pass for
-	// those of a table later created with the same name. Its presence also
-	// says that every partition of the table has a version (version.go);
-	// tables created before versions existed have none, and their queries
-	// always read the store.
+	// those of a table later created with the same name. Tables created
+	// before IDs existed have 0, which is as unique: a table created again
+	// gets an ID.
 	ID uint64 `json:"i,omitempty"`
+	// Tracked lists the partitions that have a version record, which every
+	// entity write to them bumps (version.go). Bytes, not strings, so that
+	// any PartitionKey survives JSON exactly.
+	Tracked [][]byte `json:"t,omitempty"`
 }
 
-// newTableID draws a table incarnation ID; zero means "no versions".
+// maxTracked bounds the tracked partitions of a table: every write to one
+// pays for its version, and the table record is read by every request.
+const maxTracked = 64
+
+// tracks reports whether writes to partition pk bump its version.
+func (r *tableRecord) tracks(pk string) bool {
+	for _, t := range r.Tracked {
+		if string(t) == pk {
+			return true
+		}
+	}
+	return false
+}
+
+// newTableID draws a table incarnation ID.
 func newTableID() uint64 {
 	for {
 		if id := rand.Uint64(); id != 0 {
@@ -194,16 +211,7 @@ func (s *Service) deleteTable(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	err := s.st.Update(r.Context(), func(tx store.Tx) error {
-		if _, err := loadTable(tx, info.Account, t.table); err != nil {
-			return err
-		}
-		if err := tx.Delete(tableKey(info.Account, t.table)); err != nil {
-			return err
-		}
-		if err := deleteRange(tx, versionPrefix(info.Account, t.table)); err != nil {
-			return err
-		}
-		return deleteRange(tx, tablePrefix(info.Account, t.table))
+		return dropTable(tx, info.Account, t.table)
 	})
 	if azerr.Is(err, azerr.TableNotFound) {
 		return azerr.New(azerr.ResourceNotFound)
@@ -213,6 +221,20 @@ func (s *Service) deleteTable(w http.ResponseWriter, r *http.Request) error {
 	}
 	w.WriteHeader(http.StatusNoContent)
 	return nil
+}
+
+// dropTable removes a table with its entities and partition versions.
+func dropTable(tx store.Tx, account, name string) error {
+	if _, err := loadTable(tx, account, name); err != nil {
+		return err
+	}
+	if err := tx.Delete(tableKey(account, name)); err != nil {
+		return err
+	}
+	if err := deleteRange(tx, versionPrefix(account, name)); err != nil {
+		return err
+	}
+	return deleteRange(tx, tablePrefix(account, name))
 }
 
 // deleteRange removes every record under prefix, in batches because Scan

@@ -8,13 +8,17 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/store"
 )
 
-// Partition versions. Every table created by this code keeps, for each
-// partition that has ever been written, a version record: a counter that
+// Partition versions. A partition that queries keep reading whole becomes
+// tracked (tableRecord.Tracked): it gets a version record, a counter that
 // every entity write to the partition increments in the same transaction
 // as the write. A transaction that reads the version therefore knows
 // exactly which state of the partition it sees, on any node of a shared
-// store, which is what lets the query path serve a partition from the
-// in-process cache (partcache.go) without ever serving stale rows.
+// store, which is what lets the query path serve the partition from the
+// in-process cache (partcache.go) without ever serving stale rows. Writes
+// to the other partitions pay nothing: whether a partition is tracked is
+// in the table record that every write reads anyway. On a store shared by
+// several nodes, concurrent writes to one tracked partition conflict on its
+// version record, which is why only partitions worth caching are tracked.
 //
 // The records live beside the table's entities, under
 //
@@ -22,19 +26,29 @@ import (
 //
 // Table names are alphanumeric, so that second element is never a table's,
 // and the records stay outside every entity key range. The value is the
-// counter, 8 bytes big-endian. Version records outlive the partition's
-// entities (a version must never repeat while the table exists) and are
-// deleted with the table; a recreated table gets a new tableRecord.ID, so
-// cached partitions of the old one are never mistaken for the new one's.
+// counter, 8 bytes big-endian. A tracked partition stays tracked (and its
+// version never repeats) while the table exists; records go with the
+// table, and a table created again gets a new tableRecord.ID, so cached
+// partitions of the old one are never mistaken for the new one's.
 
 // versionPrefix is the key prefix of a table's partition versions.
 func versionPrefix(account, table string) store.Key {
 	return store.NewKey(store.SpaceEntity).Str(account).Str(lowerName(table) + "\x00pv")
 }
 
-// bumpPartition increments the version of a partition; every Update that
-// writes entities of the partition calls it once.
-func bumpPartition(tx store.Tx, account, table, pk string) error {
+// touchPartition bumps the version of partition pk if tbl tracks it; every
+// Update that writes entities of the partition calls it once.
+func touchPartition(tx store.Tx, tbl *tableRecord, account, table, pk string) error {
+	if !tbl.tracks(pk) {
+		return nil
+	}
+	_, err := bumpPartition(tx, account, table, pk)
+	return err
+}
+
+// bumpPartition increments the version of a partition, creating it at 1,
+// and returns the new version.
+func bumpPartition(tx store.Tx, account, table, pk string) (uint64, error) {
 	key := keyWith(versionPrefix(account, table), pk).Bytes()
 	var n uint64
 	v, err := tx.Get(key)
@@ -42,11 +56,11 @@ func bumpPartition(tx store.Tx, account, table, pk string) error {
 	case err == nil && len(v) == 8:
 		n = binary.BigEndian.Uint64(v)
 	case err == nil:
-		return errBadRecord
+		return 0, errBadRecord
 	case !errors.Is(err, store.ErrNotFound):
-		return err
+		return 0, err
 	}
-	return tx.Put(key, binary.BigEndian.AppendUint64(nil, n+1))
+	return n + 1, tx.Put(key, binary.BigEndian.AppendUint64(nil, n+1))
 }
 
 // partVersion is a partition's version as one transaction sees it.
@@ -55,10 +69,9 @@ type partVersion struct {
 	version uint64
 }
 
-// partitionVersions lists, in key order, the version of every partition
-// whose entities may lie in the entity key range [start, end) of the table
-// whose entity prefix is prefix. Every partition holding an entity has a
-// version, so the list covers every entity of the range.
+// partitionVersions lists, in key order, the version of every tracked
+// partition whose entities may lie in the entity key range [start, end) of
+// the table whose entity prefix is prefix.
 func partitionVersions(tx store.Tx, prefix, vprefix store.Key, start, end []byte) ([]partVersion, error) {
 	lo, hi := versionBounds(prefix, vprefix, start, end)
 	var out []partVersion
