@@ -8,7 +8,6 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/azerr"
 	"github.com/lazuli-storage/lazuli/internal/cond"
 	"github.com/lazuli-storage/lazuli/internal/extent"
-	"github.com/lazuli-storage/lazuli/internal/request"
 	"github.com/lazuli-storage/lazuli/internal/store"
 )
 
@@ -82,13 +81,7 @@ type appendBlockArgs struct {
 func parseAppendBlock(r *http.Request) (appendBlockArgs, error) {
 	var a appendBlockArgs
 	var err error
-	if err = validContainerName(targetOf(r).Container); err != nil {
-		return a, err
-	}
-	if r.Header.Get(structuredBodyHeader) != "" {
-		return a, azerr.Newf(azerr.NotImplemented, "Structured message bodies (x-ms-structured-body) are not implemented by Lazuli yet.")
-	}
-	if a.conds, err = blobConditions(r, cond.AllConditions); err != nil {
+	if a.conds, err = parseContentWrite(r); err != nil {
 		return a, err
 	}
 	if a.app, err = parseAppendConditions(r.Header); err != nil {
@@ -108,10 +101,7 @@ func parseAppendBlock(r *http.Request) (appendBlockArgs, error) {
 
 // appendLimit is the largest block the request's service version allows.
 func appendLimit(r *http.Request) int64 {
-	if v := request.Of(r).Version; v != "" && v < largeAppendVersion {
-		return legacyAppendBytes
-	}
-	return maxAppendBytes
+	return versionLimit(r, largeAppendVersion, maxAppendBytes, legacyAppendBytes)
 }
 
 // appendBlock is Append Block: the body streams into an extent that one
@@ -187,10 +177,7 @@ func appendable(b *blobRecord) ([]segment, error) {
 // sealAppendBlob is Append Blob Seal: the blob takes no more blocks.
 // Sealing a sealed blob succeeds again.
 func (s *Service) sealAppendBlob(w http.ResponseWriter, r *http.Request) error {
-	if err := validContainerName(targetOf(r).Container); err != nil {
-		return err
-	}
-	conds, err := blobConditions(r, cond.AllConditions&^cond.IfTags)
+	conds, err := parseBlobRequest(r, cond.AllConditions&^cond.IfTags)
 	if err != nil {
 		return err
 	}

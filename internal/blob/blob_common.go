@@ -10,9 +10,19 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/azerr"
 	"github.com/lazuli-storage/lazuli/internal/cond"
 	"github.com/lazuli-storage/lazuli/internal/contentprops"
+	"github.com/lazuli-storage/lazuli/internal/metadata"
 	"github.com/lazuli-storage/lazuli/internal/request"
 	"github.com/lazuli-storage/lazuli/internal/store"
 )
+
+// parseBlobRequest makes the checks a blob operation starts with: the
+// container name, then the conditional headers the operation accepts.
+func parseBlobRequest(r *http.Request, allowed cond.Allowed) (cond.Conditions, error) {
+	if err := validContainerName(targetOf(r).Container); err != nil {
+		return cond.Conditions{}, err
+	}
+	return blobConditions(r, allowed)
+}
 
 // blobConditions parses the request's conditional headers and rejects the
 // ones the operation does not accept. A malformed x-ms-if-tags is 400 here;
@@ -58,6 +68,21 @@ func parseContentProps(h http.Header, standard bool) (contentprops.Props, error)
 	var err error
 	p.MD5, err = parseMD5(h, "x-ms-blob-content-md5")
 	return p, err
+}
+
+// parseNewBlobHeaders reads the content properties and metadata of a
+// request that creates a blob's content (Put Blob, Put Block List): a blob
+// stored without a type is application/octet-stream.
+func parseNewBlobHeaders(h http.Header, standard bool) (contentprops.Props, metadata.Set, error) {
+	p, err := parseContentProps(h, standard)
+	if err != nil {
+		return p, nil, err
+	}
+	if p.Type == "" {
+		p.Type = contentprops.DefaultType
+	}
+	m, err := metadata.Parse(h)
+	return p, m, err
 }
 
 // parseTier reads x-ms-access-tier; "" when absent.

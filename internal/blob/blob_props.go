@@ -15,10 +15,7 @@ import (
 // replaced together (those not sent are cleared, as the service does) and
 // the ETag moves.
 func (s *Service) setBlobProperties(w http.ResponseWriter, r *http.Request) error {
-	if err := validContainerName(targetOf(r).Container); err != nil {
-		return err
-	}
-	conds, err := blobConditions(r, cond.AllConditions)
+	conds, err := parseBlobRequest(r, cond.AllConditions)
 	if err != nil {
 		return err
 	}
@@ -43,10 +40,7 @@ func (s *Service) setBlobProperties(w http.ResponseWriter, r *http.Request) erro
 
 // setBlobMetadata is Set Blob Metadata: it replaces all metadata.
 func (s *Service) setBlobMetadata(w http.ResponseWriter, r *http.Request) error {
-	if err := validContainerName(targetOf(r).Container); err != nil {
-		return err
-	}
-	conds, err := blobConditions(r, cond.AllConditions)
+	conds, err := parseBlobRequest(r, cond.AllConditions)
 	if err != nil {
 		return err
 	}
@@ -74,10 +68,7 @@ func (s *Service) setBlobMetadata(w http.ResponseWriter, r *http.Request) error 
 // blob's ETag and Last-Modified stay as they were.
 func (s *Service) leaseBlob(w http.ResponseWriter, r *http.Request) error {
 	t := targetOf(r)
-	if err := validContainerName(t.Container); err != nil {
-		return err
-	}
-	conds, err := blobConditions(r, cond.AllConditions)
+	conds, err := parseBlobRequest(r, cond.AllConditions)
 	if err != nil {
 		return err
 	}

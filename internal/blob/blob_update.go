@@ -100,11 +100,11 @@ func (s *Service) touch(b *blobRecord) {
 	b.Lease = b.Lease.AfterWrite(now)
 }
 
-// replaced starts the record of a blob that a Put Blob or Put Block List
-// replaces: the old content is released (the caller decides about the
-// uncommitted blocks), the creation time and an active lease survive (an
+// replaced starts the record of the request's blob that a Put Blob, Put
+// Block List or copy replaces: the old content and any uncommitted blocks
+// are released, the creation time and an active lease survive (an
 // overwrite keeps the lease).
-func (s *Service) replaced(tx store.Tx, old *blobRecord, refs refDelta) (*blobRecord, error) {
+func (s *Service) replaced(tx store.Tx, r *http.Request, old *blobRecord, refs refDelta) (*blobRecord, error) {
 	now := s.now()
 	rec := &blobRecord{Type: blockBlob, Committed: true, Created: now}
 	if old == nil {
@@ -120,6 +120,12 @@ func (s *Service) replaced(tx store.Tx, old *blobRecord, refs refDelta) (*blobRe
 	if old.Committed {
 		rec.Created = old.Created
 		rec.Lease = old.Lease.AfterWrite(now)
+	}
+	if old.HasUncommitted {
+		t := targetOf(r)
+		if err := dropUncommitted(tx, request.Of(r).Account, t.Container, t.Blob, refs); err != nil {
+			return nil, err
+		}
 	}
 	return rec, nil
 }

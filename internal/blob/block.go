@@ -37,17 +37,13 @@ func parsePutBlock(r *http.Request) (putBlockArgs, error) {
 	if _, err := blobConditions(r, 0); err != nil {
 		return a, err
 	}
-	if r.Header.Get(structuredBodyHeader) != "" {
-		return a, azerr.Newf(azerr.NotImplemented, "Structured message bodies (x-ms-structured-body) are not implemented by Lazuli yet.")
+	if err := refuseStructuredBody(r.Header); err != nil {
+		return a, err
 	}
 	if a.sums, err = parseChecksums(r.Header); err != nil {
 		return a, err
 	}
-	limit := int64(maxPutBlockBytes)
-	if v := request.Of(r).Version; v != "" && v < largeLimitsVersion {
-		limit = legacyPutBlockBytes
-	}
-	a.length, err = contentLength(r, limit)
+	a.length, err = contentLength(r, versionLimit(r, largeLimitsVersion, maxPutBlockBytes, legacyPutBlockBytes))
 	return a, err
 }
 
@@ -149,10 +145,7 @@ func dropStaged(tx store.Tx, key []byte, refs refDelta) error {
 // getBlockList is Get Block List.
 func (s *Service) getBlockList(w http.ResponseWriter, r *http.Request) error {
 	t := targetOf(r)
-	if err := validContainerName(t.Container); err != nil {
-		return err
-	}
-	conds, err := blobConditions(r, cond.IfTags)
+	conds, err := parseBlobRequest(r, cond.IfTags)
 	if err != nil {
 		return err
 	}

@@ -32,22 +32,13 @@ type putBlockListArgs struct {
 func parsePutBlockList(r *http.Request) (putBlockListArgs, error) {
 	var a putBlockListArgs
 	var err error
-	if err = validContainerName(targetOf(r).Container); err != nil {
-		return a, err
-	}
-	if a.conds, err = blobConditions(r, cond.AllConditions); err != nil {
+	if a.conds, err = parseBlobRequest(r, cond.AllConditions); err != nil {
 		return a, err
 	}
 	if a.tags, err = parseTagsHeader(r.Header.Get("x-ms-tags")); err != nil {
 		return a, err
 	}
-	if a.props, err = parseContentProps(r.Header, false); err != nil {
-		return a, err
-	}
-	if a.props.Type == "" {
-		a.props.Type = contentprops.DefaultType
-	}
-	if a.metadata, err = metadata.Parse(r.Header); err != nil {
+	if a.props, a.metadata, err = parseNewBlobHeaders(r.Header, false); err != nil {
 		return a, err
 	}
 	if a.tier, err = parseTier(r.Header); err != nil {
@@ -97,14 +88,9 @@ func (s *Service) putBlockList(w http.ResponseWriter, r *http.Request) error {
 		if err != nil {
 			return nil, err
 		}
-		rec, err := s.replaced(tx, old, refs)
+		rec, err := s.replaced(tx, r, old, refs)
 		if err != nil {
 			return nil, err
-		}
-		if old != nil && old.HasUncommitted {
-			if err := dropUncommitted(tx, account, t.Container, t.Blob, refs); err != nil {
-				return nil, err
-			}
 		}
 		rec.Props, rec.Metadata, rec.Tier = a.props, a.metadata, a.tier
 		rec.Tags = a.tags

@@ -43,10 +43,7 @@ type copyArgs struct {
 func (s *Service) parseCopy(r *http.Request, sync bool) (copyArgs, error) {
 	var a copyArgs
 	var err error
-	if err = validContainerName(targetOf(r).Container); err != nil {
-		return a, err
-	}
-	if a.conds, err = blobConditions(r, cond.AllConditions); err != nil {
+	if a.conds, err = parseBlobRequest(r, cond.AllConditions); err != nil {
 		return a, err
 	}
 	if err = onlyBase(r); err != nil {
@@ -210,14 +207,9 @@ func (s *Service) runCopy(r *http.Request, a copyArgs, sync bool) (copyResult, e
 		if old != nil && old.Committed && old.Type != src.Type {
 			return nil, azerr.New(azerr.InvalidBlobType)
 		}
-		rec, err := s.replaced(tx, old, refs)
+		rec, err := s.replaced(tx, r, old, refs)
 		if err != nil {
 			return nil, err
-		}
-		if old != nil && old.HasUncommitted {
-			if err := dropUncommitted(tx, request.Of(r).Account, t.Container, t.Blob, refs); err != nil {
-				return nil, err
-			}
 		}
 		if err := copyInto(rec, src, a); err != nil {
 			return nil, err
@@ -339,10 +331,7 @@ func rehydrateCopy(rec *blobRecord, a copyArgs, now time.Time) {
 // NoPendingCopyOperation). An active lease on the destination needs its ID.
 func (s *Service) abortCopy(w http.ResponseWriter, r *http.Request) error {
 	t := targetOf(r)
-	if err := validContainerName(t.Container); err != nil {
-		return err
-	}
-	if _, err := blobConditions(r, 0); err != nil {
+	if _, err := parseBlobRequest(r, 0); err != nil {
 		return err
 	}
 	if err := onlyBase(r); err != nil {

@@ -47,10 +47,7 @@ type putBlobFromURLArgs struct {
 func (s *Service) parsePutBlobFromURL(r *http.Request) (putBlobFromURLArgs, error) {
 	var a putBlobFromURLArgs
 	var err error
-	if err = validContainerName(targetOf(r).Container); err != nil {
-		return a, err
-	}
-	if a.conds, err = blobConditions(r, cond.AllConditions); err != nil {
+	if a.conds, err = parseBlobRequest(r, cond.AllConditions); err != nil {
 		return a, err
 	}
 	if err = onlyBase(r); err != nil {
@@ -126,14 +123,9 @@ func (s *Service) putBlobFromURL(w http.ResponseWriter, r *http.Request) error {
 		if old != nil && old.Committed && old.Type != blockBlob {
 			return nil, azerr.New(azerr.InvalidBlobType)
 		}
-		rec, err := s.replaced(tx, old, refs)
+		rec, err := s.replaced(tx, r, old, refs)
 		if err != nil {
 			return nil, err
-		}
-		if old != nil && old.HasUncommitted {
-			if err := dropUncommitted(tx, request.Of(r).Account, t.Container, t.Blob, refs); err != nil {
-				return nil, err
-			}
 		}
 		rec.segments, rec.Size = src.segments, src.Size
 		rec.Props = a.props

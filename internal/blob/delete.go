@@ -33,10 +33,7 @@ type deleteArgs struct {
 func parseDelete(r *http.Request) (deleteArgs, error) {
 	var a deleteArgs
 	var err error
-	if err = validContainerName(targetOf(r).Container); err != nil {
-		return a, err
-	}
-	if a.conds, err = blobConditions(r, cond.AllConditions); err != nil {
+	if a.conds, err = parseBlobRequest(r, cond.AllConditions); err != nil {
 		return a, err
 	}
 	if a.sel, err = parseSelector(r); err != nil {

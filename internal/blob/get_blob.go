@@ -34,10 +34,7 @@ type readArgs struct {
 func parseRead(r *http.Request) (readArgs, error) {
 	var a readArgs
 	var err error
-	if err = validContainerName(targetOf(r).Container); err != nil {
-		return a, err
-	}
-	if a.conds, err = blobConditions(r, cond.AllConditions); err != nil {
+	if a.conds, err = parseBlobRequest(r, cond.AllConditions); err != nil {
 		return a, err
 	}
 	if a.sel, err = parseSelector(r); err != nil {
@@ -46,8 +43,8 @@ func parseRead(r *http.Request) (readArgs, error) {
 	if r.Method != http.MethodGet || r.URL.Query().Get("comp") != "" {
 		return a, nil
 	}
-	if r.Header.Get(structuredBodyHeader) != "" {
-		return a, azerr.Newf(azerr.NotImplemented, "Structured message bodies (x-ms-structured-body) are not implemented by Lazuli yet.")
+	if err := refuseStructuredBody(r.Header); err != nil {
+		return a, err
 	}
 	// x-ms-range wins over Range. A malformed x-ms-range is an error; a
 	// malformed Range is ignored, as HTTP asks of a Range it cannot parse.

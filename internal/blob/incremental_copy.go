@@ -19,10 +19,7 @@ import (
 // every copy costs records, not bytes, and finishes at once.
 func (s *Service) incrementalCopy(w http.ResponseWriter, r *http.Request) error {
 	t := targetOf(r)
-	if err := validContainerName(t.Container); err != nil {
-		return err
-	}
-	conds, err := blobConditions(r, cond.AllConditions)
+	conds, err := parseBlobRequest(r, cond.AllConditions)
 	if err != nil {
 		return err
 	}
@@ -74,17 +71,12 @@ func (s *Service) copyIncrement(tx store.Tx, r *http.Request, src copySource, co
 			return nil, azerr.New(azerr.IncrementalCopyOfEarlierVersionSnapshotNotAllowed)
 		}
 	}
-	rec, err := s.replaced(tx, old, refs)
+	rec, err := s.replaced(tx, r, old, refs)
 	if err != nil {
 		return nil, err
 	}
 	t := targetOf(r)
 	account := request.Of(r).Account
-	if old != nil && old.HasUncommitted {
-		if err := dropUncommitted(tx, account, t.Container, t.Blob, refs); err != nil {
-			return nil, err
-		}
-	}
 	if err := copyInto(rec, source, copyArgs{}); err != nil {
 		return nil, err
 	}

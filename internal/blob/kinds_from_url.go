@@ -80,10 +80,7 @@ func (s *Service) readKindSource(r *http.Request, a putBlockFromURLArgs, limit i
 
 // appendBlockFromURL is Append Block From URL.
 func (s *Service) appendBlockFromURL(w http.ResponseWriter, r *http.Request) error {
-	if err := validContainerName(targetOf(r).Container); err != nil {
-		return err
-	}
-	conds, err := blobConditions(r, cond.AllConditions)
+	conds, err := parseBlobRequest(r, cond.AllConditions)
 	if err != nil {
 		return err
 	}
@@ -108,12 +105,9 @@ func (s *Service) appendBlockFromURL(w http.ResponseWriter, r *http.Request) err
 // putPageFromURL is Put Page From URL: the source range must be as long
 // as the destination range.
 func (s *Service) putPageFromURL(w http.ResponseWriter, r *http.Request) error {
-	if err := validContainerName(targetOf(r).Container); err != nil {
-		return err
-	}
 	var p putPageArgs
 	var err error
-	if p.conds, err = blobConditions(r, cond.AllConditions); err != nil {
+	if p.conds, err = parseBlobRequest(r, cond.AllConditions); err != nil {
 		return err
 	}
 	if p.seq, err = parseSeqConditions(r.Header); err != nil {

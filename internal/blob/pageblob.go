@@ -11,7 +11,6 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/contentprops"
 	"github.com/lazuli-storage/lazuli/internal/extent"
 	"github.com/lazuli-storage/lazuli/internal/metadata"
-	"github.com/lazuli-storage/lazuli/internal/request"
 	"github.com/lazuli-storage/lazuli/internal/store"
 )
 
@@ -27,19 +26,10 @@ type kindArgs struct {
 func parseKindCreate(r *http.Request) (kindArgs, error) {
 	var a kindArgs
 	var err error
-	if err = validContainerName(targetOf(r).Container); err != nil {
+	if a.conds, err = parseBlobRequest(r, cond.AllConditions); err != nil {
 		return a, err
 	}
-	if a.conds, err = blobConditions(r, cond.AllConditions); err != nil {
-		return a, err
-	}
-	if a.props, err = parseContentProps(r.Header, true); err != nil {
-		return a, err
-	}
-	if a.props.Type == "" {
-		a.props.Type = contentprops.DefaultType
-	}
-	if a.metadata, err = metadata.Parse(r.Header); err != nil {
+	if a.props, a.metadata, err = parseNewBlobHeaders(r.Header, true); err != nil {
 		return a, err
 	}
 	if a.tags, err = parseTagsHeader(r.Header.Get("x-ms-tags")); err != nil {
@@ -68,16 +58,10 @@ func (s *Service) createKind(w http.ResponseWriter, r *http.Request, a kindArgs,
 	if err := s.preauthorize(r, t, createBlob); err != nil {
 		return err
 	}
-	account := request.Of(r).Account
 	rec, err := s.writeBlobAs(r, a.conds, true, writeReplace, func(tx store.Tx, old *blobRecord, refs refDelta) (*blobRecord, error) {
-		rec, err := s.replaced(tx, old, refs)
+		rec, err := s.replaced(tx, r, old, refs)
 		if err != nil {
 			return nil, err
-		}
-		if old != nil && old.HasUncommitted {
-			if err := dropUncommitted(tx, account, t.Container, t.Blob, refs); err != nil {
-				return nil, err
-			}
 		}
 		rec.Props, rec.Metadata, rec.Tags = a.props, a.metadata, a.tags
 		init(rec)
@@ -191,13 +175,7 @@ type putPageArgs struct {
 func parsePutPage(r *http.Request) (putPageArgs, error) {
 	var a putPageArgs
 	var err error
-	if err = validContainerName(targetOf(r).Container); err != nil {
-		return a, err
-	}
-	if r.Header.Get(structuredBodyHeader) != "" {
-		return a, azerr.Newf(azerr.NotImplemented, "Structured message bodies (x-ms-structured-body) are not implemented by Lazuli yet.")
-	}
-	if a.conds, err = blobConditions(r, cond.AllConditions); err != nil {
+	if a.conds, err = parseContentWrite(r); err != nil {
 		return a, err
 	}
 	if a.seq, err = parseSeqConditions(r.Header); err != nil {
@@ -314,10 +292,7 @@ type pagePropsArgs struct {
 func parsePageProps(r *http.Request) (pagePropsArgs, error) {
 	var a pagePropsArgs
 	var err error
-	if err = validContainerName(targetOf(r).Container); err != nil {
-		return a, err
-	}
-	if a.conds, err = blobConditions(r, cond.AllConditions); err != nil {
+	if a.conds, err = parseBlobRequest(r, cond.AllConditions); err != nil {
 		return a, err
 	}
 	if a.size, err = parsePageBlobSize(r.Header, false); err != nil {

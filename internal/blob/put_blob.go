@@ -46,6 +46,37 @@ func (s *Service) putBlobOrCopy(w http.ResponseWriter, r *http.Request) error {
 	return azerr.InvalidHeader("x-ms-blob-type", kind)
 }
 
+// parseContentWrite starts parsing a request whose body is blob content
+// (Put Blob, Put Page, Append Block): the container name, a structured
+// body Lazuli cannot read, then the conditional headers.
+func parseContentWrite(r *http.Request) (cond.Conditions, error) {
+	if err := validContainerName(targetOf(r).Container); err != nil {
+		return cond.Conditions{}, err
+	}
+	if err := refuseStructuredBody(r.Header); err != nil {
+		return cond.Conditions{}, err
+	}
+	return blobConditions(r, cond.AllConditions)
+}
+
+// refuseStructuredBody is 501 for a request that asks for structured
+// message bodies (x-ms-structured-body), which Lazuli does not implement.
+func refuseStructuredBody(h http.Header) error {
+	if h.Get(structuredBodyHeader) != "" {
+		return azerr.Newf(azerr.NotImplemented, "Structured message bodies (x-ms-structured-body) are not implemented by Lazuli yet.")
+	}
+	return nil
+}
+
+// versionLimit is a body limit that grew with a service version: current
+// from version since on, legacy for a request of an older version.
+func versionLimit(r *http.Request, since string, current, legacy int64) int64 {
+	if v := request.Of(r).Version; v != "" && v < since {
+		return legacy
+	}
+	return current
+}
+
 // putBlobArgs is a parsed Put Blob request.
 type putBlobArgs struct {
 	conds    cond.Conditions
@@ -60,25 +91,13 @@ type putBlobArgs struct {
 func parsePutBlob(r *http.Request) (putBlobArgs, error) {
 	var a putBlobArgs
 	var err error
-	if err = validContainerName(targetOf(r).Container); err != nil {
-		return a, err
-	}
-	if r.Header.Get(structuredBodyHeader) != "" {
-		return a, azerr.Newf(azerr.NotImplemented, "Structured message bodies (x-ms-structured-body) are not implemented by Lazuli yet.")
-	}
-	if a.conds, err = blobConditions(r, cond.AllConditions); err != nil {
+	if a.conds, err = parseContentWrite(r); err != nil {
 		return a, err
 	}
 	if a.tags, err = parseTagsHeader(r.Header.Get("x-ms-tags")); err != nil {
 		return a, err
 	}
-	if a.props, err = parseContentProps(r.Header, true); err != nil {
-		return a, err
-	}
-	if a.props.Type == "" {
-		a.props.Type = contentprops.DefaultType
-	}
-	if a.metadata, err = metadata.Parse(r.Header); err != nil {
+	if a.props, a.metadata, err = parseNewBlobHeaders(r.Header, true); err != nil {
 		return a, err
 	}
 	if a.tier, err = parseTier(r.Header); err != nil {
@@ -87,11 +106,7 @@ func parsePutBlob(r *http.Request) (putBlobArgs, error) {
 	if a.sums, err = parseChecksums(r.Header); err != nil {
 		return a, err
 	}
-	limit := int64(maxPutBlobBytes)
-	if v := request.Of(r).Version; v != "" && v < largeLimitsVersion {
-		limit = legacyPutBlobBytes
-	}
-	a.length, err = contentLength(r, limit)
+	a.length, err = contentLength(r, versionLimit(r, largeLimitsVersion, maxPutBlobBytes, legacyPutBlobBytes))
 	return a, err
 }
 
@@ -115,14 +130,9 @@ func (s *Service) putBlob(w http.ResponseWriter, r *http.Request) error {
 		a.props.MD5 = info.MD5[:]
 	}
 	rec, err := s.writeBlobAs(r, a.conds, true, writeReplace, func(tx store.Tx, old *blobRecord, refs refDelta) (*blobRecord, error) {
-		rec, err := s.replaced(tx, old, refs)
+		rec, err := s.replaced(tx, r, old, refs)
 		if err != nil {
 			return nil, err
-		}
-		if old != nil && old.HasUncommitted {
-			if err := dropUncommitted(tx, request.Of(r).Account, t.Container, t.Blob, refs); err != nil {
-				return nil, err
-			}
 		}
 		rec.Props, rec.Metadata, rec.Tier = a.props, a.metadata, a.tier
 		rec.Tags = a.tags

@@ -21,10 +21,7 @@ import (
 // active lease ID or none, but not another one (412).
 func (s *Service) snapshotBlob(w http.ResponseWriter, r *http.Request) error {
 	t := targetOf(r)
-	if err := validContainerName(t.Container); err != nil {
-		return err
-	}
-	conds, err := blobConditions(r, cond.AllConditions)
+	conds, err := parseBlobRequest(r, cond.AllConditions)
 	if err != nil {
 		return err
 	}

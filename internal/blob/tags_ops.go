@@ -22,10 +22,7 @@ var tagsAccess = access{level: auth.ResourceObject, perm: "t"}
 // x-ms-if-tags among the conditions, and an optional lease ID that must
 // then name the blob's active lease (neither operation needs one).
 func parseTagsRequest(r *http.Request) (cond.Conditions, selector, error) {
-	if err := validContainerName(targetOf(r).Container); err != nil {
-		return cond.Conditions{}, selector{}, err
-	}
-	conds, err := blobConditions(r, cond.IfTags)
+	conds, err := parseBlobRequest(r, cond.IfTags)
 	if err != nil {
 		return conds, selector{}, err
 	}

@@ -58,10 +58,7 @@ func parseRehydratePriority(h http.Header) (string, error) {
 // runs its set-tier sub-requests through this handler too.
 func (s *Service) setBlobTier(w http.ResponseWriter, r *http.Request) error {
 	t := targetOf(r)
-	if err := validContainerName(t.Container); err != nil {
-		return err
-	}
-	conds, err := blobConditions(r, cond.IfTags)
+	conds, err := parseBlobRequest(r, cond.IfTags)
 	if err != nil {
 		return err
 	}
