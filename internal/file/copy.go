@@ -74,10 +74,7 @@ func parseCopyRequest(h http.Header) (copyRequest, error) {
 
 func (s *Service) copyFile(w http.ResponseWriter, r *http.Request) error {
 	t := targetOf(r)
-	if err := s.authorize(r, t, auth.ResourceObject, "cw", false); err != nil {
-		return err
-	}
-	if err := readOnlySnapshot(t); err != nil {
+	if err := s.authorizeWrite(r, t, auth.ResourceObject, "cw", false); err != nil {
 		return err
 	}
 	raw := r.Header.Get("x-ms-copy-source")
@@ -245,10 +242,7 @@ func sourceError(err error) error {
 
 func (s *Service) abortCopy(w http.ResponseWriter, r *http.Request) error {
 	t := targetOf(r)
-	if err := s.authorize(r, t, auth.ResourceObject, "w", false); err != nil {
-		return err
-	}
-	if err := readOnlySnapshot(t); err != nil {
+	if err := s.authorizeWrite(r, t, auth.ResourceObject, "w", false); err != nil {
 		return err
 	}
 	action := r.Header.Get("x-ms-copy-action")

@@ -2,6 +2,7 @@ package file
 
 import (
 	"net/http"
+	"time"
 
 	"github.com/lazuli-storage/lazuli/internal/auth"
 	"github.com/lazuli-storage/lazuli/internal/azerr"
@@ -13,10 +14,7 @@ import (
 
 func (s *Service) createDirectory(w http.ResponseWriter, r *http.Request) error {
 	t := targetOf(r)
-	if err := s.authorize(r, t, auth.ResourceObject, "cw", false); err != nil {
-		return err
-	}
-	if err := readOnlySnapshot(t); err != nil {
+	if err := s.authorizeWrite(r, t, auth.ResourceObject, "cw", false); err != nil {
 		return err
 	}
 	smb, err := parseSMBRequest(r.Header, true)
@@ -60,6 +58,14 @@ func (s *Service) createDirectory(w http.ResponseWriter, r *http.Request) error 
 	return nil
 }
 
+// writeMetadataSet answers Set Directory Metadata and Set File Metadata.
+func writeMetadataSet(w http.ResponseWriter, n *node) {
+	h := w.Header()
+	setETag(h, n.ETag)
+	h.Set("x-ms-request-server-encrypted", "true")
+	w.WriteHeader(http.StatusOK)
+}
+
 // writeNodeWrite answers a create or set of a directory or file with its
 // ETag and SMB properties.
 func writeNodeWrite(w http.ResponseWriter, n *node, status int) {
@@ -95,10 +101,7 @@ func (s *Service) getDirectoryProperties(w http.ResponseWriter, r *http.Request)
 
 func (s *Service) deleteDirectory(w http.ResponseWriter, r *http.Request) error {
 	t := targetOf(r)
-	if err := s.authorize(r, t, auth.ResourceObject, "d", false); err != nil {
-		return err
-	}
-	if err := readOnlySnapshot(t); err != nil {
+	if err := s.authorizeWrite(r, t, auth.ResourceObject, "d", false); err != nil {
 		return err
 	}
 	err := s.store.Update(r.Context(), func(tx store.Tx) error {
@@ -135,10 +138,7 @@ func (s *Service) deleteDirectory(w http.ResponseWriter, r *http.Request) error 
 
 func (s *Service) setDirectoryProperties(w http.ResponseWriter, r *http.Request) error {
 	t := targetOf(r)
-	if err := s.authorize(r, t, auth.ResourceObject, "w", false); err != nil {
-		return err
-	}
-	if err := readOnlySnapshot(t); err != nil {
+	if err := s.authorizeWrite(r, t, auth.ResourceObject, "w", false); err != nil {
 		return err
 	}
 	smb, err := parseSMBRequest(r.Header, true)
@@ -147,19 +147,26 @@ func (s *Service) setDirectoryProperties(w http.ResponseWriter, r *http.Request)
 	}
 	now := s.now()
 	n, err := s.updateNode(r, t, true, func(tx store.Tx, n *node) error {
-		parentKey, err := parentPermKey(tx, t, n)
-		if err != nil {
-			return err
-		}
-		smb.apply(&n.SMB, true, false, now)
-		n.SMB.PermKey, err = smb.perm.resolve(tx, t.Account, t.Share, n.SMB.PermKey, parentKey, false)
-		return err
+		return smb.set(tx, t, n, now)
 	})
 	if err != nil {
 		return err
 	}
 	writeNodeWrite(w, n, http.StatusOK)
 	return nil
+}
+
+// set applies the SMB headers of Set Directory Properties or Set File
+// Properties to n: the times and attributes asked for, and a permission
+// resolved against the one n inherits.
+func (req smbRequest) set(tx store.Tx, t *target, n *node, now time.Time) error {
+	parentKey, err := parentPermKey(tx, t, n)
+	if err != nil {
+		return err
+	}
+	req.apply(&n.SMB, n.Dir, false, now)
+	n.SMB.PermKey, err = req.perm.resolve(tx, t.Account, t.Share, n.SMB.PermKey, parentKey, false)
+	return err
 }
 
 // parentPermKey is the permission key an entry inherits: its parent's, or
@@ -177,10 +184,7 @@ func parentPermKey(tx store.Tx, t *target, n *node) (string, error) {
 
 func (s *Service) setDirectoryMetadata(w http.ResponseWriter, r *http.Request) error {
 	t := targetOf(r)
-	if err := s.authorize(r, t, auth.ResourceObject, "w", false); err != nil {
-		return err
-	}
-	if err := readOnlySnapshot(t); err != nil {
+	if err := s.authorizeWrite(r, t, auth.ResourceObject, "w", false); err != nil {
 		return err
 	}
 	meta, err := metadata.Parse(r.Header)
@@ -194,10 +198,7 @@ func (s *Service) setDirectoryMetadata(w http.ResponseWriter, r *http.Request) e
 	if err != nil {
 		return err
 	}
-	h := w.Header()
-	setETag(h, n.ETag)
-	h.Set("x-ms-request-server-encrypted", "true")
-	w.WriteHeader(http.StatusOK)
+	writeMetadataSet(w, n)
 	return nil
 }
 

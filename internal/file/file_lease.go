@@ -22,10 +22,7 @@ func (s *Service) leaseFile(w http.ResponseWriter, r *http.Request) error {
 	if req.Action == lease.Break {
 		perm = "wd"
 	}
-	if err := s.authorize(r, t, auth.ResourceObject, perm, false); err != nil {
-		return err
-	}
-	if err := readOnlySnapshot(t); err != nil {
+	if err := s.authorizeWrite(r, t, auth.ResourceObject, perm, false); err != nil {
 		return err
 	}
 	now := s.now()

@@ -55,10 +55,7 @@ func parseContentProps(h http.Header) (contentprops.Props, error) {
 
 func (s *Service) createFile(w http.ResponseWriter, r *http.Request) error {
 	t := targetOf(r)
-	if err := s.authorize(r, t, auth.ResourceObject, "cw", false); err != nil {
-		return err
-	}
-	if err := readOnlySnapshot(t); err != nil {
+	if err := s.authorizeWrite(r, t, auth.ResourceObject, "cw", false); err != nil {
 		return err
 	}
 	switch typ := r.Header.Get("x-ms-type"); {
@@ -195,10 +192,7 @@ func (s *Service) updateFile(r *http.Request, t *target, op smbstate.Op, change 
 
 func (s *Service) setFileProperties(w http.ResponseWriter, r *http.Request) error {
 	t := targetOf(r)
-	if err := s.authorize(r, t, auth.ResourceObject, "w", false); err != nil {
-		return err
-	}
-	if err := readOnlySnapshot(t); err != nil {
+	if err := s.authorizeWrite(r, t, auth.ResourceObject, "w", false); err != nil {
 		return err
 	}
 	size, resize, err := parseSize(r.Header, "x-ms-content-length")
@@ -226,13 +220,7 @@ func (s *Service) setFileProperties(w http.ResponseWriter, r *http.Request) erro
 			n.Size = size
 		}
 		n.Props = props
-		parentKey, err := parentPermKey(tx, t, n)
-		if err != nil {
-			return err
-		}
-		smb.apply(&n.SMB, false, false, now)
-		n.SMB.PermKey, err = smb.perm.resolve(tx, t.Account, t.Share, n.SMB.PermKey, parentKey, false)
-		return err
+		return smb.set(tx, t, n, now)
 	})
 	if err != nil {
 		return err
@@ -243,10 +231,7 @@ func (s *Service) setFileProperties(w http.ResponseWriter, r *http.Request) erro
 
 func (s *Service) setFileMetadata(w http.ResponseWriter, r *http.Request) error {
 	t := targetOf(r)
-	if err := s.authorize(r, t, auth.ResourceObject, "w", false); err != nil {
-		return err
-	}
-	if err := readOnlySnapshot(t); err != nil {
+	if err := s.authorizeWrite(r, t, auth.ResourceObject, "w", false); err != nil {
 		return err
 	}
 	meta, err := metadata.Parse(r.Header)
@@ -260,10 +245,7 @@ func (s *Service) setFileMetadata(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	h := w.Header()
-	setETag(h, n.ETag)
-	h.Set("x-ms-request-server-encrypted", "true")
-	w.WriteHeader(http.StatusOK)
+	writeMetadataSet(w, n)
 	return nil
 }
 
@@ -293,10 +275,7 @@ func (s *Service) getFileMetadata(w http.ResponseWriter, r *http.Request) error 
 
 func (s *Service) deleteFile(w http.ResponseWriter, r *http.Request) error {
 	t := targetOf(r)
-	if err := s.authorize(r, t, auth.ResourceObject, "d", false); err != nil {
-		return err
-	}
-	if err := readOnlySnapshot(t); err != nil {
+	if err := s.authorizeWrite(r, t, auth.ResourceObject, "d", false); err != nil {
 		return err
 	}
 	now := s.now()

@@ -28,10 +28,7 @@ func wireFormat(format string) string {
 
 func (s *Service) createPermission(w http.ResponseWriter, r *http.Request) error {
 	t := targetOf(r)
-	if err := s.authorize(r, t, auth.ResourceContainer, "cw", true); err != nil {
-		return err
-	}
-	if err := readOnlySnapshot(t); err != nil {
+	if err := s.authorizeWrite(r, t, auth.ResourceContainer, "cw", true); err != nil {
 		return err
 	}
 	raw, err := io.ReadAll(io.LimitReader(r.Body, 1<<20))

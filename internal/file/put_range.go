@@ -67,10 +67,7 @@ func parseRangeWrite(h http.Header) (rangeWrite, error) {
 
 func (s *Service) putRange(w http.ResponseWriter, r *http.Request) error {
 	t := targetOf(r)
-	if err := s.authorize(r, t, auth.ResourceObject, "w", false); err != nil {
-		return err
-	}
-	if err := readOnlySnapshot(t); err != nil {
+	if err := s.authorizeWrite(r, t, auth.ResourceObject, "w", false); err != nil {
 		return err
 	}
 	rw, err := parseRangeWrite(r.Header)

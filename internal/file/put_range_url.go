@@ -19,10 +19,7 @@ import (
 // source is read from the Blob service into one new extent.
 func (s *Service) putRangeFromURL(w http.ResponseWriter, r *http.Request) error {
 	t := targetOf(r)
-	if err := s.authorize(r, t, auth.ResourceObject, "w", false); err != nil {
-		return err
-	}
-	if err := readOnlySnapshot(t); err != nil {
+	if err := s.authorizeWrite(r, t, auth.ResourceObject, "w", false); err != nil {
 		return err
 	}
 	rw, err := parseRangeWrite(r.Header)

@@ -69,10 +69,7 @@ func (s *Service) parseRename(r *http.Request, t *target, dir bool) (renameReque
 func (s *Service) rename(w http.ResponseWriter, r *http.Request) error {
 	t := targetOf(r)
 	dir := r.URL.Query().Get("restype") == "directory"
-	if err := s.authorize(r, t, auth.ResourceObject, "w", false); err != nil {
-		return err
-	}
-	if err := readOnlySnapshot(t); err != nil {
+	if err := s.authorizeWrite(r, t, auth.ResourceObject, "w", false); err != nil {
 		return err
 	}
 	if t.Path.isRoot() {

@@ -164,6 +164,16 @@ func (s *Service) authorize(r *http.Request, t *target, rt auth.ResourceType, pe
 	return id.Authorize(a)
 }
 
+// authorizeWrite authorizes a write as authorize does, then refuses it on
+// a share snapshot, which is read-only (400
+// ShareSnapshotOperationNotSupported).
+func (s *Service) authorizeWrite(r *http.Request, t *target, rt auth.ResourceType, perm string, serviceSASDenied bool) error {
+	if err := s.authorize(r, t, rt, perm, serviceSASDenied); err != nil {
+		return err
+	}
+	return readOnlySnapshot(t)
+}
+
 // notImplemented answers an operation Lazuli does not provide yet.
 func notImplemented(op string) route.Handler {
 	return func(http.ResponseWriter, *http.Request) error {

@@ -88,15 +88,7 @@ func (s *Service) getShareACL(w http.ResponseWriter, r *http.Request) error {
 	if err := s.authorize(r, t, auth.ResourceContainer, "r", true); err != nil {
 		return err
 	}
-	now := s.now()
-	var sh *shareRecord
-	err := s.store.View(r.Context(), func(tx store.Tx) error {
-		var err error
-		if sh, err = shareFor(tx, t); err != nil {
-			return err
-		}
-		return sh.Lease.CheckRead(r.Header.Get(lease.HeaderID), now, lease.Share)
-	})
+	sh, err := s.viewShare(r, t, s.now())
 	if err != nil {
 		return err
 	}
@@ -126,10 +118,7 @@ func (s *Service) getShareACL(w http.ResponseWriter, r *http.Request) error {
 
 func (s *Service) setShareACL(w http.ResponseWriter, r *http.Request) error {
 	t := targetOf(r)
-	if err := s.authorize(r, t, auth.ResourceContainer, "w", true); err != nil {
-		return err
-	}
-	if err := readOnlySnapshot(t); err != nil {
+	if err := s.authorizeWrite(r, t, auth.ResourceContainer, "w", true); err != nil {
 		return err
 	}
 	acl, err := parseACL(r.Body)

@@ -25,10 +25,7 @@ const maxSnapshots = 200
 
 func (s *Service) snapshotShare(w http.ResponseWriter, r *http.Request) error {
 	t := targetOf(r)
-	if err := s.authorize(r, t, auth.ResourceContainer, "w", true); err != nil {
-		return err
-	}
-	if err := readOnlySnapshot(t); err != nil {
+	if err := s.authorizeWrite(r, t, auth.ResourceContainer, "w", true); err != nil {
 		return err
 	}
 	meta, err := metadata.Parse(r.Header)

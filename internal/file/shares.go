@@ -64,10 +64,7 @@ func parseProtocols(h http.Header) error {
 
 func (s *Service) createShare(w http.ResponseWriter, r *http.Request) error {
 	t := targetOf(r)
-	if err := s.authorize(r, t, auth.ResourceContainer, "cw", true); err != nil {
-		return err
-	}
-	if err := readOnlySnapshot(t); err != nil {
+	if err := s.authorizeWrite(r, t, auth.ResourceContainer, "cw", true); err != nil {
 		return err
 	}
 	quota, set, err := parseQuota(r.Header)
@@ -133,14 +130,7 @@ func (s *Service) getShareProperties(w http.ResponseWriter, r *http.Request) err
 		return err
 	}
 	now := s.now()
-	var sh *shareRecord
-	err := s.store.View(r.Context(), func(tx store.Tx) error {
-		var err error
-		if sh, err = shareFor(tx, t); err != nil {
-			return err
-		}
-		return sh.Lease.CheckRead(r.Header.Get(lease.HeaderID), now, lease.Share)
-	})
+	sh, err := s.viewShare(r, t, now)
 	if err != nil {
 		return err
 	}
@@ -170,10 +160,7 @@ func setLeaseHeaders(h http.Header, l lease.Lease, now time.Time, k lease.Kind) 
 
 func (s *Service) setShareProperties(w http.ResponseWriter, r *http.Request) error {
 	t := targetOf(r)
-	if err := s.authorize(r, t, auth.ResourceContainer, "w", true); err != nil {
-		return err
-	}
-	if err := readOnlySnapshot(t); err != nil {
+	if err := s.authorizeWrite(r, t, auth.ResourceContainer, "w", true); err != nil {
 		return err
 	}
 	quota, quotaSet, err := parseQuota(r.Header)
@@ -204,10 +191,7 @@ func (s *Service) setShareProperties(w http.ResponseWriter, r *http.Request) err
 
 func (s *Service) setShareMetadata(w http.ResponseWriter, r *http.Request) error {
 	t := targetOf(r)
-	if err := s.authorize(r, t, auth.ResourceContainer, "w", true); err != nil {
-		return err
-	}
-	if err := readOnlySnapshot(t); err != nil {
+	if err := s.authorizeWrite(r, t, auth.ResourceContainer, "w", true); err != nil {
 		return err
 	}
 	meta, err := metadata.Parse(r.Header)
@@ -221,6 +205,20 @@ func (s *Service) setShareMetadata(w http.ResponseWriter, r *http.Request) error
 	setETag(w.Header(), sh.ETag)
 	w.WriteHeader(http.StatusOK)
 	return nil
+}
+
+// viewShare reads the request's share or share snapshot for a read. A
+// lease ID, when sent, must name the share's active lease.
+func (s *Service) viewShare(r *http.Request, t *target, now time.Time) (*shareRecord, error) {
+	var sh *shareRecord
+	err := s.store.View(r.Context(), func(tx store.Tx) error {
+		var err error
+		if sh, err = shareFor(tx, t); err != nil {
+			return err
+		}
+		return sh.Lease.CheckRead(r.Header.Get(lease.HeaderID), now, lease.Share)
+	})
+	return sh, err
 }
 
 // updateShare applies change to the live share and gives it a new ETag.
