@@ -24,6 +24,28 @@ func parseBlobRequest(r *http.Request, allowed cond.Allowed) (cond.Conditions, e
 	return blobConditions(r, allowed)
 }
 
+// parseSelectedRequest is parseBlobRequest for an operation that may
+// address a snapshot or a version, which it also returns.
+func parseSelectedRequest(r *http.Request, allowed cond.Allowed) (cond.Conditions, selector, error) {
+	conds, err := parseBlobRequest(r, allowed)
+	if err != nil {
+		return conds, selector{}, err
+	}
+	sel, err := parseSelector(r)
+	return conds, sel, err
+}
+
+// parseBaseRequest is parseBlobRequest for an operation that writes the
+// base blob: a snapshot or version in the URL is 400 InvalidOperation, as
+// both are read-only.
+func parseBaseRequest(r *http.Request, allowed cond.Allowed) (cond.Conditions, error) {
+	conds, err := parseBlobRequest(r, allowed)
+	if err != nil {
+		return conds, err
+	}
+	return conds, onlyBase(r)
+}
+
 // blobConditions parses the request's conditional headers and rejects the
 // ones the operation does not accept. A malformed x-ms-if-tags is 400 here;
 // the operation evaluates it with ifTagsHold (tags_cond.go).

@@ -9,6 +9,7 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/blob/blocklist"
 	"github.com/lazuli-storage/lazuli/internal/cond"
 	"github.com/lazuli-storage/lazuli/internal/etag"
+	"github.com/lazuli-storage/lazuli/internal/extent"
 	"github.com/lazuli-storage/lazuli/internal/lease"
 	"github.com/lazuli-storage/lazuli/internal/request"
 	"github.com/lazuli-storage/lazuli/internal/store"
@@ -64,8 +65,16 @@ func (s *Service) putBlock(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	return s.commitBlock(w, r, a.id, info, crc, a.sums)
+}
+
+// commitBlock stages the received extent info as uncommitted block id of
+// the target blob in one Update, and answers Put Block or Put Block From
+// URL.
+func (s *Service) commitBlock(w http.ResponseWriter, r *http.Request, id string, info extent.Info, crc []byte, sums checksums) error {
+	t := targetOf(r)
 	account := request.Of(r).Account
-	err = s.store.Update(r.Context(), func(tx store.Tx) error {
+	err := s.store.Update(r.Context(), func(tx store.Tx) error {
 		if _, found, err := loadContainer(tx, account, t.Container); err != nil || !found {
 			return firstErr(err, containerNotFound())
 		}
@@ -73,15 +82,12 @@ func (s *Service) putBlock(w http.ResponseWriter, r *http.Request) error {
 		if err != nil {
 			return err
 		}
-		if err := s.stageBlock(tx, r, b, a.id, uncommittedBlock{ID: a.id, Extent: info.ID, Size: info.Size}); err != nil {
-			return err
-		}
-		return nil
+		return s.stageBlock(tx, r, b, id, uncommittedBlock{ID: id, Extent: info.ID, Size: info.Size})
 	})
 	if err != nil {
 		return err
 	}
-	a.sums.setHeaders(w.Header(), info.MD5, crc)
+	sums.setHeaders(w.Header(), info.MD5, crc)
 	w.Header().Set("x-ms-request-server-encrypted", "true")
 	return write(w, http.StatusCreated)
 }
@@ -145,11 +151,7 @@ func dropStaged(tx store.Tx, key []byte, refs refDelta) error {
 // getBlockList is Get Block List.
 func (s *Service) getBlockList(w http.ResponseWriter, r *http.Request) error {
 	t := targetOf(r)
-	conds, err := parseBlobRequest(r, cond.IfTags)
-	if err != nil {
-		return err
-	}
-	sel, err := parseSelector(r)
+	conds, sel, err := parseSelectedRequest(r, cond.IfTags)
 	if err != nil {
 		return err
 	}

@@ -115,23 +115,34 @@ func (s *Service) viewContainer(r *http.Request, a access) (*containerRecord, er
 	if _, err := containerConditions(r, 0); err != nil {
 		return nil, err
 	}
-	account := request.Of(r).Account
 	var rec *containerRecord
 	err := s.store.View(r.Context(), func(tx store.Tx) error {
-		c, found, err := loadContainer(tx, account, t.Container)
+		c, err := authorizedContainer(tx, r, a)
 		if err != nil {
 			return err
-		}
-		if err := authorize(r, t, a, c); err != nil {
-			return err
-		}
-		if !found {
-			return containerNotFound()
 		}
 		rec = c
 		return c.Lease.CheckRead(leaseID(r), s.now(), lease.Container)
 	})
 	return rec, err
+}
+
+// authorizedContainer loads the target container and authorizes the
+// request against it (its stored access policies count for a service
+// SAS); a missing container is 404 only once the request is authorized.
+func authorizedContainer(tx store.Tx, r *http.Request, a access) (*containerRecord, error) {
+	t := targetOf(r)
+	c, found, err := loadContainer(tx, request.Of(r).Account, t.Container)
+	if err != nil {
+		return nil, err
+	}
+	if err := authorize(r, t, a, c); err != nil {
+		return nil, err
+	}
+	if !found {
+		return nil, containerNotFound()
+	}
+	return c, nil
 }
 
 // getContainerProperties is Get Container Properties.
@@ -174,15 +185,9 @@ func (s *Service) updateContainer(r *http.Request, a access, conds cond.Conditio
 	account := request.Of(r).Account
 	var rec *containerRecord
 	err := s.store.Update(r.Context(), func(tx store.Tx) error {
-		c, found, err := loadContainer(tx, account, t.Container)
+		c, err := authorizedContainer(tx, r, a)
 		if err != nil {
 			return err
-		}
-		if err := authorize(r, t, a, c); err != nil {
-			return err
-		}
-		if !found {
-			return containerNotFound()
 		}
 		if err := conds.CheckWrite(c.resource()); err != nil {
 			return err

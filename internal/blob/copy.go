@@ -43,10 +43,7 @@ type copyArgs struct {
 func (s *Service) parseCopy(r *http.Request, sync bool) (copyArgs, error) {
 	var a copyArgs
 	var err error
-	if a.conds, err = parseBlobRequest(r, cond.AllConditions); err != nil {
-		return a, err
-	}
-	if err = onlyBase(r); err != nil {
+	if a.conds, err = parseBaseRequest(r, cond.AllConditions); err != nil {
 		return a, err
 	}
 	if a.source, err = parseSourceArgs(r, cond.AllConditions); err != nil {
@@ -331,10 +328,7 @@ func rehydrateCopy(rec *blobRecord, a copyArgs, now time.Time) {
 // NoPendingCopyOperation). An active lease on the destination needs its ID.
 func (s *Service) abortCopy(w http.ResponseWriter, r *http.Request) error {
 	t := targetOf(r)
-	if _, err := parseBlobRequest(r, 0); err != nil {
-		return err
-	}
-	if err := onlyBase(r); err != nil {
+	if _, err := parseBaseRequest(r, 0); err != nil {
 		return err
 	}
 	switch action := r.Header.Get("x-ms-copy-action"); action {

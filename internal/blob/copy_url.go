@@ -13,7 +13,6 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/contentprops"
 	"github.com/lazuli-storage/lazuli/internal/extent"
 	"github.com/lazuli-storage/lazuli/internal/metadata"
-	"github.com/lazuli-storage/lazuli/internal/request"
 	"github.com/lazuli-storage/lazuli/internal/store"
 )
 
@@ -47,10 +46,7 @@ type putBlobFromURLArgs struct {
 func (s *Service) parsePutBlobFromURL(r *http.Request) (putBlobFromURLArgs, error) {
 	var a putBlobFromURLArgs
 	var err error
-	if a.conds, err = parseBlobRequest(r, cond.AllConditions); err != nil {
-		return a, err
-	}
-	if err = onlyBase(r); err != nil {
+	if a.conds, err = parseBaseRequest(r, cond.AllConditions); err != nil {
 		return a, err
 	}
 	if err = emptyBody(r); err != nil {
@@ -254,23 +250,7 @@ func (s *Service) putBlockFromURL(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	account := request.Of(r).Account
-	err = s.store.Update(r.Context(), func(tx store.Tx) error {
-		if _, found, err := loadContainer(tx, account, t.Container); err != nil || !found {
-			return firstErr(err, containerNotFound())
-		}
-		b, _, err := loadBlob(tx, account, t.Container, t.Blob)
-		if err != nil {
-			return err
-		}
-		return s.stageBlock(tx, r, b, a.id, uncommittedBlock{ID: a.id, Extent: info.ID, Size: info.Size})
-	})
-	if err != nil {
-		return err
-	}
-	a.sums.setHeaders(w.Header(), info.MD5, crc)
-	w.Header().Set("x-ms-request-server-encrypted", "true")
-	return write(w, http.StatusCreated)
+	return s.commitBlock(w, r, a.id, info, crc, a.sums)
 }
 
 // copyLocalRange copies a range of a local source into a new extent: the

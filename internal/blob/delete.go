@@ -33,10 +33,7 @@ type deleteArgs struct {
 func parseDelete(r *http.Request) (deleteArgs, error) {
 	var a deleteArgs
 	var err error
-	if a.conds, err = parseBlobRequest(r, cond.AllConditions); err != nil {
-		return a, err
-	}
-	if a.sel, err = parseSelector(r); err != nil {
+	if a.conds, a.sel, err = parseSelectedRequest(r, cond.AllConditions); err != nil {
 		return a, err
 	}
 	switch a.snapshots = r.Header.Get("x-ms-delete-snapshots"); a.snapshots {

@@ -34,10 +34,7 @@ type readArgs struct {
 func parseRead(r *http.Request) (readArgs, error) {
 	var a readArgs
 	var err error
-	if a.conds, err = parseBlobRequest(r, cond.AllConditions); err != nil {
-		return a, err
-	}
-	if a.sel, err = parseSelector(r); err != nil {
+	if a.conds, a.sel, err = parseSelectedRequest(r, cond.AllConditions); err != nil {
 		return a, err
 	}
 	if r.Method != http.MethodGet || r.URL.Query().Get("comp") != "" {

@@ -19,11 +19,8 @@ import (
 // every copy costs records, not bytes, and finishes at once.
 func (s *Service) incrementalCopy(w http.ResponseWriter, r *http.Request) error {
 	t := targetOf(r)
-	conds, err := parseBlobRequest(r, cond.AllConditions)
+	conds, err := parseBaseRequest(r, cond.AllConditions)
 	if err != nil {
-		return err
-	}
-	if err := onlyBase(r); err != nil {
 		return err
 	}
 	if r.Header.Get("x-ms-copy-source") == "" {

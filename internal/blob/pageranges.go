@@ -28,10 +28,7 @@ type pageRangesArgs struct {
 func parsePageRanges(r *http.Request) (pageRangesArgs, error) {
 	a := pageRangesArgs{to: maxPageBlobSize - 1}
 	var err error
-	if a.conds, err = parseBlobRequest(r, cond.AllConditions); err != nil {
-		return a, err
-	}
-	if a.sel, err = parseSelector(r); err != nil {
+	if a.conds, a.sel, err = parseSelectedRequest(r, cond.AllConditions); err != nil {
 		return a, err
 	}
 	if r.Header.Get("x-ms-previous-snapshot-url") != "" {

@@ -21,11 +21,8 @@ import (
 // active lease ID or none, but not another one (412).
 func (s *Service) snapshotBlob(w http.ResponseWriter, r *http.Request) error {
 	t := targetOf(r)
-	conds, err := parseBlobRequest(r, cond.AllConditions)
+	conds, err := parseBaseRequest(r, cond.AllConditions)
 	if err != nil {
-		return err
-	}
-	if err := onlyBase(r); err != nil {
 		return err
 	}
 	md, err := metadata.Parse(r.Header)

@@ -15,24 +15,14 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/store"
 )
 
-// Get and Set Blob Tags need the t (tags) permission of a SAS.
+// Get and Set Blob Tags need the t (tags) permission of a SAS. Both take
+// only x-ms-if-tags among the conditions, and an optional lease ID that
+// must then name the blob's active lease (neither operation needs one).
 var tagsAccess = access{level: auth.ResourceObject, perm: "t"}
-
-// tagsRequest is the part of Get and Set Blob Tags they share: only
-// x-ms-if-tags among the conditions, and an optional lease ID that must
-// then name the blob's active lease (neither operation needs one).
-func parseTagsRequest(r *http.Request) (cond.Conditions, selector, error) {
-	conds, err := parseBlobRequest(r, cond.IfTags)
-	if err != nil {
-		return conds, selector{}, err
-	}
-	sel, err := parseSelector(r)
-	return conds, sel, err
-}
 
 // getBlobTags is Get Blob Tags, of the base blob, a snapshot or a version.
 func (s *Service) getBlobTags(w http.ResponseWriter, r *http.Request) error {
-	conds, sel, err := parseTagsRequest(r)
+	conds, sel, err := parseSelectedRequest(r, cond.IfTags)
 	if err != nil {
 		return err
 	}
@@ -83,7 +73,7 @@ func (s *Service) tagTarget(tx store.Tx, r *http.Request, account string, t targ
 // of a version, leaving the ETag and Last-Modified as they were, and moves
 // the base blob's tag index entries in the same Update.
 func (s *Service) setBlobTags(w http.ResponseWriter, r *http.Request) error {
-	conds, sel, err := parseTagsRequest(r)
+	conds, sel, err := parseSelectedRequest(r, cond.IfTags)
 	if err != nil {
 		return err
 	}

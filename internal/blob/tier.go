@@ -58,11 +58,7 @@ func parseRehydratePriority(h http.Header) (string, error) {
 // runs its set-tier sub-requests through this handler too.
 func (s *Service) setBlobTier(w http.ResponseWriter, r *http.Request) error {
 	t := targetOf(r)
-	conds, err := parseBlobRequest(r, cond.IfTags)
-	if err != nil {
-		return err
-	}
-	sel, err := parseSelector(r)
+	conds, sel, err := parseSelectedRequest(r, cond.IfTags)
 	if err != nil {
 		return err
 	}

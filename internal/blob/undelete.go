@@ -15,10 +15,7 @@ import (
 // a snapshot; soft-deleted snapshots and versions become live ones.
 func (s *Service) undeleteBlob(w http.ResponseWriter, r *http.Request) error {
 	t := targetOf(r)
-	if _, err := parseBlobRequest(r, 0); err != nil {
-		return err
-	}
-	if err := onlyBase(r); err != nil {
+	if _, err := parseBaseRequest(r, 0); err != nil {
 		return err
 	}
 	if err := s.preauthorize(r, t, writeBlob); err != nil {
