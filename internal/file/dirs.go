@@ -45,8 +45,7 @@ func (s *Service) createDirectory(w http.ResponseWriter, r *http.Request) error 
 		}
 		n = &node{Dir: true, Name: t.Path.name(), ID: newFileID(), ParentID: parent.ID,
 			ETag: etag.Next(now, 0), Metadata: meta}
-		smb.apply(&n.SMB, true, true, now)
-		if n.SMB.PermKey, err = smb.perm.resolve(tx, t.Account, t.Share, "", parent.SMB.PermKey, true); err != nil {
+		if err := smb.create(tx, t, n, parent, now); err != nil {
 			return err
 		}
 		return saveNode(tx, t.Account, t.Share, "", t.Path, n)
@@ -154,6 +153,16 @@ func (s *Service) setDirectoryProperties(w http.ResponseWriter, r *http.Request)
 	}
 	writeNodeWrite(w, n, http.StatusOK)
 	return nil
+}
+
+// create applies the SMB headers of Create Directory or Create File to the
+// new node n: the times and attributes asked for (now and the kind's
+// defaults otherwise), and a permission that defaults to parent's.
+func (req smbRequest) create(tx store.Tx, t *target, n, parent *node, now time.Time) error {
+	req.apply(&n.SMB, n.Dir, true, now)
+	var err error
+	n.SMB.PermKey, err = req.perm.resolve(tx, t.Account, t.Share, "", parent.SMB.PermKey, true)
+	return err
 }
 
 // set applies the SMB headers of Set Directory Properties or Set File

@@ -108,8 +108,7 @@ func (s *Service) createFile(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 		n.ETag = etag.Next(now, n.ETag)
-		smb.apply(&n.SMB, false, true, now)
-		if n.SMB.PermKey, err = smb.perm.resolve(tx, t.Account, t.Share, "", parent.SMB.PermKey, true); err != nil {
+		if err := smb.create(tx, t, n, parent, now); err != nil {
 			return err
 		}
 		return saveNode(tx, t.Account, t.Share, "", t.Path, n)
