@@ -156,6 +156,21 @@ const (
 	ReadOnlyAttribute                       = "ReadOnlyAttribute"
 	ClientCacheFlushDelay                   = "ClientCacheFlushDelay"
 	FileShareProvisionedIopsInvalid         = "FileShareProvisionedIopsInvalid"
+	// Added for CORS, File permissions, page/append blobs, tags, Blob Batch and incremental copy.
+	CorsPreflightFailure                              = "CorsPreflightFailure"
+	FileInvalidPermission                             = "FileInvalidPermission"
+	FileInvalidPermissionKey                          = "FileInvalidPermissionKey"
+	DeleteShareWhenSnapshotLeased                     = "DeleteShareWhenSnapshotLeased"
+	BlobIsSealed                                      = "BlobIsSealed"
+	EmptyTagName                                      = "EmptyTagName"
+	DuplicateTagNames                                 = "DuplicateTagNames"
+	TagsTooLarge                                      = "TagsTooLarge"
+	InvalidTag                                        = "InvalidTag"
+	ExceedsMaxBatchRequestCount                       = "ExceedsMaxBatchRequestCount"
+	IncrementalCopyBlobMismatch                       = "IncrementalCopyBlobMismatch"
+	IncrementalCopyOfEarlierVersionSnapshotNotAllowed = "IncrementalCopyOfEarlierVersionSnapshotNotAllowed"
+	IncrementalCopySourceMustBeSnapshot               = "IncrementalCopySourceMustBeSnapshot"
+	OperationNotAllowedOnIncrementalCopyBlob          = "OperationNotAllowedOnIncrementalCopyBlob"
 )
 
 type entry struct {
@@ -317,58 +332,18 @@ var catalogue = map[string]entry{
 	ReadOnlyAttribute:                       {409, "The specified resource is read-only and cannot be modified at this time."},
 	ClientCacheFlushDelay:                   {500, "The specified resource state could not be flushed from an SMB client in the specified time."},
 	FileShareProvisionedIopsInvalid:         {400, "The specified share provisioned IOPS is invalid."},
-}
-
-func init() {
-	catalogue[CorsPreflightFailure] = entry{403, "CORS not enabled or no matching rule found for this request."}
-}
-
-// CorsPreflightFailure answers an OPTIONS request no CORS rule allows.
-const CorsPreflightFailure = "CorsPreflightFailure"
-
-// File service codes for permissions and snapshot leases.
-const (
-	FileInvalidPermission         = "FileInvalidPermission"
-	FileInvalidPermissionKey      = "FileInvalidPermissionKey"
-	DeleteShareWhenSnapshotLeased = "DeleteShareWhenSnapshotLeased"
-)
-
-func init() {
-	catalogue[FileInvalidPermission] = entry{400, "The specified file permission is not valid."}
-	catalogue[FileInvalidPermissionKey] = entry{400, "The specified file permission key does not exist in the share."}
-	catalogue[DeleteShareWhenSnapshotLeased] = entry{409, "Unable to delete share because one or more share snapshots have active leases."}
-}
-
-// Blob codes of page and append blobs, blob index tags and Blob Batch.
-const (
-	BlobIsSealed                = "BlobIsSealed"
-	EmptyTagName                = "EmptyTagName"
-	DuplicateTagNames           = "DuplicateTagNames"
-	TagsTooLarge                = "TagsTooLarge"
-	InvalidTag                  = "InvalidTag"
-	ExceedsMaxBatchRequestCount = "ExceedsMaxBatchRequestCount"
-)
-
-func init() {
-	catalogue[BlobIsSealed] = entry{409, "The specified blob is sealed and its contents cannot be modified."}
-	catalogue[EmptyTagName] = entry{400, "The name of one of the tag key-value pairs is empty."}
-	catalogue[DuplicateTagNames] = entry{400, "The tags specified contain duplicate names."}
-	catalogue[TagsTooLarge] = entry{400, "The tags specified exceed the maximum permissible limit."}
-	catalogue[InvalidTag] = entry{400, "The tags specified are invalid. It contains characters that are not permitted."}
-	catalogue[ExceedsMaxBatchRequestCount] = entry{400, "The batch operation exceeds maximum number of allowed subrequests."}
-}
-
-// Blob codes of Incremental Copy Blob.
-const (
-	IncrementalCopyBlobMismatch                       = "IncrementalCopyBlobMismatch"
-	IncrementalCopyOfEarlierVersionSnapshotNotAllowed = "IncrementalCopyOfEarlierVersionSnapshotNotAllowed"
-	IncrementalCopySourceMustBeSnapshot               = "IncrementalCopySourceMustBeSnapshot"
-	OperationNotAllowedOnIncrementalCopyBlob          = "OperationNotAllowedOnIncrementalCopyBlob"
-)
-
-func init() {
-	catalogue[IncrementalCopyBlobMismatch] = entry{409, "The specified source blob is different than the copy source of the existing incremental copy blob."}
-	catalogue[IncrementalCopyOfEarlierVersionSnapshotNotAllowed] = entry{409, "The specified snapshot is earlier than the last snapshot copied into the incremental copy blob."}
-	catalogue[IncrementalCopySourceMustBeSnapshot] = entry{409, "The source for incremental copy request must be a snapshot."}
-	catalogue[OperationNotAllowedOnIncrementalCopyBlob] = entry{409, "This operation is not allowed on an incremental copy blob."}
+	CorsPreflightFailure:                    {403, "CORS not enabled or no matching rule found for this request."},
+	FileInvalidPermission:                   {400, "The specified file permission is not valid."},
+	FileInvalidPermissionKey:                {400, "The specified file permission key does not exist in the share."},
+	DeleteShareWhenSnapshotLeased:           {409, "Unable to delete share because one or more share snapshots have active leases."},
+	BlobIsSealed:                            {409, "The specified blob is sealed and its contents cannot be modified."},
+	EmptyTagName:                            {400, "The name of one of the tag key-value pairs is empty."},
+	DuplicateTagNames:                       {400, "The tags specified contain duplicate names."},
+	TagsTooLarge:                            {400, "The tags specified exceed the maximum permissible limit."},
+	InvalidTag:                              {400, "The tags specified are invalid. It contains characters that are not permitted."},
+	ExceedsMaxBatchRequestCount:             {400, "The batch operation exceeds maximum number of allowed subrequests."},
+	IncrementalCopyBlobMismatch:             {409, "The specified source blob is different than the copy source of the existing incremental copy blob."},
+	IncrementalCopyOfEarlierVersionSnapshotNotAllowed: {409, "The specified snapshot is earlier than the last snapshot copied into the incremental copy blob."},
+	IncrementalCopySourceMustBeSnapshot:               {409, "The source for incremental copy request must be a snapshot."},
+	OperationNotAllowedOnIncrementalCopyBlob:          {409, "This operation is not allowed on an incremental copy blob."},
 }
