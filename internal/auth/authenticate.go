@@ -110,6 +110,10 @@ func (a *Authenticator) authenticateSharedKey(r *http.Request, svc Service, acco
 	if err := a.checkDate(r); err != nil {
 		return nil, err
 	}
+	if signatureMatches(acc.Keys, []string{primaryStringToSign(r, svc, h.scheme, account)}, h.signature) {
+		id.Kind = SharedKey
+		return id, nil
+	}
 	candidates := sharedKeyStringsToSign(r, svc, h.scheme, account)
 	if !signatureMatches(acc.Keys, candidates, h.signature) {
 		a.logMismatch(r, "shared key", candidates[0])

@@ -74,6 +74,21 @@ func sharedKeyStringsToSign(r *http.Request, svc Service, scheme authScheme, acc
 	return dedupe(out)
 }
 
+// primaryStringToSign is the first of sharedKeyStringsToSign: the form the
+// documentation defines and the SDKs sign. Verification tries it alone
+// first, so a correctly signed request costs one HMAC per key; the variants
+// are built only when it does not match.
+func primaryStringToSign(r *http.Request, svc Service, scheme authScheme, account string) string {
+	if svc == Table {
+		return tableStringToSign(r, scheme, account)
+	}
+	headers := canonicalHeaders(r.Header)[0]
+	if scheme == schemeSharedKeyLite {
+		return liteStringToSign(r, headers, account)
+	}
+	return fullStringToSign(r, headers, canonicalResource(r.URL, account)[0])
+}
+
 // fullStringToSign is the Blob, Queue and File Shared Key string-to-sign.
 func fullStringToSign(r *http.Request, headers, resource string) string {
 	h := r.Header

@@ -15,11 +15,6 @@ func SignSharedKey(r *http.Request, svc Service, account string, key []byte) {
 	if r.ContentLength > 0 {
 		r.Header.Set("Content-Length", strconv.FormatInt(r.ContentLength, 10))
 	}
-	var sts string
-	if svc == Table {
-		sts = tableStringToSign(r, schemeSharedKey, account)
-	} else {
-		sts = fullStringToSign(r, canonicalHeaders(r.Header)[0], canonicalResource(r.URL, account)[0])
-	}
+	sts := primaryStringToSign(r, svc, schemeSharedKey, account)
 	r.Header.Set("Authorization", "SharedKey "+account+":"+base64.StdEncoding.EncodeToString(sign(key, sts)))
 }
