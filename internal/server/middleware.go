@@ -79,6 +79,9 @@ type statusWriter struct {
 	http.ResponseWriter
 	status int
 	bytes  int64
+	// began is wall time, for the logged duration: info.Start comes from
+	// the injectable clock, which tests move freely.
+	began time.Time
 }
 
 func (s *statusWriter) WriteHeader(code int) {
@@ -112,7 +115,7 @@ func (s *statusWriter) ReadFrom(r io.Reader) (int64, error) {
 func (s *statusWriter) Unwrap() http.ResponseWriter { return s.ResponseWriter }
 
 func (c *chain) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
-	w := &statusWriter{ResponseWriter: rw}
+	w := &statusWriter{ResponseWriter: rw, began: time.Now()}
 	info := &request.Info{ID: newRequestID(), Start: c.opts.Clock.Now()}
 	h := w.Header()
 	h.Set(azerr.RequestIDHeader, info.ID)
@@ -284,7 +287,7 @@ func (c *chain) logAccess(r *http.Request, w *statusWriter, info *request.Info) 
 		slog.Int("status", status),
 		slog.String("error_code", w.Header().Get(azerr.ErrorCodeHeader)),
 		slog.Int64("bytes", w.bytes),
-		slog.Duration("duration", time.Since(info.Start)))
+		slog.Duration("duration", time.Since(w.began)))
 }
 
 // newRequestID returns a random RFC 4122 version 4 UUID.
