@@ -108,16 +108,19 @@ type Options struct {
 
 // Result is one scenario measured on one target.
 type Result struct {
-	Target    string           `json:"target"`
-	Scenario  string           `json:"scenario"`
-	Ops       int64            `json:"ops"`
-	Seconds   float64          `json:"seconds"`
-	OpsPerSec float64          `json:"ops_per_sec"`
-	MBPerSec  float64          `json:"mb_per_sec,omitempty"`
-	P50ms     float64          `json:"p50_ms"`
-	P99ms     float64          `json:"p99_ms"`
-	P999ms    float64          `json:"p999_ms"`
-	Errors    map[string]int64 `json:"errors,omitempty"`
+	Target    string  `json:"target"`
+	Scenario  string  `json:"scenario"`
+	Ops       int64   `json:"ops"`
+	Seconds   float64 `json:"seconds"`
+	OpsPerSec float64 `json:"ops_per_sec"`
+	MBPerSec  float64 `json:"mb_per_sec,omitempty"`
+	P50ms     float64 `json:"p50_ms"`
+	P99ms     float64 `json:"p99_ms"`
+	P999ms    float64 `json:"p999_ms"`
+	// CPUusPerOp is this process's CPU time per operation in microseconds
+	// (see processCPU).
+	CPUusPerOp float64          `json:"cpu_us_per_op,omitempty"`
+	Errors     map[string]int64 `json:"errors,omitempty"`
 }
 
 // env is what a scenario's setup gets.
@@ -199,12 +202,17 @@ func runScenario(ctx context.Context, t Target, s scenario, opts Options) (Resul
 	}
 	// Sequence numbers continue past the warm-up's so that operations that
 	// create named objects never collide with warm-up ones.
+	cpu0 := processCPU()
 	m := measure(ctx, do, workers, opts.Duration, 1<<30)
+	cpu := processCPU() - cpu0
 	r := Result{Target: t.Name, Scenario: s.name, Ops: m.ops, Seconds: m.elapsed.Seconds(), Errors: m.errors,
 		P50ms: ms(m.hist.quantile(0.5)), P99ms: ms(m.hist.quantile(0.99)), P999ms: ms(m.hist.quantile(0.999))}
 	if r.Seconds > 0 {
 		r.OpsPerSec = float64(m.ops) / r.Seconds
 		r.MBPerSec = float64(m.bytes) / r.Seconds / 1e6
+	}
+	if m.ops > 0 {
+		r.CPUusPerOp = float64(cpu) / float64(m.ops) / float64(time.Microsecond)
 	}
 	return r, nil
 }

@@ -43,10 +43,10 @@ func scenarioByName(name string) (scenario, bool) {
 // Print writes results as a table.
 func Print(w io.Writer, results []Result) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "target\tscenario\tops/s\tMB/s\tp50 ms\tp99 ms\tp99.9 ms\terrors\t")
+	fmt.Fprintln(tw, "target\tscenario\tops/s\tMB/s\tp50 ms\tp99 ms\tp99.9 ms\tcpu µs/op\terrors\t")
 	for _, r := range results {
-		fmt.Fprintf(tw, "%s\t%s\t%.0f\t%.1f\t%.2f\t%.2f\t%.2f\t%s\t\n", r.Target, r.Scenario, r.OpsPerSec, r.MBPerSec,
-			r.P50ms, r.P99ms, r.P999ms, formatErrors(r.Errors))
+		fmt.Fprintf(tw, "%s\t%s\t%.0f\t%.1f\t%.2f\t%.2f\t%.2f\t%.0f\t%s\t\n", r.Target, r.Scenario, r.OpsPerSec, r.MBPerSec,
+			r.P50ms, r.P99ms, r.P999ms, r.CPUusPerOp, formatErrors(r.Errors))
 	}
 	tw.Flush()
 }
