@@ -106,5 +106,29 @@ func copyPiece(w io.Writer, p *piece) (int64, error) {
 		}
 		return io.Copy(w, src)
 	}
+	if p.n <= smallPiece {
+		return writeSmallPiece(w, p)
+	}
 	return io.Copy(w, io.NewSectionReader(p.r, p.off, p.n))
+}
+
+// smallPiece is the size up to which a piece not served from a file is
+// read whole and handed to w in one Write.
+const smallPiece = 64 << 10
+
+// writeSmallPiece reads the piece into memory and writes it with one call.
+// io.Copy would go through the response's ReadFrom, which flushes the
+// headers in a syscall of their own before the body; one Write lets a small
+// response leave in a single segment when the handler returns.
+func writeSmallPiece(w io.Writer, p *piece) (int64, error) {
+	buf := make([]byte, p.n)
+	n, err := p.r.ReadAt(buf, p.off)
+	if n < len(buf) {
+		if err == nil || err == io.EOF {
+			err = io.ErrUnexpectedEOF
+		}
+		return 0, err
+	}
+	written, err := w.Write(buf)
+	return int64(written), err
 }
