@@ -126,7 +126,7 @@ func (a *Authenticator) authenticateSharedKey(r *http.Request, svc Service, acco
 // checkDate requires x-ms-date or Date and rejects requests older than
 // maxRequestAge.
 func (a *Authenticator) checkDate(r *http.Request) error {
-	v := r.Header.Get("x-ms-date")
+	v := r.Header.Get("X-Ms-Date")
 	if v == "" {
 		v = r.Header.Get("Date")
 	}

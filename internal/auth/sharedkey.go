@@ -93,7 +93,7 @@ func primaryStringToSign(r *http.Request, svc Service, scheme authScheme, accoun
 func fullStringToSign(r *http.Request, headers, resource string) string {
 	h := r.Header
 	date := h.Get("Date")
-	if h.Get("x-ms-date") != "" {
+	if h.Get("X-Ms-Date") != "" {
 		date = ""
 	}
 	return strings.Join([]string{
@@ -116,7 +116,7 @@ func fullStringToSign(r *http.Request, headers, resource string) string {
 func liteStringToSign(r *http.Request, headers, account string) string {
 	h := r.Header
 	date := h.Get("Date")
-	if h.Get("x-ms-date") != "" {
+	if h.Get("X-Ms-Date") != "" {
 		date = ""
 	}
 	return strings.Join([]string{r.Method, h.Get("Content-MD5"), h.Get("Content-Type"), date}, "\n") +
@@ -127,7 +127,7 @@ func liteStringToSign(r *http.Request, headers, account string) string {
 // x-ms-* headers, and its Date line is x-ms-date when present.
 func tableStringToSign(r *http.Request, scheme authScheme, account string) string {
 	h := r.Header
-	date := h.Get("x-ms-date")
+	date := h.Get("X-Ms-Date")
 	if date == "" {
 		date = h.Get("Date")
 	}
@@ -142,7 +142,7 @@ func tableStringToSign(r *http.Request, scheme authScheme, account string) strin
 func contentLength(r *http.Request) string {
 	cl := r.Header.Get("Content-Length")
 	if cl == "0" {
-		if v := r.Header.Get("x-ms-version"); v == "" || v >= "2015-02-21" {
+		if v := r.Header.Get("X-Ms-Version"); v == "" || v >= "2015-02-21" {
 			return ""
 		}
 	}

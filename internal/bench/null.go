@@ -63,7 +63,7 @@ func nullStatus(r *http.Request) int {
 	case http.MethodPut:
 		// Creations and writes are 201; lease actions other than acquire
 		// are 200.
-		if q.Get("comp") == "lease" && !strings.EqualFold(r.Header.Get("x-ms-lease-action"), "acquire") {
+		if q.Get("comp") == "lease" && !strings.EqualFold(r.Header.Get("X-Ms-Lease-Action"), "acquire") {
 			return http.StatusOK
 		}
 		return http.StatusCreated
@@ -97,8 +97,8 @@ func (n *nullServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	h := w.Header()
-	h.Set("x-ms-request-id", "00000000-0000-0000-0000-000000000000")
-	h.Set("x-ms-version", apiVersion)
+	h.Set("X-Ms-Request-Id", "00000000-0000-0000-0000-000000000000")
+	h.Set("X-Ms-Version", apiVersion)
 	h.Set("Date", time.Now().UTC().Format(http.TimeFormat))
 	h.Set("ETag", `"0x8D000000000000"`)
 	h.Set("Last-Modified", "Mon, 01 Jan 2024 00:00:00 GMT")
@@ -124,7 +124,7 @@ func (n *nullServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // rangeSize is the length of the byte range a GET asks for, if it asks for
 // a bounded one.
 func rangeSize(r *http.Request) (int, bool) {
-	h := r.Header.Get("x-ms-range")
+	h := r.Header.Get("X-Ms-Range")
 	if h == "" {
 		h = r.Header.Get("Range")
 	}

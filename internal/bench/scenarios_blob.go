@@ -58,7 +58,7 @@ func putBlob(ctx context.Context, c *client, container, name string, body []byte
 	if h == nil {
 		h = http.Header{}
 	}
-	h.Set("x-ms-blob-type", "BlockBlob")
+	h.Set("X-Ms-Blob-Type", "BlockBlob")
 	h.Set("Content-Type", "application/octet-stream")
 	return c.do(ctx, blobCall("PUT", "/"+container+"/"+name, nil, h, body))
 }
@@ -250,7 +250,7 @@ func leaseCycle(ctx context.Context, e *env) (op, func(context.Context), error) 
 		return nil, nil, err
 	}
 	lease := func(ctx context.Context, path, action string, h http.Header) (response, error) {
-		h.Set("x-ms-lease-action", action)
+		h.Set("X-Ms-Lease-Action", action)
 		return e.c.do(ctx, blobCall("PUT", path, url.Values{"comp": {"lease"}}, h, nil))
 	}
 	return func(ctx context.Context, w, seq int) (int64, error) {

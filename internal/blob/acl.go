@@ -49,7 +49,7 @@ func (s *Service) getContainerACL(w http.ResponseWriter, r *http.Request) error 
 	h := w.Header()
 	setContainerHeaders(h, c)
 	if c.Public != accessPrivate {
-		h.Set("x-ms-blob-public-access", publicAccessName(c.Public))
+		h.Set("X-Ms-Blob-Public-Access", publicAccessName(c.Public))
 	}
 	x := newXMLWriter()
 	x.open("SignedIdentifiers")

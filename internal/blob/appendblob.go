@@ -156,9 +156,9 @@ func (s *Service) commitAppend(w http.ResponseWriter, r *http.Request, conds con
 	h := w.Header()
 	setWriteResult(h, rec)
 	checksums{}.setHeaders(h, info.MD5, crc)
-	h.Set("x-ms-blob-append-offset", itoa(offset))
+	h.Set("X-Ms-Blob-Append-Offset", itoa(offset))
 	h.Set(committedCountHeader, strconv.Itoa(blocks))
-	h.Set("x-ms-request-server-encrypted", "true")
+	h.Set("X-Ms-Request-Server-Encrypted", "true")
 	return write(w, http.StatusCreated)
 }
 
@@ -207,6 +207,6 @@ func (s *Service) sealAppendBlob(w http.ResponseWriter, r *http.Request) error {
 	}
 	h := w.Header()
 	setWriteResult(h, rec)
-	h.Set("x-ms-blob-sealed", "true")
+	h.Set("X-Ms-Blob-Sealed", "true")
 	return write(w, http.StatusOK)
 }

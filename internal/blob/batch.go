@@ -124,12 +124,12 @@ func (s *Service) runSub(outer *http.Request, container string, sr subRequest) (
 	info := &request.Info{ID: newRequestID(), Account: oi.Account, Version: oi.Version, Start: s.now(), PathStyle: oi.PathStyle}
 	res = &subResult{header: http.Header{}}
 	res.header.Set(azerr.RequestIDHeader, info.ID)
-	res.header.Set("x-ms-version", info.Version)
+	res.header.Set("X-Ms-Version", info.Version)
 	req := sr.req
 	req.Host, req.RemoteAddr, req.TLS = outer.Host, outer.RemoteAddr, outer.TLS
 	req = req.WithContext(request.With(outer.Context(), info))
-	if id := req.Header.Get("x-ms-client-request-id"); id != "" {
-		res.header.Set("x-ms-client-request-id", id)
+	if id := req.Header.Get("X-Ms-Client-Request-Id"); id != "" {
+		res.header.Set("X-Ms-Client-Request-Id", id)
 	}
 	defer func() {
 		if p := recover(); p != nil {

@@ -84,7 +84,7 @@ func parseContentProps(h http.Header, standard bool) (contentprops.Props, error)
 		Type:         get("Content-Type", "x-ms-blob-content-type"),
 		Encoding:     get("Content-Encoding", "x-ms-blob-content-encoding"),
 		Language:     get("Content-Language", "x-ms-blob-content-language"),
-		Disposition:  h.Get("x-ms-blob-content-disposition"),
+		Disposition:  h.Get("X-Ms-Blob-Content-Disposition"),
 		CacheControl: get("Cache-Control", "x-ms-blob-cache-control"),
 	}
 	var err error
@@ -109,7 +109,7 @@ func parseNewBlobHeaders(h http.Header, standard bool) (contentprops.Props, meta
 
 // parseTier reads x-ms-access-tier; "" when absent.
 func parseTier(h http.Header) (string, error) {
-	raw := h.Get("x-ms-access-tier")
+	raw := h.Get("X-Ms-Access-Tier")
 	for _, tier := range []string{"Hot", "Cool", "Cold", "Archive"} {
 		if strings.EqualFold(raw, tier) {
 			return tier, nil
@@ -151,10 +151,10 @@ func setBlobETag(h http.Header, b *blobRecord) {
 func setBlobHeaders(h http.Header, b *blobRecord, now time.Time) {
 	setBlobETag(h, b)
 	b.Props.WriteHeaders(h)
-	h.Set("x-ms-blob-type", b.Type.String())
-	h.Set("x-ms-creation-time", httpTime(b.Created))
+	h.Set("X-Ms-Blob-Type", b.Type.String())
+	h.Set("X-Ms-Creation-Time", httpTime(b.Created))
 	h.Set("Accept-Ranges", "bytes")
-	h.Set("x-ms-server-encrypted", "true")
+	h.Set("X-Ms-Server-Encrypted", "true")
 	setLeaseHeaders(h, b.Lease, now)
 	setKindHeaders(h, b)
 	b.Metadata.WriteHeaders(h)

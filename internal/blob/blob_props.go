@@ -60,7 +60,7 @@ func (s *Service) setBlobMetadata(w http.ResponseWriter, r *http.Request) error 
 		return err
 	}
 	setWriteResult(w.Header(), rec)
-	w.Header().Set("x-ms-request-server-encrypted", "true")
+	w.Header().Set("X-Ms-Request-Server-Encrypted", "true")
 	return write(w, http.StatusOK)
 }
 

@@ -88,7 +88,7 @@ func (s *Service) commitBlock(w http.ResponseWriter, r *http.Request, id string,
 		return err
 	}
 	sums.setHeaders(w.Header(), info.MD5, crc)
-	w.Header().Set("x-ms-request-server-encrypted", "true")
+	w.Header().Set("X-Ms-Request-Server-Encrypted", "true")
 	return write(w, http.StatusCreated)
 }
 
@@ -210,7 +210,7 @@ func (s *Service) getBlockList(w http.ResponseWriter, r *http.Request) error {
 	if b.Committed {
 		setBlobETag(h, b)
 	}
-	h.Set("x-ms-blob-content-length", itoa(b.Size))
+	h.Set("X-Ms-Blob-Content-Length", itoa(b.Size))
 	x := &xmlWriter{}
 	blocklist.Write(&x.Buffer, committed, uncommitted, withCommitted, withUncommitted)
 	return x.send(w, http.StatusOK)

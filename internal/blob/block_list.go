@@ -35,7 +35,7 @@ func parsePutBlockList(r *http.Request) (putBlockListArgs, error) {
 	if a.conds, err = parseBlobRequest(r, cond.AllConditions); err != nil {
 		return a, err
 	}
-	if a.tags, err = parseTagsHeader(r.Header.Get("x-ms-tags")); err != nil {
+	if a.tags, err = parseTagsHeader(r.Header.Get("X-Ms-Tags")); err != nil {
 		return a, err
 	}
 	if a.props, a.metadata, err = parseNewBlobHeaders(r.Header, false); err != nil {
@@ -104,7 +104,7 @@ func (s *Service) putBlockList(w http.ResponseWriter, r *http.Request) error {
 	h := w.Header()
 	setWriteResult(h, rec)
 	checksums{}.setHeaders(h, a.bodyMD5, a.bodyCRC)
-	h.Set("x-ms-request-server-encrypted", "true")
+	h.Set("X-Ms-Request-Server-Encrypted", "true")
 	return write(w, http.StatusCreated)
 }
 

@@ -31,7 +31,7 @@ func parseChecksums(h http.Header) (checksums, error) {
 	if c.md5, err = parseMD5(h, "Content-MD5"); err != nil {
 		return c, err
 	}
-	if raw := h.Get("x-ms-content-crc64"); raw != "" {
+	if raw := h.Get("X-Ms-Content-Crc64"); raw != "" {
 		c.crc64, err = base64.StdEncoding.DecodeString(raw)
 		if err != nil || len(c.crc64) != 8 {
 			return c, azerr.InvalidHeader("x-ms-content-crc64", raw)
@@ -102,6 +102,6 @@ func (c checksums) verify(md5sum [16]byte, crc []byte) error {
 func (c checksums) setHeaders(h http.Header, md5sum [16]byte, crc []byte) {
 	h.Set("Content-MD5", base64.StdEncoding.EncodeToString(md5sum[:]))
 	if crc != nil {
-		h.Set("x-ms-content-crc64", base64.StdEncoding.EncodeToString(crc))
+		h.Set("X-Ms-Content-Crc64", base64.StdEncoding.EncodeToString(crc))
 	}
 }

@@ -84,10 +84,10 @@ func httpTime(t time.Time) string { return t.UTC().Format(http.TimeFormat) }
 
 // setLeaseHeaders writes x-ms-lease-status, -state and -duration.
 func setLeaseHeaders(h http.Header, l lease.Lease, now time.Time) {
-	h.Set("x-ms-lease-status", l.Status(now))
-	h.Set("x-ms-lease-state", string(l.State(now)))
+	h.Set("X-Ms-Lease-Status", l.Status(now))
+	h.Set("X-Ms-Lease-State", string(l.State(now)))
 	if d := l.DurationType(now); d != "" {
-		h.Set("x-ms-lease-duration", d)
+		h.Set("X-Ms-Lease-Duration", d)
 	}
 }
 
@@ -97,7 +97,7 @@ func setLeaseResult(h http.Header, res lease.Result) {
 		h.Set(lease.HeaderID, res.LeaseID)
 	}
 	if res.LeaseTime != nil {
-		h.Set("x-ms-lease-time", strconv.Itoa(*res.LeaseTime))
+		h.Set("X-Ms-Lease-Time", strconv.Itoa(*res.LeaseTime))
 	}
 }
 

@@ -20,7 +20,7 @@ var readContainerProps = access{level: readContainer.level, perm: "r", public: t
 
 // parsePublicAccess reads x-ms-blob-public-access: absent is private.
 func parsePublicAccess(h http.Header) (byte, error) {
-	raw := h.Get("x-ms-blob-public-access")
+	raw := h.Get("X-Ms-Blob-Public-Access")
 	switch strings.ToLower(raw) {
 	case "":
 		return accessPrivate, nil
@@ -156,13 +156,13 @@ func (s *Service) getContainerProperties(w http.ResponseWriter, r *http.Request)
 	c.Metadata.WriteHeaders(h)
 	setLeaseHeaders(h, c.Lease, s.now())
 	if c.Public != accessPrivate {
-		h.Set("x-ms-blob-public-access", publicAccessName(c.Public))
+		h.Set("X-Ms-Blob-Public-Access", publicAccessName(c.Public))
 	}
-	h.Set("x-ms-has-immutability-policy", "false")
-	h.Set("x-ms-has-legal-hold", "false")
-	h.Set("x-ms-default-encryption-scope", "$account-encryption-key")
-	h.Set("x-ms-deny-encryption-scope-override", "false")
-	h.Set("x-ms-immutable-storage-with-versioning-enabled", "false")
+	h.Set("X-Ms-Has-Immutability-Policy", "false")
+	h.Set("X-Ms-Has-Legal-Hold", "false")
+	h.Set("X-Ms-Default-Encryption-Scope", "$account-encryption-key")
+	h.Set("X-Ms-Deny-Encryption-Scope-Override", "false")
+	h.Set("X-Ms-Immutable-Storage-With-Versioning-Enabled", "false")
 	return write(w, http.StatusOK)
 }
 

@@ -58,7 +58,7 @@ func (s *Service) parseCopy(r *http.Request, sync bool) (copyArgs, error) {
 	if a.priority, err = parseRehydratePriority(r.Header); err != nil {
 		return a, err
 	}
-	if a.tags, err = parseTagsHeader(r.Header.Get("x-ms-tags")); err != nil {
+	if a.tags, err = parseTagsHeader(r.Header.Get("X-Ms-Tags")); err != nil {
 		return a, err
 	}
 	if sync {
@@ -69,10 +69,10 @@ func (s *Service) parseCopy(r *http.Request, sync bool) (copyArgs, error) {
 			return a, err
 		}
 	}
-	if r.Header.Get("x-ms-copy-source-authorization") != "" {
+	if r.Header.Get("X-Ms-Copy-Source-Authorization") != "" {
 		return a, azerr.Newf(azerr.NotImplemented, "OAuth copy sources (x-ms-copy-source-authorization) are not implemented by Lazuli.")
 	}
-	if raw := r.Header.Get("x-ms-seal-blob"); raw != "" {
+	if raw := r.Header.Get("X-Ms-Seal-Blob"); raw != "" {
 		seal, err := strconv.ParseBool(raw)
 		if err != nil {
 			return a, azerr.InvalidHeader("x-ms-seal-blob", raw)
@@ -91,7 +91,7 @@ func (s *Service) parseCopy(r *http.Request, sync bool) (copyArgs, error) {
 // parseTagOption reads x-ms-copy-source-tag-option: REPLACE (the default:
 // the request's x-ms-tags) or COPY (the source's tags, with no x-ms-tags).
 func parseTagOption(h http.Header, tags tagSet) (copyTags bool, err error) {
-	switch v := h.Get("x-ms-copy-source-tag-option"); {
+	switch v := h.Get("X-Ms-Copy-Source-Tag-Option"); {
 	case v == "" || strings.EqualFold(v, "REPLACE"):
 		return false, nil
 	case strings.EqualFold(v, "COPY") && tags == nil:
@@ -111,7 +111,7 @@ func (s *Service) copyOrPutFromURL(w http.ResponseWriter, r *http.Request, kind 
 		}
 		return s.putBlobFromURL(w, r)
 	}
-	if raw := r.Header.Get("x-ms-requires-sync"); raw != "" {
+	if raw := r.Header.Get("X-Ms-Requires-Sync"); raw != "" {
 		sync, err := strconv.ParseBool(raw)
 		if err != nil {
 			return azerr.InvalidHeader("x-ms-requires-sync", raw)
@@ -133,10 +133,10 @@ type copyResult struct {
 func (c copyResult) send(w http.ResponseWriter, withMD5 bool) error {
 	h := w.Header()
 	setWriteResult(h, c.rec)
-	h.Set("x-ms-copy-id", c.copyID)
-	h.Set("x-ms-copy-status", c.status)
+	h.Set("X-Ms-Copy-Id", c.copyID)
+	h.Set("X-Ms-Copy-Status", c.status)
 	if withMD5 && len(c.rec.Props.MD5) > 0 {
-		h.Set("x-ms-content-md5", md5Base64(c.rec.Props.MD5))
+		h.Set("X-Ms-Content-Md5", md5Base64(c.rec.Props.MD5))
 	}
 	return write(w, http.StatusAccepted)
 }
@@ -331,7 +331,7 @@ func (s *Service) abortCopy(w http.ResponseWriter, r *http.Request) error {
 	if _, err := parseBaseRequest(r, 0); err != nil {
 		return err
 	}
-	switch action := r.Header.Get("x-ms-copy-action"); action {
+	switch action := r.Header.Get("X-Ms-Copy-Action"); action {
 	case "abort":
 	case "":
 		return azerr.MissingHeader("x-ms-copy-action")

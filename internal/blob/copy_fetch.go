@@ -58,7 +58,7 @@ func (s *Service) fetchSource(r *http.Request, src copySource, rng *byterange.Ra
 		if rng.End >= 0 {
 			spec += strconv.FormatInt(rng.End, 10)
 		}
-		req.Header.Set("x-ms-range", spec)
+		req.Header.Set("X-Ms-Range", spec)
 		req.Header.Set("Range", spec)
 	}
 	s.signFileSource(r, src, req)
@@ -72,7 +72,7 @@ func (s *Service) fetchSource(r *http.Request, src copySource, rng *byterange.Ra
 		if status < 400 || status >= 500 {
 			status = http.StatusBadGateway
 		}
-		return nil, copySourceError(status, resp.Header.Get("x-ms-error-code"),
+		return nil, copySourceError(status, resp.Header.Get("X-Ms-Error-Code"),
 			fmt.Sprintf("The copy source answered %d.", resp.StatusCode))
 	}
 	length := resp.ContentLength
@@ -143,8 +143,8 @@ func (s *Service) signFileSource(r *http.Request, src copySource, req *http.Requ
 	if !ok || len(acct.Keys) == 0 {
 		return
 	}
-	req.Header.Set("x-ms-version", request.Of(r).Version)
-	req.Header.Set("x-ms-date", time.Now().UTC().Format(http.TimeFormat))
+	req.Header.Set("X-Ms-Version", request.Of(r).Version)
+	req.Header.Set("X-Ms-Date", time.Now().UTC().Format(http.TimeFormat))
 	auth.SignSharedKey(req, auth.File, account, acct.Keys[0])
 }
 

@@ -34,7 +34,7 @@ type copySource struct {
 // known account) is a local blob; its snapshot or version query selects
 // the state to copy.
 func (s *Service) parseCopySource(r *http.Request) (copySource, error) {
-	raw := r.Header.Get("x-ms-copy-source")
+	raw := r.Header.Get("X-Ms-Copy-Source")
 	u, err := url.Parse(raw)
 	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
 		return copySource{}, azerr.InvalidHeader("x-ms-copy-source", raw)
@@ -146,7 +146,7 @@ func parseSourceArgs(r *http.Request, allowed cond.Allowed) (sourceArgs, error) 
 			return a, azerr.InvalidHeader("x-ms-source-if-tags", a.conds.IfTags)
 		}
 	}
-	a.leaseID = r.Header.Get("x-ms-source-lease-id")
+	a.leaseID = r.Header.Get("X-Ms-Source-Lease-Id")
 	return a, nil
 }
 

@@ -59,7 +59,7 @@ func (s *Service) parsePutBlobFromURL(r *http.Request) (putBlobFromURLArgs, erro
 		return a, err
 	}
 	a.copyProp = true
-	if raw := r.Header.Get("x-ms-copy-source-blob-properties"); raw != "" {
+	if raw := r.Header.Get("X-Ms-Copy-Source-Blob-Properties"); raw != "" {
 		if a.copyProp, err = strconv.ParseBool(raw); err != nil {
 			return a, azerr.InvalidHeader("x-ms-copy-source-blob-properties", raw)
 		}
@@ -70,7 +70,7 @@ func (s *Service) parsePutBlobFromURL(r *http.Request) (putBlobFromURLArgs, erro
 	if a.tier, err = parseTier(r.Header); err != nil {
 		return a, err
 	}
-	if a.tags, err = parseTagsHeader(r.Header.Get("x-ms-tags")); err != nil {
+	if a.tags, err = parseTagsHeader(r.Header.Get("X-Ms-Tags")); err != nil {
 		return a, err
 	}
 	if a.sums.md5, err = parseMD5(r.Header, "x-ms-source-content-md5"); err != nil {
@@ -79,7 +79,7 @@ func (s *Service) parsePutBlobFromURL(r *http.Request) (putBlobFromURLArgs, erro
 	if a.copyTags, err = parseTagOption(r.Header, a.tags); err != nil {
 		return a, err
 	}
-	if r.Header.Get("x-ms-copy-source-authorization") != "" {
+	if r.Header.Get("X-Ms-Copy-Source-Authorization") != "" {
 		return a, azerr.Newf(azerr.NotImplemented, "OAuth copy sources (x-ms-copy-source-authorization) are not implemented by Lazuli.")
 	}
 	if a.src, err = s.parseCopySource(r); err != nil {
@@ -147,7 +147,7 @@ func (s *Service) putBlobFromURL(w http.ResponseWriter, r *http.Request) error {
 	h := w.Header()
 	setWriteResult(h, rec)
 	setIf(h, "Content-MD5", md5Base64(rec.Props.MD5))
-	h.Set("x-ms-request-server-encrypted", "true")
+	h.Set("X-Ms-Request-Server-Encrypted", "true")
 	return write(w, http.StatusCreated)
 }
 
@@ -204,7 +204,7 @@ func (s *Service) parsePutBlockFromURL(r *http.Request) (putBlockFromURLArgs, er
 	if a.source, err = parseSourceArgs(r, sourceConditions); err != nil {
 		return a, err
 	}
-	if v := r.Header.Get("x-ms-source-range"); v != "" {
+	if v := r.Header.Get("X-Ms-Source-Range"); v != "" {
 		rng, err := byterange.Parse(v)
 		if err != nil {
 			return a, azerr.InvalidHeader("x-ms-source-range", v)
@@ -214,12 +214,12 @@ func (s *Service) parsePutBlockFromURL(r *http.Request) (putBlockFromURLArgs, er
 	if a.sums.md5, err = parseMD5(r.Header, "x-ms-source-content-md5"); err != nil {
 		return a, err
 	}
-	if v := r.Header.Get("x-ms-source-content-crc64"); v != "" {
+	if v := r.Header.Get("X-Ms-Source-Content-Crc64"); v != "" {
 		if a.sums.crc64, err = base64.StdEncoding.DecodeString(v); err != nil || len(a.sums.crc64) != 8 {
 			return a, azerr.InvalidHeader("x-ms-source-content-crc64", v)
 		}
 	}
-	if r.Header.Get("x-ms-copy-source-authorization") != "" {
+	if r.Header.Get("X-Ms-Copy-Source-Authorization") != "" {
 		return a, azerr.Newf(azerr.NotImplemented, "OAuth copy sources (x-ms-copy-source-authorization) are not implemented by Lazuli.")
 	}
 	a.src, err = s.parseCopySource(r)

@@ -36,7 +36,7 @@ func parseDelete(r *http.Request) (deleteArgs, error) {
 	if a.conds, a.sel, err = parseSelectedRequest(r, cond.AllConditions); err != nil {
 		return a, err
 	}
-	switch a.snapshots = r.Header.Get("x-ms-delete-snapshots"); a.snapshots {
+	switch a.snapshots = r.Header.Get("X-Ms-Delete-Snapshots"); a.snapshots {
 	case "", "include", "only":
 	default:
 		return a, azerr.InvalidHeader("x-ms-delete-snapshots", a.snapshots)
@@ -99,7 +99,7 @@ func (s *Service) deleteBlob(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	w.Header().Set("x-ms-delete-type-permanent", boolText(permanent))
+	w.Header().Set("X-Ms-Delete-Type-Permanent", boolText(permanent))
 	return write(w, http.StatusAccepted)
 }
 

@@ -45,7 +45,7 @@ func parseRead(r *http.Request) (readArgs, error) {
 	}
 	// x-ms-range wins over Range. A malformed x-ms-range is an error; a
 	// malformed Range is ignored, as HTTP asks of a Range it cannot parse.
-	if raw := r.Header.Get("x-ms-range"); raw != "" {
+	if raw := r.Header.Get("X-Ms-Range"); raw != "" {
 		rng, err := byterange.Parse(raw)
 		if err != nil {
 			return a, azerr.InvalidHeader("x-ms-range", raw)
@@ -159,7 +159,7 @@ func (s *Service) getBlob(w http.ResponseWriter, r *http.Request) error {
 	} else {
 		status = http.StatusPartialContent
 		h.Set("Content-Range", byterange.ContentRange(offset, length, b.Size))
-		setIf(h, "x-ms-blob-content-md5", md5Base64(b.Props.MD5))
+		setIf(h, "X-Ms-Blob-Content-Md5", md5Base64(b.Props.MD5))
 		if a.wantMD5 || a.wantCRC {
 			return s.writeChecksummed(w, c, a, status)
 		}
@@ -195,7 +195,7 @@ func (s *Service) writeChecksummed(w http.ResponseWriter, c *content, a readArgs
 	}
 	if a.wantCRC {
 		crc := binary.LittleEndian.AppendUint64(nil, crc64.Checksum(buf.Bytes(), crc64Table))
-		w.Header().Set("x-ms-content-crc64", base64.StdEncoding.EncodeToString(crc))
+		w.Header().Set("X-Ms-Content-Crc64", base64.StdEncoding.EncodeToString(crc))
 	}
 	w.WriteHeader(status)
 	_, err := w.Write(buf.Bytes())

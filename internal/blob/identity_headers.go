@@ -9,7 +9,7 @@ import (
 // ETag, Last-Modified and x-ms-version-id.
 func setWriteResult(h http.Header, b *blobRecord) {
 	setBlobETag(h, b)
-	setIf(h, "x-ms-version-id", b.VersionID)
+	setIf(h, "X-Ms-Version-Id", b.VersionID)
 }
 
 // setIdentityHeaders writes the version and copy properties that Get Blob
@@ -17,27 +17,27 @@ func setWriteResult(h http.Header, b *blobRecord) {
 // (the current version) rather than a snapshot or a previous version.
 func setIdentityHeaders(h http.Header, b *blobRecord, current bool, now time.Time) {
 	if b.VersionID != "" {
-		h.Set("x-ms-version-id", b.VersionID)
-		h.Set("x-ms-is-current-version", boolText(current))
+		h.Set("X-Ms-Version-Id", b.VersionID)
+		h.Set("X-Ms-Is-Current-Version", boolText(current))
 	}
 	c := b.Copy
 	if c == nil {
 		return
 	}
 	status, ended := c.status(now)
-	h.Set("x-ms-copy-id", c.ID)
-	h.Set("x-ms-copy-source", c.Source)
-	h.Set("x-ms-copy-status", status)
-	h.Set("x-ms-copy-progress", c.progress(now))
+	h.Set("X-Ms-Copy-Id", c.ID)
+	h.Set("X-Ms-Copy-Source", c.Source)
+	h.Set("X-Ms-Copy-Status", status)
+	h.Set("X-Ms-Copy-Progress", c.progress(now))
 	if !ended.IsZero() {
-		h.Set("x-ms-copy-completion-time", httpTime(ended))
+		h.Set("X-Ms-Copy-Completion-Time", httpTime(ended))
 	}
 	if status == copyAborted {
-		h.Set("x-ms-copy-status-description", abortedDescription)
+		h.Set("X-Ms-Copy-Status-Description", abortedDescription)
 	}
 	if c.Incremental {
-		h.Set("x-ms-incremental-copy", "true")
-		h.Set("x-ms-copy-destination-snapshot", c.DestSnapshot)
+		h.Set("X-Ms-Incremental-Copy", "true")
+		h.Set("X-Ms-Copy-Destination-Snapshot", c.DestSnapshot)
 	}
 }
 
@@ -47,16 +47,16 @@ const abortedDescription = "The copy was aborted by Abort Copy Blob."
 // setTierHeaders writes the access tier properties of Get Blob Properties.
 func setTierHeaders(h http.Header, b *blobRecord, now time.Time) {
 	tier, inferred, archiveStatus := b.tierAt(now)
-	h.Set("x-ms-access-tier", tier)
+	h.Set("X-Ms-Access-Tier", tier)
 	if inferred {
-		h.Set("x-ms-access-tier-inferred", "true")
+		h.Set("X-Ms-Access-Tier-Inferred", "true")
 	}
 	if changed := b.tierChangedAt(now); !changed.IsZero() {
-		h.Set("x-ms-access-tier-change-time", httpTime(changed))
+		h.Set("X-Ms-Access-Tier-Change-Time", httpTime(changed))
 	}
 	if archiveStatus != "" {
-		h.Set("x-ms-archive-status", archiveStatus)
-		h.Set("x-ms-rehydrate-priority", b.Rehydrate.Priority)
+		h.Set("X-Ms-Archive-Status", archiveStatus)
+		h.Set("X-Ms-Rehydrate-Priority", b.Rehydrate.Priority)
 	}
 }
 

@@ -23,7 +23,7 @@ func (s *Service) incrementalCopy(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	if r.Header.Get("x-ms-copy-source") == "" {
+	if r.Header.Get("X-Ms-Copy-Source") == "" {
 		return azerr.MissingHeader("x-ms-copy-source")
 	}
 	src, err := s.parseCopySource(r)

@@ -17,15 +17,15 @@ const committedCountHeader = "x-ms-blob-committed-block-count"
 func setKindHeaders(h http.Header, b *blobRecord) {
 	switch b.Type {
 	case pageBlob:
-		h.Set("x-ms-blob-sequence-number", itoa(b.SequenceNumber))
+		h.Set("X-Ms-Blob-Sequence-Number", itoa(b.SequenceNumber))
 	case appendBlob:
 		h.Set(committedCountHeader, itoa(b.committedBlocks()))
 		if b.Sealed {
-			h.Set("x-ms-blob-sealed", "true")
+			h.Set("X-Ms-Blob-Sealed", "true")
 		}
 	}
 	if len(b.Tags) > 0 {
-		h.Set("x-ms-tag-count", strconv.Itoa(len(b.Tags)))
+		h.Set("X-Ms-Tag-Count", strconv.Itoa(len(b.Tags)))
 	}
 }
 

@@ -28,7 +28,7 @@ func (s *Service) parseKindSource(r *http.Request, rangeRequired bool) (putBlock
 	if a.source, err = parseSourceArgs(r, sourceConditions); err != nil {
 		return a, err
 	}
-	switch v := r.Header.Get("x-ms-source-range"); {
+	switch v := r.Header.Get("X-Ms-Source-Range"); {
 	case v != "":
 		rng, err := byterange.Parse(v)
 		if err != nil || (rangeRequired && rng.End < 0) {
@@ -41,12 +41,12 @@ func (s *Service) parseKindSource(r *http.Request, rangeRequired bool) (putBlock
 	if a.sums.md5, err = parseMD5(r.Header, "x-ms-source-content-md5"); err != nil {
 		return a, err
 	}
-	if v := r.Header.Get("x-ms-source-content-crc64"); v != "" {
+	if v := r.Header.Get("X-Ms-Source-Content-Crc64"); v != "" {
 		if a.sums.crc64, err = base64.StdEncoding.DecodeString(v); err != nil || len(a.sums.crc64) != 8 {
 			return a, azerr.InvalidHeader("x-ms-source-content-crc64", v)
 		}
 	}
-	if r.Header.Get("x-ms-copy-source-authorization") != "" {
+	if r.Header.Get("X-Ms-Copy-Source-Authorization") != "" {
 		return a, azerr.Newf(azerr.NotImplemented, "OAuth copy sources (x-ms-copy-source-authorization) are not implemented by Lazuli.")
 	}
 	a.src, err = s.parseCopySource(r)
@@ -113,13 +113,13 @@ func (s *Service) putPageFromURL(w http.ResponseWriter, r *http.Request) error {
 	if p.seq, err = parseSeqConditions(r.Header); err != nil {
 		return err
 	}
-	if mode := r.Header.Get("x-ms-page-write"); !strings.EqualFold(mode, "update") {
+	if mode := r.Header.Get("X-Ms-Page-Write"); !strings.EqualFold(mode, "update") {
 		if mode == "" {
 			return azerr.MissingHeader("x-ms-page-write")
 		}
 		return azerr.InvalidHeader("x-ms-page-write", mode)
 	}
-	raw := r.Header.Get("x-ms-range")
+	raw := r.Header.Get("X-Ms-Range")
 	if raw == "" {
 		return azerr.MissingHeader("x-ms-range")
 	}
@@ -134,7 +134,7 @@ func (s *Service) putPageFromURL(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if a.rng.End-a.rng.Start+1 != p.rng.length() {
-		return azerr.InvalidHeader("x-ms-source-range", r.Header.Get("x-ms-source-range"))
+		return azerr.InvalidHeader("x-ms-source-range", r.Header.Get("X-Ms-Source-Range"))
 	}
 	if err := s.preauthorize(r, targetOf(r), writeBlob); err != nil {
 		return err
@@ -144,7 +144,7 @@ func (s *Service) putPageFromURL(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	if info.Size != p.rng.length() {
-		return azerr.New(azerr.InvalidPageRange).With("HeaderName", "x-ms-source-range").With("HeaderValue", r.Header.Get("x-ms-source-range"))
+		return azerr.New(azerr.InvalidPageRange).With("HeaderName", "x-ms-source-range").With("HeaderValue", r.Header.Get("X-Ms-Source-Range"))
 	}
 	rec, err := s.commitPages(r, p, segment{Extent: info.ID})
 	if err != nil {
@@ -152,8 +152,8 @@ func (s *Service) putPageFromURL(w http.ResponseWriter, r *http.Request) error {
 	}
 	h := w.Header()
 	setWriteResult(h, rec)
-	h.Set("x-ms-blob-sequence-number", itoa(rec.SequenceNumber))
+	h.Set("X-Ms-Blob-Sequence-Number", itoa(rec.SequenceNumber))
 	checksums{}.setHeaders(h, info.MD5, crc)
-	h.Set("x-ms-request-server-encrypted", "true")
+	h.Set("X-Ms-Request-Server-Encrypted", "true")
 	return write(w, http.StatusCreated)
 }

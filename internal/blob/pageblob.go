@@ -32,7 +32,7 @@ func parseKindCreate(r *http.Request) (kindArgs, error) {
 	if a.props, a.metadata, err = parseNewBlobHeaders(r.Header, true); err != nil {
 		return a, err
 	}
-	if a.tags, err = parseTagsHeader(r.Header.Get("x-ms-tags")); err != nil {
+	if a.tags, err = parseTagsHeader(r.Header.Get("X-Ms-Tags")); err != nil {
 		return a, err
 	}
 	// Page and append blobs are created empty: a body is an error, and so
@@ -41,7 +41,7 @@ func parseKindCreate(r *http.Request) (kindArgs, error) {
 	if r.ContentLength > 0 {
 		return a, azerr.InvalidHeader("Content-Length", strconv.FormatInt(r.ContentLength, 10))
 	}
-	if v := r.Header.Get("x-ms-access-tier"); v != "" {
+	if v := r.Header.Get("X-Ms-Access-Tier"); v != "" {
 		return a, azerr.InvalidHeader("x-ms-access-tier", v)
 	}
 	if _, err := parseChecksums(r.Header); err != nil {
@@ -72,7 +72,7 @@ func (s *Service) createKind(w http.ResponseWriter, r *http.Request, a kindArgs,
 	}
 	h := w.Header()
 	setWriteResult(h, rec)
-	h.Set("x-ms-request-server-encrypted", "true")
+	h.Set("X-Ms-Request-Server-Encrypted", "true")
 	return write(w, http.StatusCreated)
 }
 
@@ -103,7 +103,7 @@ func (s *Service) createPageBlob(w http.ResponseWriter, r *http.Request) error {
 // parsePageBlobSize reads x-ms-blob-content-length: a multiple of 512 of
 // at most 8 TiB.
 func parsePageBlobSize(h http.Header, required bool) (int64, error) {
-	raw := h.Get("x-ms-blob-content-length")
+	raw := h.Get("X-Ms-Blob-Content-Length")
 	if raw == "" {
 		if required {
 			return 0, azerr.MissingHeader("x-ms-blob-content-length")
@@ -119,7 +119,7 @@ func parsePageBlobSize(h http.Header, required bool) (int64, error) {
 
 // parseSequenceNumber reads x-ms-blob-sequence-number (0 to 2^63-1).
 func parseSequenceNumber(h http.Header) (int64, bool, error) {
-	raw := h.Get("x-ms-blob-sequence-number")
+	raw := h.Get("X-Ms-Blob-Sequence-Number")
 	if raw == "" {
 		return 0, false, nil
 	}
@@ -181,7 +181,7 @@ func parsePutPage(r *http.Request) (putPageArgs, error) {
 	if a.seq, err = parseSeqConditions(r.Header); err != nil {
 		return a, err
 	}
-	switch mode := r.Header.Get("x-ms-page-write"); {
+	switch mode := r.Header.Get("X-Ms-Page-Write"); {
 	case mode == "":
 		return a, azerr.MissingHeader("x-ms-page-write")
 	case strings.EqualFold(mode, "clear"):
@@ -189,7 +189,7 @@ func parsePutPage(r *http.Request) (putPageArgs, error) {
 	case !strings.EqualFold(mode, "update"):
 		return a, azerr.InvalidHeader("x-ms-page-write", mode)
 	}
-	raw, name := r.Header.Get("x-ms-range"), "x-ms-range"
+	raw, name := r.Header.Get("X-Ms-Range"), "x-ms-range"
 	if raw == "" {
 		raw, name = r.Header.Get("Range"), "Range"
 	}
@@ -247,10 +247,10 @@ func (s *Service) putPage(w http.ResponseWriter, r *http.Request) error {
 	}
 	h := w.Header()
 	setWriteResult(h, rec)
-	h.Set("x-ms-blob-sequence-number", itoa(rec.SequenceNumber))
+	h.Set("X-Ms-Blob-Sequence-Number", itoa(rec.SequenceNumber))
 	if !a.clear {
 		a.sums.setHeaders(h, info.MD5, crc)
-		h.Set("x-ms-request-server-encrypted", "true")
+		h.Set("X-Ms-Request-Server-Encrypted", "true")
 	}
 	return write(w, http.StatusCreated)
 }
@@ -303,7 +303,7 @@ func parsePageProps(r *http.Request) (pagePropsArgs, error) {
 		return a, err
 	}
 	a.seq = seq
-	switch raw := r.Header.Get("x-ms-sequence-number-action"); strings.ToLower(raw) {
+	switch raw := r.Header.Get("X-Ms-Sequence-Number-Action"); strings.ToLower(raw) {
 	case "":
 	case "max", "update":
 		if !given {
@@ -312,7 +312,7 @@ func parsePageProps(r *http.Request) (pagePropsArgs, error) {
 		a.action = strings.ToLower(raw)
 	case "increment":
 		if given {
-			return a, azerr.InvalidHeader("x-ms-blob-sequence-number", r.Header.Get("x-ms-blob-sequence-number"))
+			return a, azerr.InvalidHeader("x-ms-blob-sequence-number", r.Header.Get("X-Ms-Blob-Sequence-Number"))
 		}
 		a.action = "increment"
 	default:
@@ -362,7 +362,7 @@ func (s *Service) setPageProperties(w http.ResponseWriter, r *http.Request) erro
 	}
 	h := w.Header()
 	setWriteResult(h, rec)
-	h.Set("x-ms-blob-sequence-number", itoa(rec.SequenceNumber))
+	h.Set("X-Ms-Blob-Sequence-Number", itoa(rec.SequenceNumber))
 	return write(w, http.StatusOK)
 }
 

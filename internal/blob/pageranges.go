@@ -31,7 +31,7 @@ func parsePageRanges(r *http.Request) (pageRangesArgs, error) {
 	if a.conds, a.sel, err = parseSelectedRequest(r, cond.AllConditions); err != nil {
 		return a, err
 	}
-	if r.Header.Get("x-ms-previous-snapshot-url") != "" {
+	if r.Header.Get("X-Ms-Previous-Snapshot-Url") != "" {
 		return a, azerr.Newf(azerr.NotImplemented, "Get Page Ranges with x-ms-previous-snapshot-url (managed disks) is not implemented by Lazuli.")
 	}
 	q := r.URL.Query()
@@ -49,7 +49,7 @@ func parsePageRanges(r *http.Request) (pageRangesArgs, error) {
 
 // parseRange reads the optional range, widened to whole pages.
 func (a *pageRangesArgs) parseRange(h http.Header) error {
-	raw, name := h.Get("x-ms-range"), "x-ms-range"
+	raw, name := h.Get("X-Ms-Range"), "x-ms-range"
 	if raw == "" {
 		raw, name = h.Get("Range"), "Range"
 	}
@@ -133,7 +133,7 @@ func (s *Service) getPageRanges(w http.ResponseWriter, r *http.Request) error {
 	}
 	h := w.Header()
 	setBlobETag(h, b)
-	h.Set("x-ms-blob-content-length", itoa(b.Size))
+	h.Set("X-Ms-Blob-Content-Length", itoa(b.Size))
 	return writePageList(w, items, next, a.paged)
 }
 

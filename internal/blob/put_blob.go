@@ -29,8 +29,8 @@ const (
 // putBlobOrCopy dispatches a PUT on a blob with no comp: Put Blob by
 // x-ms-blob-type, or a copy by x-ms-copy-source.
 func (s *Service) putBlobOrCopy(w http.ResponseWriter, r *http.Request) error {
-	kind := r.Header.Get("x-ms-blob-type")
-	if r.Header.Get("x-ms-copy-source") != "" {
+	kind := r.Header.Get("X-Ms-Blob-Type")
+	if r.Header.Get("X-Ms-Copy-Source") != "" {
 		return s.copyOrPutFromURL(w, r, kind)
 	}
 	switch {
@@ -94,7 +94,7 @@ func parsePutBlob(r *http.Request) (putBlobArgs, error) {
 	if a.conds, err = parseContentWrite(r); err != nil {
 		return a, err
 	}
-	if a.tags, err = parseTagsHeader(r.Header.Get("x-ms-tags")); err != nil {
+	if a.tags, err = parseTagsHeader(r.Header.Get("X-Ms-Tags")); err != nil {
 		return a, err
 	}
 	if a.props, a.metadata, err = parseNewBlobHeaders(r.Header, true); err != nil {
@@ -146,7 +146,7 @@ func (s *Service) putBlob(w http.ResponseWriter, r *http.Request) error {
 	h := w.Header()
 	setWriteResult(h, rec)
 	a.sums.setHeaders(h, info.MD5, crc)
-	h.Set("x-ms-request-server-encrypted", "true")
+	h.Set("X-Ms-Request-Server-Encrypted", "true")
 	return write(w, http.StatusCreated)
 }
 

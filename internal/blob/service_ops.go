@@ -80,8 +80,8 @@ func (s *Service) getAccountInfo(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	h := w.Header()
-	h.Set("x-ms-sku-name", "Standard_RAGRS")
-	h.Set("x-ms-account-kind", "StorageV2")
-	h.Set("x-ms-is-hns-enabled", "false")
+	h.Set("X-Ms-Sku-Name", "Standard_RAGRS")
+	h.Set("X-Ms-Account-Kind", "StorageV2")
+	h.Set("X-Ms-Is-Hns-Enabled", "false")
 	return write(w, http.StatusOK)
 }

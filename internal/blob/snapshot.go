@@ -78,8 +78,8 @@ func (s *Service) snapshotBlob(w http.ResponseWriter, r *http.Request) error {
 	}
 	h := w.Header()
 	setBlobETag(h, snap)
-	h.Set("x-ms-snapshot", id)
-	setIf(h, "x-ms-version-id", versionID)
-	h.Set("x-ms-request-server-encrypted", "true")
+	h.Set("X-Ms-Snapshot", id)
+	setIf(h, "X-Ms-Version-Id", versionID)
+	h.Set("X-Ms-Request-Server-Encrypted", "true")
 	return write(w, http.StatusCreated)
 }

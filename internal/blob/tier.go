@@ -39,7 +39,7 @@ func rehydrateDelay(priority string) time.Duration {
 // parseRehydratePriority reads x-ms-rehydrate-priority: Standard when
 // absent.
 func parseRehydratePriority(h http.Header) (string, error) {
-	raw := h.Get("x-ms-rehydrate-priority")
+	raw := h.Get("X-Ms-Rehydrate-Priority")
 	switch {
 	case raw == "":
 		return priorityStandard, nil

@@ -88,24 +88,24 @@ func (s *Service) getFile(w http.ResponseWriter, r *http.Request) error {
 func writeFileHeaders(h http.Header, n *node, now time.Time) {
 	setETag(h, n.ETag)
 	n.Metadata.WriteHeaders(h)
-	h.Set("x-ms-type", "File")
+	h.Set("X-Ms-Type", "File")
 	n.Props.WriteHeaders(h)
 	if len(n.Props.MD5) > 0 {
 		h.Set("Content-MD5", base64.StdEncoding.EncodeToString(n.Props.MD5))
 	}
 	if c := n.Copy; c.ID != "" {
-		h.Set("x-ms-copy-id", c.ID)
-		h.Set("x-ms-copy-source", c.Source)
-		h.Set("x-ms-copy-status", c.Status)
-		h.Set("x-ms-copy-progress", fmt.Sprintf("%d/%d", c.Copied, c.Total))
+		h.Set("X-Ms-Copy-Id", c.ID)
+		h.Set("X-Ms-Copy-Source", c.Source)
+		h.Set("X-Ms-Copy-Status", c.Status)
+		h.Set("X-Ms-Copy-Progress", fmt.Sprintf("%d/%d", c.Copied, c.Total))
 		if !c.Completed.IsZero() {
-			h.Set("x-ms-copy-completion-time", c.Completed.Format(http.TimeFormat))
+			h.Set("X-Ms-Copy-Completion-Time", c.Completed.Format(http.TimeFormat))
 		}
 		if c.Description != "" {
-			h.Set("x-ms-copy-status-description", c.Description)
+			h.Set("X-Ms-Copy-Status-Description", c.Description)
 		}
 	}
-	h.Set("x-ms-server-encrypted", "true")
+	h.Set("X-Ms-Server-Encrypted", "true")
 	setSMBHeaders(h, n)
 	setLeaseHeaders(h, n.Lease, now, lease.File)
 	h.Set("Accept-Ranges", "bytes")

@@ -51,11 +51,11 @@ func parseCopyRequest(h http.Header) (copyRequest, error) {
 			h.Del(name)
 		}
 	}
-	if strings.EqualFold(h.Get("x-ms-file-attributes"), "source") {
+	if strings.EqualFold(h.Get("X-Ms-File-Attributes"), "source") {
 		req.attrsFromSrc = true
-		h.Del("x-ms-file-attributes")
+		h.Del("X-Ms-File-Attributes")
 	}
-	switch mode := strings.ToLower(h.Get("x-ms-file-permission-copy-mode")); mode {
+	switch mode := strings.ToLower(h.Get("X-Ms-File-Permission-Copy-Mode")); mode {
 	case "", "override":
 	case "source":
 		req.permFromSource = true
@@ -77,7 +77,7 @@ func (s *Service) copyFile(w http.ResponseWriter, r *http.Request) error {
 	if err := s.authorizeWrite(r, t, auth.ResourceObject, "cw", false); err != nil {
 		return err
 	}
-	raw := r.Header.Get("x-ms-copy-source")
+	raw := r.Header.Get("X-Ms-Copy-Source")
 	src, err := s.resolveSource(r, "x-ms-copy-source", raw)
 	if err != nil {
 		return err
@@ -111,8 +111,8 @@ func (s *Service) copyFile(w http.ResponseWriter, r *http.Request) error {
 	}
 	h := w.Header()
 	setETag(h, n.ETag)
-	h.Set("x-ms-copy-id", copyID)
-	h.Set("x-ms-copy-status", "success")
+	h.Set("X-Ms-Copy-Id", copyID)
+	h.Set("X-Ms-Copy-Status", "success")
 	w.WriteHeader(http.StatusAccepted)
 	return nil
 }
@@ -245,7 +245,7 @@ func (s *Service) abortCopy(w http.ResponseWriter, r *http.Request) error {
 	if err := s.authorizeWrite(r, t, auth.ResourceObject, "w", false); err != nil {
 		return err
 	}
-	action := r.Header.Get("x-ms-copy-action")
+	action := r.Header.Get("X-Ms-Copy-Action")
 	switch {
 	case action == "":
 		return azerr.MissingHeader("x-ms-copy-action")

@@ -61,7 +61,7 @@ func (s *Service) createDirectory(w http.ResponseWriter, r *http.Request) error 
 func writeMetadataSet(w http.ResponseWriter, n *node) {
 	h := w.Header()
 	setETag(h, n.ETag)
-	h.Set("x-ms-request-server-encrypted", "true")
+	h.Set("X-Ms-Request-Server-Encrypted", "true")
 	w.WriteHeader(http.StatusOK)
 }
 
@@ -71,7 +71,7 @@ func writeNodeWrite(w http.ResponseWriter, n *node, status int) {
 	h := w.Header()
 	setETag(h, n.ETag)
 	setSMBHeaders(h, n)
-	h.Set("x-ms-request-server-encrypted", "true")
+	h.Set("X-Ms-Request-Server-Encrypted", "true")
 	w.WriteHeader(status)
 }
 
@@ -93,7 +93,7 @@ func (s *Service) getDirectoryProperties(w http.ResponseWriter, r *http.Request)
 	setETag(h, n.ETag)
 	n.Metadata.WriteHeaders(h)
 	setSMBHeaders(h, n)
-	h.Set("x-ms-server-encrypted", "true")
+	h.Set("X-Ms-Server-Encrypted", "true")
 	w.WriteHeader(http.StatusOK)
 	return nil
 }

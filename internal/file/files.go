@@ -37,13 +37,13 @@ func parseSize(h http.Header, name string) (int64, bool, error) {
 // headers of Create File and Set File Properties.
 func parseContentProps(h http.Header) (contentprops.Props, error) {
 	p := contentprops.Props{
-		Type:         h.Get("x-ms-content-type"),
-		Encoding:     h.Get("x-ms-content-encoding"),
-		Language:     h.Get("x-ms-content-language"),
-		Disposition:  h.Get("x-ms-content-disposition"),
-		CacheControl: h.Get("x-ms-cache-control"),
+		Type:         h.Get("X-Ms-Content-Type"),
+		Encoding:     h.Get("X-Ms-Content-Encoding"),
+		Language:     h.Get("X-Ms-Content-Language"),
+		Disposition:  h.Get("X-Ms-Content-Disposition"),
+		CacheControl: h.Get("X-Ms-Cache-Control"),
 	}
-	if raw := h.Get("x-ms-content-md5"); raw != "" {
+	if raw := h.Get("X-Ms-Content-Md5"); raw != "" {
 		md5, err := base64.StdEncoding.DecodeString(raw)
 		if err != nil || len(md5) != 16 {
 			return p, azerr.New(azerr.InvalidMd5).With("HeaderName", "x-ms-content-md5")
@@ -58,7 +58,7 @@ func (s *Service) createFile(w http.ResponseWriter, r *http.Request) error {
 	if err := s.authorizeWrite(r, t, auth.ResourceObject, "cw", false); err != nil {
 		return err
 	}
-	switch typ := r.Header.Get("x-ms-type"); {
+	switch typ := r.Header.Get("X-Ms-Type"); {
 	case typ == "":
 		return azerr.MissingHeader("x-ms-type")
 	case !strings.EqualFold(typ, "file"):

@@ -214,7 +214,7 @@ func (s *Service) forceCloseHandles(w http.ResponseWriter, r *http.Request) erro
 	if err := s.authorize(r, t, auth.ResourceObject, "w", true); err != nil {
 		return err
 	}
-	raw := strings.TrimSpace(r.Header.Get("x-ms-handle-id"))
+	raw := strings.TrimSpace(r.Header.Get("X-Ms-Handle-Id"))
 	if raw == "" {
 		return azerr.MissingHeader("x-ms-handle-id")
 	}
@@ -260,8 +260,8 @@ func (s *Service) forceCloseHandles(w http.ResponseWriter, r *http.Request) erro
 		return err
 	}
 	h := w.Header()
-	h.Set("x-ms-number-of-handles-closed", strconv.Itoa(closed))
-	h.Set("x-ms-number-of-handles-failed", "0")
+	h.Set("X-Ms-Number-Of-Handles-Closed", strconv.Itoa(closed))
+	h.Set("X-Ms-Number-Of-Handles-Failed", "0")
 	w.WriteHeader(http.StatusOK)
 	return nil
 }

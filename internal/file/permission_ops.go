@@ -58,7 +58,7 @@ func (s *Service) createPermission(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	w.Header().Set("x-ms-file-permission-key", key)
+	w.Header().Set("X-Ms-File-Permission-Key", key)
 	w.WriteHeader(http.StatusCreated)
 	return nil
 }
@@ -68,11 +68,11 @@ func (s *Service) getPermission(w http.ResponseWriter, r *http.Request) error {
 	if err := s.authorize(r, t, auth.ResourceContainer, "r", true); err != nil {
 		return err
 	}
-	key := strings.TrimSpace(r.Header.Get("x-ms-file-permission-key"))
+	key := strings.TrimSpace(r.Header.Get("X-Ms-File-Permission-Key"))
 	if key == "" {
 		return azerr.MissingHeader("x-ms-file-permission-key")
 	}
-	want, err := parsePermFormat(r.Header.Get("x-ms-file-permission-format"))
+	want, err := parsePermFormat(r.Header.Get("X-Ms-File-Permission-Format"))
 	if err != nil {
 		return err
 	}

@@ -43,8 +43,8 @@ type permRequest struct {
 }
 
 func parsePermRequest(h http.Header) (permRequest, error) {
-	perm, key := h.Get("x-ms-file-permission"), strings.TrimSpace(h.Get("x-ms-file-permission-key"))
-	format, err := parsePermFormat(h.Get("x-ms-file-permission-format"))
+	perm, key := h.Get("X-Ms-File-Permission"), strings.TrimSpace(h.Get("X-Ms-File-Permission-Key"))
+	format, err := parsePermFormat(h.Get("X-Ms-File-Permission-Format"))
 	if err != nil {
 		return permRequest{}, err
 	}

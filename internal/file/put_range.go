@@ -31,14 +31,14 @@ type rangeWrite struct {
 
 func parseRangeWrite(h http.Header) (rangeWrite, error) {
 	var rw rangeWrite
-	switch mode := strings.ToLower(strings.TrimSpace(h.Get("x-ms-write"))); mode {
+	switch mode := strings.ToLower(strings.TrimSpace(h.Get("X-Ms-Write"))); mode {
 	case "":
 		return rw, azerr.MissingHeader("x-ms-write")
 	case "update":
 	case "clear":
 		rw.clear = true
 	default:
-		return rw, azerr.InvalidHeader("x-ms-write", h.Get("x-ms-write"))
+		return rw, azerr.InvalidHeader("x-ms-write", h.Get("X-Ms-Write"))
 	}
 	br, ok, err := requestRange(h)
 	if err != nil {
@@ -55,7 +55,7 @@ func parseRangeWrite(h http.Header) (rangeWrite, error) {
 		return rw, azerr.New(azerr.InvalidRange).With("RangeRequested", br.String())
 	}
 	rw.start, rw.end = br.Start, br.End+1
-	switch lw := strings.ToLower(strings.TrimSpace(h.Get("x-ms-file-last-write-time"))); lw {
+	switch lw := strings.ToLower(strings.TrimSpace(h.Get("X-Ms-File-Last-Write-Time"))); lw {
 	case "", "now":
 	case "preserve":
 		rw.preserveWrite = true
@@ -155,8 +155,8 @@ func writeRangeResult(w http.ResponseWriter, n *node, md5 []byte) {
 	if md5 != nil {
 		h.Set("Content-MD5", base64.StdEncoding.EncodeToString(md5))
 	}
-	h.Set("x-ms-request-server-encrypted", "true")
-	h.Set("x-ms-file-last-write-time", formatTime(n.SMB.Written))
+	h.Set("X-Ms-Request-Server-Encrypted", "true")
+	h.Set("X-Ms-File-Last-Write-Time", formatTime(n.SMB.Written))
 	w.WriteHeader(http.StatusCreated)
 }
 
@@ -205,7 +205,7 @@ func (s *Service) listRanges(w http.ResponseWriter, r *http.Request) error {
 	}
 	h := w.Header()
 	setETag(h, n.ETag)
-	h.Set("x-ms-content-length", strconv.FormatInt(n.Size, 10))
+	h.Set("X-Ms-Content-Length", strconv.FormatInt(n.Size, 10))
 	writeRangeList(w, changed, cleared)
 	return nil
 }

@@ -38,7 +38,7 @@ func (s *Service) putRangeFromURL(w http.ResponseWriter, r *http.Request) error 
 			return azerr.Newf(azerr.NotImplemented, "Put Range From URL with %s is not implemented by Lazuli.", h)
 		}
 	}
-	src, err := s.resolveSource(r, "x-ms-copy-source", r.Header.Get("x-ms-copy-source"))
+	src, err := s.resolveSource(r, "x-ms-copy-source", r.Header.Get("X-Ms-Copy-Source"))
 	if err != nil {
 		return err
 	}
@@ -73,7 +73,7 @@ func (s *Service) putRangeFromURL(w http.ResponseWriter, r *http.Request) error 
 // parseSourceRange reads x-ms-source-range, which must be as long as the
 // destination range and at most 4 MiB.
 func parseSourceRange(h http.Header, length int64) (byteRange, error) {
-	raw := h.Get("x-ms-source-range")
+	raw := h.Get("X-Ms-Source-Range")
 	if raw == "" {
 		return byteRange{}, azerr.MissingHeader("x-ms-source-range")
 	}

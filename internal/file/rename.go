@@ -30,7 +30,7 @@ type renameRequest struct {
 
 func (s *Service) parseRename(r *http.Request, t *target, dir bool) (renameRequest, error) {
 	var req renameRequest
-	raw := r.Header.Get("x-ms-file-rename-source")
+	raw := r.Header.Get("X-Ms-File-Rename-Source")
 	if raw == "" {
 		return req, azerr.MissingHeader("x-ms-file-rename-source")
 	}
@@ -49,8 +49,8 @@ func (s *Service) parseRename(r *http.Request, t *target, dir bool) (renameReque
 	if req.ignoreReadOnly, err = boolHeader(r.Header, "x-ms-file-rename-ignore-readonly"); err != nil {
 		return req, err
 	}
-	req.sourceLease = r.Header.Get("x-ms-source-lease-id")
-	req.destinationLease = r.Header.Get("x-ms-destination-lease-id")
+	req.sourceLease = r.Header.Get("X-Ms-Source-Lease-Id")
+	req.destinationLease = r.Header.Get("X-Ms-Destination-Lease-Id")
 	if req.smb, err = parseSMBRequest(r.Header, dir); err != nil {
 		return req, err
 	}
@@ -58,7 +58,7 @@ func (s *Service) parseRename(r *http.Request, t *target, dir bool) (renameReque
 		return req, err
 	}
 	req.metaSet = len(req.meta) > 0
-	req.contentType = r.Header.Get("x-ms-content-type")
+	req.contentType = r.Header.Get("X-Ms-Content-Type")
 	return req, nil
 }
 

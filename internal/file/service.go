@@ -121,7 +121,7 @@ func parseTarget(r *http.Request) (*target, route.Level, error) {
 		// The share's root directory answers the handle operations.
 		return t, levelDir, nil
 	}
-	keepDots := strings.EqualFold(r.Header.Get("x-ms-allow-trailing-dot"), "true")
+	keepDots := strings.EqualFold(r.Header.Get("X-Ms-Allow-Trailing-Dot"), "true")
 	fp, err := parsePath(rest, keepDots)
 	if err != nil {
 		return nil, 0, err

@@ -205,7 +205,7 @@ func writeLeaseResult(w http.ResponseWriter, tick etag.Tick, res lease.Result) {
 		h.Set(lease.HeaderID, res.LeaseID)
 	}
 	if res.LeaseTime != nil {
-		h.Set("x-ms-lease-time", strconv.Itoa(*res.LeaseTime))
+		h.Set("X-Ms-Lease-Time", strconv.Itoa(*res.LeaseTime))
 	}
 	w.WriteHeader(res.Status)
 }

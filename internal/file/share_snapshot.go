@@ -65,7 +65,7 @@ func (s *Service) snapshotShare(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	setETag(w.Header(), sh.ETag)
-	w.Header().Set("x-ms-snapshot", snap)
+	w.Header().Set("X-Ms-Snapshot", snap)
 	w.WriteHeader(http.StatusCreated)
 	return nil
 }
@@ -167,9 +167,9 @@ func (s *Service) deleteShare(w http.ResponseWriter, r *http.Request) error {
 	if err := s.authorize(r, t, auth.ResourceContainer, "d", true); err != nil {
 		return err
 	}
-	include := strings.ToLower(strings.TrimSpace(r.Header.Get("x-ms-delete-snapshots")))
+	include := strings.ToLower(strings.TrimSpace(r.Header.Get("X-Ms-Delete-Snapshots")))
 	if include != "" && include != "include" && include != "include-leased" {
-		return azerr.InvalidHeader("x-ms-delete-snapshots", r.Header.Get("x-ms-delete-snapshots"))
+		return azerr.InvalidHeader("x-ms-delete-snapshots", r.Header.Get("X-Ms-Delete-Snapshots"))
 	}
 	now := s.now()
 	err := s.store.Update(r.Context(), func(tx store.Tx) error {

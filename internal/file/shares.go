@@ -24,7 +24,7 @@ const (
 const gib = 1 << 30
 
 func parseQuota(h http.Header) (int64, bool, error) {
-	raw := strings.TrimSpace(h.Get("x-ms-share-quota"))
+	raw := strings.TrimSpace(h.Get("X-Ms-Share-Quota"))
 	if raw == "" {
 		return 0, false, nil
 	}
@@ -41,7 +41,7 @@ var accessTiers = map[string]string{
 }
 
 func parseAccessTier(h http.Header) (string, error) {
-	raw := strings.TrimSpace(h.Get("x-ms-access-tier"))
+	raw := strings.TrimSpace(h.Get("X-Ms-Access-Tier"))
 	if raw == "" {
 		return "", nil
 	}
@@ -54,7 +54,7 @@ func parseAccessTier(h http.Header) (string, error) {
 
 // parseProtocols accepts SMB, the only protocol Lazuli's shares speak.
 func parseProtocols(h http.Header) error {
-	raw := strings.TrimSpace(h.Get("x-ms-enabled-protocols"))
+	raw := strings.TrimSpace(h.Get("X-Ms-Enabled-Protocols"))
 	if raw == "" || strings.EqualFold(raw, "SMB") {
 		return nil
 	}
@@ -137,12 +137,12 @@ func (s *Service) getShareProperties(w http.ResponseWriter, r *http.Request) err
 	h := w.Header()
 	setETag(h, sh.ETag)
 	sh.Metadata.WriteHeaders(h)
-	h.Set("x-ms-share-quota", strconv.FormatInt(sh.Quota, 10))
-	h.Set("x-ms-access-tier", sh.AccessTier)
+	h.Set("X-Ms-Share-Quota", strconv.FormatInt(sh.Quota, 10))
+	h.Set("X-Ms-Access-Tier", sh.AccessTier)
 	if !sh.TierChanged.IsZero() {
-		h.Set("x-ms-access-tier-change-time", sh.TierChanged.Format(http.TimeFormat))
+		h.Set("X-Ms-Access-Tier-Change-Time", sh.TierChanged.Format(http.TimeFormat))
 	}
-	h.Set("x-ms-enabled-protocols", "SMB")
+	h.Set("X-Ms-Enabled-Protocols", "SMB")
 	setLeaseHeaders(h, sh.Lease, now, lease.Share)
 	w.WriteHeader(http.StatusOK)
 	return nil
@@ -151,10 +151,10 @@ func (s *Service) getShareProperties(w http.ResponseWriter, r *http.Request) err
 // setLeaseHeaders writes x-ms-lease-status, -state and (while leased)
 // -duration.
 func setLeaseHeaders(h http.Header, l lease.Lease, now time.Time, k lease.Kind) {
-	h.Set("x-ms-lease-status", l.Status(now))
-	h.Set("x-ms-lease-state", string(l.State(now)))
+	h.Set("X-Ms-Lease-Status", l.Status(now))
+	h.Set("X-Ms-Lease-State", string(l.State(now)))
 	if d := l.DurationType(now); d != "" {
-		h.Set("x-ms-lease-duration", d)
+		h.Set("X-Ms-Lease-Duration", d)
 	}
 }
 
@@ -184,7 +184,7 @@ func (s *Service) setShareProperties(w http.ResponseWriter, r *http.Request) err
 		return err
 	}
 	setETag(w.Header(), sh.ETag)
-	w.Header().Set("x-ms-share-quota", strconv.FormatInt(sh.Quota, 10))
+	w.Header().Set("X-Ms-Share-Quota", strconv.FormatInt(sh.Quota, 10))
 	w.WriteHeader(http.StatusOK)
 	return nil
 }

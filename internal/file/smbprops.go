@@ -144,7 +144,7 @@ type smbRequest struct {
 // parseSMBRequest reads the x-ms-file-* SMB headers of a create or set.
 func parseSMBRequest(h http.Header, dir bool) (smbRequest, error) {
 	var req smbRequest
-	if raw := strings.TrimSpace(h.Get("x-ms-file-attributes")); raw != "" && !strings.EqualFold(raw, "preserve") {
+	if raw := strings.TrimSpace(h.Get("X-Ms-File-Attributes")); raw != "" && !strings.EqualFold(raw, "preserve") {
 		a, err := parseAttributes(raw, dir)
 		if err != nil {
 			return req, err
@@ -189,11 +189,11 @@ func (req smbRequest) apply(p *smbProps, dir, creating bool, now time.Time) {
 
 // setSMBHeaders writes the SMB properties and ids of n.
 func setSMBHeaders(h http.Header, n *node) {
-	h.Set("x-ms-file-attributes", n.SMB.Attrs.String())
-	h.Set("x-ms-file-creation-time", formatTime(n.SMB.Created))
-	h.Set("x-ms-file-last-write-time", formatTime(n.SMB.Written))
-	h.Set("x-ms-file-change-time", formatTime(n.SMB.Changed))
-	h.Set("x-ms-file-permission-key", n.SMB.PermKey)
-	h.Set("x-ms-file-id", strconv.FormatUint(n.ID, 10))
-	h.Set("x-ms-file-parent-id", strconv.FormatUint(n.ParentID, 10))
+	h.Set("X-Ms-File-Attributes", n.SMB.Attrs.String())
+	h.Set("X-Ms-File-Creation-Time", formatTime(n.SMB.Created))
+	h.Set("X-Ms-File-Last-Write-Time", formatTime(n.SMB.Written))
+	h.Set("X-Ms-File-Change-Time", formatTime(n.SMB.Changed))
+	h.Set("X-Ms-File-Permission-Key", n.SMB.PermKey)
+	h.Set("X-Ms-File-Id", strconv.FormatUint(n.ID, 10))
+	h.Set("X-Ms-File-Parent-Id", strconv.FormatUint(n.ParentID, 10))
 }

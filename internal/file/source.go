@@ -52,7 +52,7 @@ func (s *Service) resolveSource(r *http.Request, header, raw string) (sourceRef,
 		}
 	}
 	if ref.service == auth.File {
-		keepDots := strings.EqualFold(r.Header.Get("x-ms-source-allow-trailing-dot"), "true")
+		keepDots := strings.EqualFold(r.Header.Get("X-Ms-Source-Allow-Trailing-Dot"), "true")
 		t, err := fileSource(ref.account, path, u.Query().Get("sharesnapshot"), keepDots)
 		if err != nil {
 			return sourceRef{}, err

@@ -41,10 +41,10 @@ func (s *Service) readBlob(r *http.Request, src sourceRef, rng *byteRange) (*blo
 	if err != nil {
 		return nil, err
 	}
-	req.Header.Set("x-ms-version", request.Of(r).Version)
-	req.Header.Set("x-ms-date", s.now().Format(http.TimeFormat))
+	req.Header.Set("X-Ms-Version", request.Of(r).Version)
+	req.Header.Set("X-Ms-Date", s.now().Format(http.TimeFormat))
 	if rng != nil {
-		req.Header.Set("x-ms-range", rng.String())
+		req.Header.Set("X-Ms-Range", rng.String())
 	}
 	id := request.Of(r).Identity
 	if !src.hasSAS() && id != nil && id.Kind == auth.SharedKey && id.Account == src.account {
@@ -97,7 +97,7 @@ func copySourceFailure(resp *http.Response) error {
 	e := azerr.Newf(azerr.CannotVerifyCopySource, "The copy source could not be read (status %d).", resp.StatusCode).WithStatus(status)
 	e.Header = http.Header{
 		"X-Ms-Copy-Source-Status-Code": {strconv.Itoa(resp.StatusCode)},
-		"X-Ms-Copy-Source-Error-Code":  {resp.Header.Get("x-ms-error-code")},
+		"X-Ms-Copy-Source-Error-Code":  {resp.Header.Get("X-Ms-Error-Code")},
 	}
 	return e
 }

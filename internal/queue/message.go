@@ -128,8 +128,8 @@ func (s *Service) updateMessage(w http.ResponseWriter, r *http.Request, t target
 		return err
 	}
 	h := w.Header()
-	h.Set("x-ms-popreceipt", receiptOf(&m).String())
-	h.Set("x-ms-time-next-visible", string(appendTime(nil, m.VisibleAt)))
+	h.Set("X-Ms-Popreceipt", receiptOf(&m).String())
+	h.Set("X-Ms-Time-Next-Visible", string(appendTime(nil, m.VisibleAt)))
 	return writeEmpty(w, http.StatusNoContent)
 }
 

@@ -155,7 +155,7 @@ func (s *Service) getMetadata(w http.ResponseWriter, r *http.Request, t target) 
 	}
 	h := w.Header()
 	q.Meta.WriteHeaders(h)
-	h.Set("x-ms-approximate-messages-count", strconv.Itoa(count))
+	h.Set("X-Ms-Approximate-Messages-Count", strconv.Itoa(count))
 	return writeEmpty(w, http.StatusOK)
 }
 

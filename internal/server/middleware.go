@@ -121,8 +121,8 @@ func (c *chain) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 	h.Set(azerr.RequestIDHeader, info.ID)
 	h.Set("Server", c.serverHeader)
 	h.Set("Date", info.Start.Format(http.TimeFormat))
-	if id := r.Header.Get("x-ms-client-request-id"); id != "" {
-		h.Set("x-ms-client-request-id", id)
+	if id := r.Header.Get("X-Ms-Client-Request-Id"); id != "" {
+		h.Set("X-Ms-Client-Request-Id", id)
 	}
 	defer func() {
 		if p := recover(); p != nil {
@@ -149,7 +149,7 @@ func (c *chain) serve(w http.ResponseWriter, r *http.Request, info *request.Info
 	if err := c.checkVersion(r, info); err != nil {
 		return err
 	}
-	w.Header().Set("x-ms-version", info.Version)
+	w.Header().Set("X-Ms-Version", info.Version)
 	if r.Method == http.MethodOptions {
 		return c.preflight(w, r, info)
 	}
@@ -168,7 +168,7 @@ var versionPattern = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
 
 // checkVersion accepts versions up to NewestVersion and echoes the request's.
 func (c *chain) checkVersion(r *http.Request, info *request.Info) error {
-	v := r.Header.Get("x-ms-version")
+	v := r.Header.Get("X-Ms-Version")
 	if v == "" {
 		// SAS requests carry their version in sv (or api-version).
 		v = r.URL.Query().Get("api-version")
