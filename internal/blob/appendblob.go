@@ -8,6 +8,7 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/azerr"
 	"github.com/lazuli-storage/lazuli/internal/cond"
 	"github.com/lazuli-storage/lazuli/internal/extent"
+	"github.com/lazuli-storage/lazuli/internal/request"
 	"github.com/lazuli-storage/lazuli/internal/store"
 )
 
@@ -118,17 +119,18 @@ func (s *Service) appendBlock(w http.ResponseWriter, r *http.Request) error {
 	if err := s.preauthorize(r, t, appendAccess); err != nil {
 		return err
 	}
-	info, crc, err := s.receive(r, a.length, a.sums)
+	d := a.sums.digests(request.Of(r).Version, false)
+	info, crc, err := s.receive(r, a.length, a.sums, d)
 	if err != nil {
 		return err
 	}
-	return s.commitAppend(w, r, a.conds, a.app, info, crc)
+	return s.commitAppend(w, r, a.conds, a.app, info, crc, d)
 }
 
 // commitAppend adds the extent info as the append blob's last block in
 // one Update, after the kind, seal, position, size and block count
 // checks, and answers with the block's offset.
-func (s *Service) commitAppend(w http.ResponseWriter, r *http.Request, conds cond.Conditions, app appendConditions, info extent.Info, crc []byte) error {
+func (s *Service) commitAppend(w http.ResponseWriter, r *http.Request, conds cond.Conditions, app appendConditions, info extent.Info, crc []byte, d digests) error {
 	var offset int64
 	var blocks int
 	rec, err := s.writeBlobAs(r, conds, false, writePlain, func(_ store.Tx, old *blobRecord, refs refDelta) (*blobRecord, error) {
@@ -155,7 +157,7 @@ func (s *Service) commitAppend(w http.ResponseWriter, r *http.Request, conds con
 	}
 	h := w.Header()
 	setWriteResult(h, rec)
-	checksums{}.setHeaders(h, info.MD5, crc)
+	d.setHeaders(h, info.MD5, crc)
 	h.Set("X-Ms-Blob-Append-Offset", itoa(offset))
 	h.Set(committedCountHeader, strconv.Itoa(blocks))
 	h.Set("X-Ms-Request-Server-Encrypted", "true")

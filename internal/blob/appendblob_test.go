@@ -45,7 +45,8 @@ func TestAppendBlobBasics(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if *resp.BlobAppendOffset != fmt.Sprint(len(want)) || *resp.BlobCommittedBlockCount != int32(i+1) || resp.ContentMD5 == nil {
+		if *resp.BlobAppendOffset != fmt.Sprint(len(want)) || *resp.BlobCommittedBlockCount != int32(i+1) ||
+			len(resp.ContentCRC64) != 8 || resp.ContentMD5 != nil {
 			t.Fatalf("append %d: offset %s count %d", i, *resp.BlobAppendOffset, *resp.BlobCommittedBlockCount)
 		}
 		want = append(want, line...)

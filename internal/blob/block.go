@@ -61,17 +61,18 @@ func (s *Service) putBlock(w http.ResponseWriter, r *http.Request) error {
 	if err := s.preauthorize(r, t, createBlob); err != nil {
 		return err
 	}
-	info, crc, err := s.receive(r, a.length, a.sums)
+	d := a.sums.digests(request.Of(r).Version, false)
+	info, crc, err := s.receive(r, a.length, a.sums, d)
 	if err != nil {
 		return err
 	}
-	return s.commitBlock(w, r, a.id, info, crc, a.sums)
+	return s.commitBlock(w, r, a.id, info, crc, d)
 }
 
 // commitBlock stages the received extent info as uncommitted block id of
 // the target blob in one Update, and answers Put Block or Put Block From
 // URL.
-func (s *Service) commitBlock(w http.ResponseWriter, r *http.Request, id string, info extent.Info, crc []byte, sums checksums) error {
+func (s *Service) commitBlock(w http.ResponseWriter, r *http.Request, id string, info extent.Info, crc []byte, d digests) error {
 	t := targetOf(r)
 	account := request.Of(r).Account
 	err := s.store.Update(r.Context(), func(tx store.Tx) error {
@@ -87,7 +88,7 @@ func (s *Service) commitBlock(w http.ResponseWriter, r *http.Request, id string,
 	if err != nil {
 		return err
 	}
-	sums.setHeaders(w.Header(), info.MD5, crc)
+	d.setHeaders(w.Header(), info.MD5, crc)
 	w.Header().Set("X-Ms-Request-Server-Encrypted", "true")
 	return write(w, http.StatusCreated)
 }

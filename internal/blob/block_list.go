@@ -103,7 +103,7 @@ func (s *Service) putBlockList(w http.ResponseWriter, r *http.Request) error {
 	}
 	h := w.Header()
 	setWriteResult(h, rec)
-	checksums{}.setHeaders(h, a.bodyMD5, a.bodyCRC)
+	bothDigests.setHeaders(h, a.bodyMD5, a.bodyCRC)
 	h.Set("X-Ms-Request-Server-Encrypted", "true")
 	return write(w, http.StatusCreated)
 }

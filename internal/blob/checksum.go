@@ -53,16 +53,46 @@ func parseMD5(h http.Header, name string) ([]byte, error) {
 	return sum, nil
 }
 
+// digests names the checksums of a received body that the service computes
+// and answers with.
+type digests struct{ md5, crc64 bool }
+
+// bothDigests answers with the MD5 and, when one was computed, the CRC-64:
+// the operations that copy from a URL compute the MD5 while writing.
+var bothDigests = digests{md5: true, crc64: true}
+
+// crc64Version is the first version whose Put Block, Put Page and Append
+// Block answer with x-ms-content-crc64 rather than Content-MD5.
+const crc64Version = "2019-02-02"
+
+// digests decides what a write computes, as the real service does. Put Blob
+// (whole) keeps the MD5 as the blob's Content-MD5 property, so it always
+// computes it, and adds the CRC-64 from 2019-02-02. Put Block, Put Page and
+// Append Block answer with Content-MD5 only when the request carried one and
+// with x-ms-content-crc64 otherwise; before 2019-02-02 they answered with
+// Content-MD5. A declared checksum is always computed, to be verified.
+func (c checksums) digests(version string, whole bool) digests {
+	modern := version >= crc64Version
+	switch {
+	case whole:
+		return digests{md5: true, crc64: modern || c.crc64 != nil}
+	case !modern:
+		return digests{md5: true, crc64: c.crc64 != nil}
+	default:
+		return digests{md5: c.md5 != nil, crc64: c.md5 == nil || c.crc64 != nil}
+	}
+}
+
 // crcReader computes the CRC-64 of what passes through it, when asked to.
 type crcReader struct {
 	r   io.Reader
 	sum hash.Hash64
 }
 
-// wrap returns r, teeing it into a CRC-64 when the request declared one.
-func (c checksums) wrap(r io.Reader) *crcReader {
+// wrap returns r, teeing it into a CRC-64 when d asks for one.
+func (d digests) wrap(r io.Reader) *crcReader {
 	cr := &crcReader{r: r}
-	if c.crc64 != nil {
+	if d.crc64 {
 		cr.sum = crc64.New(crc64Table)
 	}
 	return cr
@@ -98,10 +128,12 @@ func (c checksums) verify(md5sum [16]byte, crc []byte) error {
 	return nil
 }
 
-// setHeaders returns the checksums of the received body.
-func (c checksums) setHeaders(h http.Header, md5sum [16]byte, crc []byte) {
-	h.Set("Content-MD5", base64.StdEncoding.EncodeToString(md5sum[:]))
-	if crc != nil {
+// setHeaders returns the checksums of the received body that d computed.
+func (d digests) setHeaders(h http.Header, md5sum [16]byte, crc []byte) {
+	if d.md5 {
+		h.Set("Content-MD5", base64.StdEncoding.EncodeToString(md5sum[:]))
+	}
+	if d.crc64 && crc != nil {
 		h.Set("X-Ms-Content-Crc64", base64.StdEncoding.EncodeToString(crc))
 	}
 }

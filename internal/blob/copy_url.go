@@ -250,7 +250,7 @@ func (s *Service) putBlockFromURL(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	return s.commitBlock(w, r, a.id, info, crc, a.sums)
+	return s.commitBlock(w, r, a.id, info, crc, bothDigests)
 }
 
 // copyLocalRange copies a range of a local source into a new extent: the
@@ -294,7 +294,7 @@ func (s *Service) copyLocalRange(r *http.Request, a putBlockFromURLArgs) (extent
 		_, err := c.WriteTo(pw)
 		pw.CloseWithError(err)
 	}()
-	body := a.sums.wrap(pr)
+	body := digests{md5: true, crc64: a.sums.crc64 != nil}.wrap(pr)
 	info, err := s.extents.Write(r.Context(), body, length)
 	// Stop the writer if Write ended early, and let it finish before the
 	// content closes.

@@ -99,7 +99,7 @@ func (s *Service) appendBlockFromURL(w http.ResponseWriter, r *http.Request) err
 	if err != nil {
 		return err
 	}
-	return s.commitAppend(w, r, conds, app, info, crc)
+	return s.commitAppend(w, r, conds, app, info, crc, bothDigests)
 }
 
 // putPageFromURL is Put Page From URL: the source range must be as long
@@ -153,7 +153,7 @@ func (s *Service) putPageFromURL(w http.ResponseWriter, r *http.Request) error {
 	h := w.Header()
 	setWriteResult(h, rec)
 	h.Set("X-Ms-Blob-Sequence-Number", itoa(rec.SequenceNumber))
-	checksums{}.setHeaders(h, info.MD5, crc)
+	bothDigests.setHeaders(h, info.MD5, crc)
 	h.Set("X-Ms-Request-Server-Encrypted", "true")
 	return write(w, http.StatusCreated)
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/contentprops"
 	"github.com/lazuli-storage/lazuli/internal/extent"
 	"github.com/lazuli-storage/lazuli/internal/metadata"
+	"github.com/lazuli-storage/lazuli/internal/request"
 	"github.com/lazuli-storage/lazuli/internal/store"
 )
 
@@ -235,8 +236,9 @@ func (s *Service) putPage(w http.ResponseWriter, r *http.Request) error {
 	with := hole(0)
 	var info extent.Info
 	var crc []byte
+	d := a.sums.digests(request.Of(r).Version, false)
 	if !a.clear {
-		if info, crc, err = s.receive(r, a.rng.length(), a.sums); err != nil {
+		if info, crc, err = s.receive(r, a.rng.length(), a.sums, d); err != nil {
 			return err
 		}
 		with = segment{Extent: info.ID}
@@ -249,7 +251,7 @@ func (s *Service) putPage(w http.ResponseWriter, r *http.Request) error {
 	setWriteResult(h, rec)
 	h.Set("X-Ms-Blob-Sequence-Number", itoa(rec.SequenceNumber))
 	if !a.clear {
-		a.sums.setHeaders(h, info.MD5, crc)
+		d.setHeaders(h, info.MD5, crc)
 		h.Set("X-Ms-Request-Server-Encrypted", "true")
 	}
 	return write(w, http.StatusCreated)

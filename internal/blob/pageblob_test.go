@@ -105,7 +105,7 @@ func TestPageBlobWriteClearRead(t *testing.T) {
 	}
 	a, b := fill(512, 1), fill(1024, 2)
 	resp := e.putPages(pb, 512, a)
-	if *resp.BlobSequenceNumber != 7 || resp.ContentMD5 == nil || resp.ETag == nil {
+	if *resp.BlobSequenceNumber != 7 || len(resp.ContentCRC64) != 8 || len(resp.ContentMD5) != 0 || resp.ETag == nil {
 		t.Fatalf("put page answer: %+v", resp)
 	}
 	e.putPages(pb, 2048, b)

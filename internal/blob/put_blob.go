@@ -122,7 +122,8 @@ func (s *Service) putBlob(w http.ResponseWriter, r *http.Request) error {
 	if err := s.preauthorize(r, t, createBlob); err != nil {
 		return err
 	}
-	info, crc, err := s.receive(r, a.length, a.sums)
+	d := a.sums.digests(request.Of(r).Version, true)
+	info, crc, err := s.receive(r, a.length, a.sums, d)
 	if err != nil {
 		return err
 	}
@@ -145,16 +146,20 @@ func (s *Service) putBlob(w http.ResponseWriter, r *http.Request) error {
 	}
 	h := w.Header()
 	setWriteResult(h, rec)
-	a.sums.setHeaders(h, info.MD5, crc)
+	d.setHeaders(h, info.MD5, crc)
 	h.Set("X-Ms-Request-Server-Encrypted", "true")
 	return write(w, http.StatusCreated)
 }
 
 // receive streams a request body of exactly length bytes into a new extent
 // and verifies the declared checksums. A body that ends early is 400.
-func (s *Service) receive(r *http.Request, length int64, sums checksums) (extent.Info, []byte, error) {
-	body := sums.wrap(r.Body)
-	info, err := s.extents.Write(r.Context(), body, length)
+func (s *Service) receive(r *http.Request, length int64, sums checksums, d digests) (extent.Info, []byte, error) {
+	body := d.wrap(r.Body)
+	ctx := r.Context()
+	if !d.md5 {
+		ctx = extent.WithoutMD5(ctx)
+	}
+	info, err := s.extents.Write(ctx, body, length)
 	switch {
 	case errors.Is(err, extent.ErrTooLarge):
 		return info, nil, azerr.New(azerr.RequestBodyTooLarge)

@@ -27,7 +27,7 @@ var ErrNotFound = errors.New("extent: not found")
 type Info struct {
 	ID   string   // opaque, unique, safe as a file name
 	Size int64    // bytes
-	MD5  [16]byte // MD5 of the content, computed while writing
+	MD5  [16]byte // MD5 of the content, computed while writing; zero under WithoutMD5
 }
 
 // Engine is a place extents live. Implementations are safe for concurrent use.

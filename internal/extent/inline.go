@@ -3,7 +3,6 @@ package extent
 import (
 	"bytes"
 	"context"
-	"crypto/md5"
 	"encoding/base64"
 	"errors"
 	"io"
@@ -47,7 +46,7 @@ func (in *inlining) Write(ctx context.Context, r io.Reader, limit int64) (Info, 
 		if limit >= 0 && int64(n) > limit {
 			return Info{}, ErrTooLarge
 		}
-		return Info{ID: inlinePrefix + inlineEncoding.EncodeToString(head), Size: int64(n), MD5: md5.Sum(head)}, nil
+		return Info{ID: inlinePrefix + inlineEncoding.EncodeToString(head), Size: int64(n), MD5: SumMD5(ctx, head)}, nil
 	case err != nil:
 		return Info{}, err
 	}

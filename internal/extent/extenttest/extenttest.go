@@ -28,6 +28,7 @@ func Run(t *testing.T, newEngine func(t testing.TB) extent.Engine) {
 		fn   func(t *testing.T, e extent.Engine)
 	}{
 		{"RoundTrip", testRoundTrip},
+		{"WithoutMD5", testWithoutMD5},
 		{"Limit", testLimit},
 		{"OpenMissing", testOpenMissing},
 		{"RemoveWhileOpen", testRemoveWhileOpen},
@@ -119,6 +120,26 @@ func testRoundTrip(t *testing.T, e extent.Engine) {
 			t.Fatalf("ReadAt(4 bytes at 1) = %d %q %v, want 2 \"bc\" EOF", n, buf[:n], err)
 		}
 	})
+}
+
+// testWithoutMD5 checks that a Write under extent.WithoutMD5 stores the
+// content intact and reports a zero MD5, and that a plain Write reports the
+// real one.
+func testWithoutMD5(t *testing.T, e extent.Engine) {
+	for _, n := range []int{10, 1 << 20} {
+		data := payload(uint64(n)+7, n)
+		info, err := e.Write(extent.WithoutMD5(context.Background()), bytes.NewReader(data), -1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if info.MD5 != ([16]byte{}) || info.Size != int64(n) {
+			t.Fatalf("%d bytes without MD5: size %d md5 %x", n, info.Size, info.MD5)
+		}
+		readAll(t, e, info.ID, data)
+		if got := write(t, e, data).MD5; got != md5.Sum(data) {
+			t.Fatalf("%d bytes: md5 %x, want %x", n, got, md5.Sum(data))
+		}
+	}
 }
 
 func testLimit(t *testing.T, e extent.Engine) {

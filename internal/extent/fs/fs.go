@@ -1,8 +1,8 @@
 // Package fs is the extent engine that keeps each extent as one file in a
 // directory tree.
 //
-// A write streams into a temp file under <dir>/tmp while computing its MD5,
-// fsyncs it, renames it to <dir>/<id[0:2]>/<id[2:4]>/<id> and fsyncs that
+// A write streams into a temp file under <dir>/tmp while computing its MD5
+// (unless the context says extent.WithoutMD5), fsyncs it, renames it to <dir>/<id[0:2]>/<id[2:4]>/<id> and fsyncs that
 // directory; only then does Write return, so a record that references the ID
 // can never outlive a crash that loses its bytes. The two-level fan-out keeps
 // directories small (65,536 leaves) however many extents there are.
@@ -15,7 +15,6 @@ package fs
 
 import (
 	"context"
-	"crypto/md5"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
@@ -130,7 +129,7 @@ func (e *Engine) Write(ctx context.Context, r io.Reader, limit int64) (extent.In
 
 // fill streams r into tmp, fsyncs and closes it, and reports size and MD5.
 func (e *Engine) fill(ctx context.Context, tmp *os.File, r io.Reader, limit int64) (extent.Info, error) {
-	sum := md5.New()
+	sum := extent.ContentHash(ctx)
 	size, err := copyLimited(ctx, tmp, sum, r, limit)
 	if err == nil {
 		err = tmp.Sync()

@@ -8,7 +8,6 @@ package memory
 import (
 	"bytes"
 	"context"
-	"crypto/md5"
 	"crypto/rand"
 	"encoding/hex"
 	"io"
@@ -64,7 +63,7 @@ func (e *Engine) Write(ctx context.Context, r io.Reader, limit int64) (extent.In
 		return extent.Info{}, extent.ErrClosed
 	}
 	e.extents[id] = stored{data: data, written: e.clock.Now()}
-	return extent.Info{ID: id, Size: int64(len(data)), MD5: md5.Sum(data)}, nil
+	return extent.Info{ID: id, Size: int64(len(data)), MD5: extent.SumMD5(ctx, data)}, nil
 }
 
 // readLimited reads r to the end into a slice of its own, failing with

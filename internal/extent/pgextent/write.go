@@ -2,7 +2,6 @@ package pgextent
 
 import (
 	"context"
-	"crypto/md5"
 	"errors"
 	"fmt"
 	"hash"
@@ -54,7 +53,7 @@ func (e *Engine) writeChunks(ctx context.Context, id string, r io.Reader, limit 
 		// without reading the rest of it.
 		r = io.LimitReader(r, limit+1)
 	}
-	h := md5.New()
+	h := extent.ContentHash(ctx)
 	var size int64
 	for seq := 0; ; seq++ {
 		n, rerr := io.ReadFull(r, buf)

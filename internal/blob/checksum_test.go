@@ -1,0 +1,67 @@
+package blob_test
+
+import (
+	"bytes"
+	"crypto/md5"
+	"encoding/base64"
+	"encoding/binary"
+	"hash/crc64"
+	"net/http"
+	"testing"
+)
+
+// TestResponseChecksums pins which checksum a write answers with, as the
+// real service's recorded responses show: Put Blob both (the MD5 is kept as
+// the blob's property); Put Block and Put Page the CRC-64 unless the request
+// carried Content-MD5, and the MD5 alone for versions before 2019-02-02.
+func TestResponseChecksums(t *testing.T) {
+	e := start(t)
+	e.container("sums")
+	data := bytes.Repeat([]byte("lazuli "), 1024) // 7168 bytes: whole pages
+	md5sum := md5.Sum(data)
+	wantMD5 := base64.StdEncoding.EncodeToString(md5sum[:])
+	wantCRC := base64.StdEncoding.EncodeToString(binary.LittleEndian.AppendUint64(nil, crc64.Checksum(data, crc64.MakeTable(0x9A6C9329AC4BC9B5))))
+	block := "sums/b?comp=block&blockid=" + base64.StdEncoding.EncodeToString([]byte("blk1"))
+	cases := []struct {
+		name, path, version string
+		header              http.Header
+		md5, crc            bool
+	}{
+		{"put blob", "sums/whole", "2025-01-05", nil, true, true},
+		{"put blob before 2019-02-02", "sums/old", "2018-11-09", nil, true, false},
+		{"put block", block, "2025-01-05", nil, false, true},
+		{"put block with Content-MD5", block, "2025-01-05", http.Header{"Content-Md5": {wantMD5}}, true, false},
+		{"put block before 2019-02-02", block, "2018-11-09", nil, true, false},
+		{"put page", "sums/pages?comp=page", "2025-01-05", http.Header{"X-Ms-Page-Write": {"update"}, "X-Ms-Range": {"bytes=0-7167"}}, false, true},
+	}
+	e.raw(http.MethodPut, "sums/pages", http.Header{"X-Ms-Blob-Type": {"PageBlob"}, "X-Ms-Blob-Content-Length": {"8192"}}, nil)
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			req, err := http.NewRequest(http.MethodPut, e.in.BlobURL+tc.path, bytes.NewReader(data))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for k, v := range tc.header {
+				req.Header[k] = v
+			}
+			req.Header.Set("X-Ms-Blob-Type", "BlockBlob")
+			req.Header.Set("X-Ms-Version", tc.version)
+			signRequest(t, req)
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if resp.StatusCode != http.StatusCreated {
+				t.Fatalf("status %d %s", resp.StatusCode, resp.Header.Get("X-Ms-Error-Code"))
+			}
+			gotMD5, gotCRC := resp.Header.Get("Content-Md5"), resp.Header.Get("X-Ms-Content-Crc64")
+			if tc.md5 != (gotMD5 != "") || (tc.md5 && gotMD5 != wantMD5) {
+				t.Errorf("Content-MD5 %q, want present=%v (%s)", gotMD5, tc.md5, wantMD5)
+			}
+			if tc.crc != (gotCRC != "") || (tc.crc && gotCRC != wantCRC) {
+				t.Errorf("x-ms-content-crc64 %q, want present=%v (%s)", gotCRC, tc.crc, wantCRC)
+			}
+		})
+	}
+}
