@@ -3,8 +3,6 @@ package blob
 import (
 	"bytes"
 	"crypto/md5"
-	"encoding/binary"
-	"hash/crc64"
 	"io"
 	"net/http"
 
@@ -57,7 +55,7 @@ func parsePutBlockList(r *http.Request) (putBlockListArgs, error) {
 	}
 	a.bodyMD5 = md5.Sum(body)
 	if sums.crc64 != nil {
-		a.bodyCRC = binary.LittleEndian.AppendUint64(nil, crc64.Checksum(body, crc64Table))
+		a.bodyCRC = crc64Bytes(body)
 	}
 	if err := sums.verify(a.bodyMD5, a.bodyCRC); err != nil {
 		return a, err

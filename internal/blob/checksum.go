@@ -4,18 +4,11 @@ import (
 	"crypto/md5"
 	"encoding/base64"
 	"encoding/binary"
-	"hash"
-	"hash/crc64"
 	"io"
 	"net/http"
 
 	"github.com/lazuli-storage/lazuli/internal/azerr"
 )
-
-// crc64Table is CRC-64 with the polynomial Azure Storage uses for
-// x-ms-content-crc64 (the SDKs' table); the checksum travels as 8
-// little-endian bytes in Base64.
-var crc64Table = crc64.MakeTable(0x9A6C9329AC4BC9B5)
 
 // checksums are the transactional checksums a request declared for its body.
 type checksums struct {
@@ -86,32 +79,31 @@ func (c checksums) digests(version string, whole bool) digests {
 // crcReader computes the CRC-64 of what passes through it, when asked to.
 type crcReader struct {
 	r   io.Reader
-	sum hash.Hash64
+	on  bool
+	sum uint64
 }
 
 // wrap returns r, teeing it into a CRC-64 when d asks for one.
 func (d digests) wrap(r io.Reader) *crcReader {
 	cr := &crcReader{r: r}
-	if d.crc64 {
-		cr.sum = crc64.New(crc64Table)
-	}
+	cr.on = d.crc64
 	return cr
 }
 
 func (c *crcReader) Read(p []byte) (int, error) {
 	n, err := c.r.Read(p)
-	if c.sum != nil && n > 0 {
-		c.sum.Write(p[:n])
+	if c.on && n > 0 {
+		c.sum = crc64Update(c.sum, p[:n])
 	}
 	return n, err
 }
 
 // crc returns the little-endian CRC-64 bytes, nil when not computed.
 func (c *crcReader) crc() []byte {
-	if c.sum == nil {
+	if !c.on {
 		return nil
 	}
-	return binary.LittleEndian.AppendUint64(nil, c.sum.Sum64())
+	return binary.LittleEndian.AppendUint64(nil, c.sum)
 }
 
 // verify compares the body's MD5 (computed by the extent engine) and CRC-64

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"crypto/md5"
 	"encoding/base64"
-	"encoding/binary"
-	"hash/crc64"
 	"net/http"
 	"strconv"
 	"time"
@@ -194,7 +192,7 @@ func (s *Service) writeChecksummed(w http.ResponseWriter, c *content, a readArgs
 		w.Header().Set("Content-MD5", base64.StdEncoding.EncodeToString(sum[:]))
 	}
 	if a.wantCRC {
-		crc := binary.LittleEndian.AppendUint64(nil, crc64.Checksum(buf.Bytes(), crc64Table))
+		crc := crc64Bytes(buf.Bytes())
 		w.Header().Set("X-Ms-Content-Crc64", base64.StdEncoding.EncodeToString(crc))
 	}
 	w.WriteHeader(status)

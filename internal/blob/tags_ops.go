@@ -2,8 +2,6 @@ package blob
 
 import (
 	"crypto/md5"
-	"encoding/binary"
-	"hash/crc64"
 	"io"
 	"net/http"
 
@@ -130,7 +128,7 @@ func readTagsBody(r *http.Request) (tagSet, error) {
 	}
 	var crc []byte
 	if sums.crc64 != nil {
-		crc = binary.LittleEndian.AppendUint64(nil, crc64.Checksum(body, crc64Table))
+		crc = crc64Bytes(body)
 	}
 	if err := sums.verify(md5.Sum(body), crc); err != nil {
 		return nil, err
