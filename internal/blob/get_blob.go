@@ -166,7 +166,7 @@ func (s *Service) getBlob(w http.ResponseWriter, r *http.Request) error {
 	_, err = c.WriteTo(w)
 	if err != nil {
 		// The status is sent; the client sees a short body.
-		s.logger.Warn("blob read interrupted", "request_id", request.Of(r).ID, "err", err)
+		s.logger.Log(r.Context(), request.InterruptedLevel(r, err), "blob read interrupted", "request_id", request.Of(r).ID, "err", err)
 	}
 	return nil
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/file/ranges"
 	"github.com/lazuli-storage/lazuli/internal/file/smbstate"
 	"github.com/lazuli-storage/lazuli/internal/lease"
+	"github.com/lazuli-storage/lazuli/internal/request"
 	"github.com/lazuli-storage/lazuli/internal/store"
 )
 
@@ -152,7 +153,7 @@ func (s *Service) stream(w http.ResponseWriter, r *http.Request, n *node, segs [
 	}
 	w.WriteHeader(status)
 	if err := copyPlan(w, plan, readers); err != nil {
-		s.logger.Warn("file download aborted", "file", n.ID, "error", err)
+		s.logger.Log(r.Context(), request.InterruptedLevel(r, err), "file download aborted", "file", n.ID, "error", err)
 		panic(http.ErrAbortHandler)
 	}
 	return nil
