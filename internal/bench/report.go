@@ -114,9 +114,22 @@ func PrintComparisons(w io.Writer, cs []Comparison) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "scenario\t%s ops/s (median)\t%s ops/s (median)\tratio\t\n", cs[0].A, cs[0].B)
 	for _, c := range cs {
-		fmt.Fprintf(tw, "%s\t%.0f\t%.0f\t%.2fx\t\n", c.Scenario, median(c.OpsA), median(c.OpsB), c.Ratio)
+		fmt.Fprintf(tw, "%s\t%.0f\t%.0f\t%s\t\n", c.Scenario, median(c.OpsA), median(c.OpsB), formatRatio(c))
 	}
 	tw.Flush()
+}
+
+// formatRatio prints the ratio, or says that one side completed nothing
+// (a ratio of 0 or infinity would read as a measurement).
+func formatRatio(c Comparison) string {
+	a, b := median(c.OpsA), median(c.OpsB)
+	switch {
+	case b == 0 && a == 0:
+		return "neither completed an operation"
+	case b == 0:
+		return c.B + " completed none"
+	}
+	return fmt.Sprintf("%.2fx", c.Ratio)
 }
 
 // WriteJSON writes every result and comparison to path.
