@@ -47,7 +47,7 @@ func FuzzCRC64(f *testing.F) {
 func BenchmarkCRC64(b *testing.B) {
 	p := make([]byte, 64<<10)
 	b.SetBytes(int64(len(p)))
-	b.Run("slicing8", func(b *testing.B) {
+	b.Run("slicing16", func(b *testing.B) {
 		b.SetBytes(int64(len(p)))
 		for b.Loop() {
 			crc64Update(0, p)
