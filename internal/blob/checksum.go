@@ -85,9 +85,7 @@ type crcReader struct {
 
 // wrap returns r, teeing it into a CRC-64 when d asks for one.
 func (d digests) wrap(r io.Reader) *crcReader {
-	cr := &crcReader{r: r}
-	cr.on = d.crc64
-	return cr
+	return &crcReader{r: r, on: d.crc64}
 }
 
 func (c *crcReader) Read(p []byte) (int, error) {
