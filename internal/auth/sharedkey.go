@@ -82,11 +82,11 @@ func primaryStringToSign(r *http.Request, svc Service, scheme authScheme, accoun
 	if svc == Table {
 		return tableStringToSign(r, scheme, account)
 	}
-	headers := canonicalHeaders(r.Header)[0]
+	headers := documentedHeaders(r.Header)
 	if scheme == schemeSharedKeyLite {
 		return liteStringToSign(r, headers, account)
 	}
-	return fullStringToSign(r, headers, canonicalResource(r.URL, account)[0])
+	return fullStringToSign(r, headers, documentedResource(r.URL, account))
 }
 
 // fullStringToSign is the Blob, Queue and File Shared Key string-to-sign.
@@ -155,38 +155,59 @@ func contentLength(r *http.Request) string {
 // order (azqueue and older SDKs) and collapse runs of whitespace inside
 // values as the documentation describes.
 func canonicalHeaders(h http.Header) []string {
-	type header struct{ name, value string }
-	var hs []header
-	collapsible := false
-	for k, vs := range h {
-		name := strings.ToLower(strings.TrimSpace(k))
-		if !strings.HasPrefix(name, "x-ms-") {
-			continue
+	hs := xmsHeaders(h)
+	out := []string{renderHeaders(hs, collatedLess, false), renderHeaders(hs, ordinalLess, false)}
+	for _, x := range hs {
+		if collapseSpace(x.value) != x.value {
+			out = append(out, renderHeaders(hs, collatedLess, true), renderHeaders(hs, ordinalLess, true))
+			break
 		}
-		value := strings.Join(vs, ",")
-		hs = append(hs, header{name, value})
-		collapsible = collapsible || collapseSpace(value) != value
-	}
-	render := func(less func(a, b string) bool, collapse bool) string {
-		sort.Slice(hs, func(i, j int) bool { return less(hs[i].name, hs[j].name) })
-		var sb strings.Builder
-		for _, x := range hs {
-			v := x.value
-			if collapse {
-				v = collapseSpace(v)
-			}
-			sb.WriteString(x.name + ":" + v + "\n")
-		}
-		return sb.String()
-	}
-	collated := func(a, b string) bool { return collateHeaderNames(a, b) < 0 }
-	ordinal := func(a, b string) bool { return a < b }
-	out := []string{render(collated, false), render(ordinal, false)}
-	if collapsible {
-		out = append(out, render(collated, true), render(ordinal, true))
 	}
 	return dedupe(out)
 }
+
+// documentedHeaders is the first form of canonicalHeaders alone, the one a
+// correctly signed request almost always uses.
+func documentedHeaders(h http.Header) string {
+	return renderHeaders(xmsHeaders(h), collatedLess, false)
+}
+
+// xmsHeader is one x-ms-* request header as it is signed.
+type xmsHeader struct{ name, value string }
+
+// xmsHeaders lists the x-ms-* headers, names in lower case and repeated
+// values joined with commas.
+func xmsHeaders(h http.Header) []xmsHeader {
+	var hs []xmsHeader
+	for k, vs := range h {
+		name := strings.ToLower(strings.TrimSpace(k))
+		if strings.HasPrefix(name, "x-ms-") {
+			hs = append(hs, xmsHeader{name, strings.Join(vs, ",")})
+		}
+	}
+	return hs
+}
+
+// renderHeaders sorts hs by name with less and writes the block, collapsing
+// whitespace in values when asked to.
+func renderHeaders(hs []xmsHeader, less func(a, b string) bool, collapse bool) string {
+	sort.Slice(hs, func(i, j int) bool { return less(hs[i].name, hs[j].name) })
+	var sb strings.Builder
+	for _, x := range hs {
+		v := x.value
+		if collapse {
+			v = collapseSpace(v)
+		}
+		sb.WriteString(x.name)
+		sb.WriteByte(':')
+		sb.WriteString(v)
+		sb.WriteByte('\n')
+	}
+	return sb.String()
+}
+
+func collatedLess(a, b string) bool { return collateHeaderNames(a, b) < 0 }
+func ordinalLess(a, b string) bool  { return a < b }
 
 // collapseSpace replaces each run of spaces and tabs with one space and trims
 // the ends, leaving quoted strings alone.
@@ -218,35 +239,53 @@ func collapseSpace(v string) string {
 // sort the names as sent and lowercase afterwards, which differs only when a
 // name has uppercase letters, so that order is the variant.
 func canonicalResource(u *url.URL, account string) []string {
-	base := "/" + account + escapedPath(u)
-	q, _ := url.ParseQuery(u.RawQuery) // a malformed pair is left out, as the SDKs do
-	if len(q) == 0 {
+	base, q, names := resourceParts(u, account)
+	if len(names) == 0 {
 		return []string{base}
 	}
-	names := make([]string, 0, len(q))
+	return dedupe([]string{renderResource(base, q, names, documentedQueryLess), renderResource(base, q, names, ordinalLess)})
+}
+
+// documentedResource is the first form of canonicalResource alone.
+func documentedResource(u *url.URL, account string) string {
+	base, q, names := resourceParts(u, account)
+	return renderResource(base, q, names, documentedQueryLess)
+}
+
+// resourceParts returns "/account" and the escaped path, and the query
+// with its parameter names. A malformed pair is left out, as the SDKs do.
+func resourceParts(u *url.URL, account string) (base string, q url.Values, names []string) {
+	base = "/" + account + escapedPath(u)
+	q, _ = url.ParseQuery(u.RawQuery)
+	names = make([]string, 0, len(q))
 	for n := range q {
 		names = append(names, n)
 	}
-	render := func(less func(a, b string) bool) string {
-		sort.Slice(names, func(i, j int) bool { return less(names[i], names[j]) })
-		var sb strings.Builder
-		sb.WriteString(base)
-		for _, n := range names {
-			vs := append([]string(nil), q[n]...)
-			sort.Strings(vs)
-			sb.WriteString("\n" + strings.ToLower(n) + ":" + strings.Join(vs, ","))
-		}
-		return sb.String()
+	return base, q, names
+}
+
+// renderResource writes base and one "name:v1,v2" line per parameter, names
+// sorted with less and values sorted.
+func renderResource(base string, q url.Values, names []string, less func(a, b string) bool) string {
+	sort.Slice(names, func(i, j int) bool { return less(names[i], names[j]) })
+	var sb strings.Builder
+	sb.WriteString(base)
+	for _, n := range names {
+		vs := append([]string(nil), q[n]...)
+		sort.Strings(vs)
+		sb.WriteString("\n" + strings.ToLower(n) + ":" + strings.Join(vs, ","))
 	}
-	documented := render(func(a, b string) bool {
-		la, lb := strings.ToLower(a), strings.ToLower(b)
-		if la != lb {
-			return la < lb
-		}
-		return a < b
-	})
-	sdk := render(func(a, b string) bool { return a < b })
-	return dedupe([]string{documented, sdk})
+	return sb.String()
+}
+
+// documentedQueryLess orders parameter names case-insensitively, the
+// documented form; byte order breaks ties.
+func documentedQueryLess(a, b string) bool {
+	la, lb := strings.ToLower(a), strings.ToLower(b)
+	if la != lb {
+		return la < lb
+	}
+	return a < b
 }
 
 // liteResource is the Shared Key Lite and Table CanonicalizedResource:

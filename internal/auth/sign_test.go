@@ -35,15 +35,17 @@ func TestSignSharedKeyVerifies(t *testing.T) {
 // to the first of the accepted variants for every service and scheme.
 func TestPrimaryStringToSignIsFirstVariant(t *testing.T) {
 	for _, svc := range []Service{Blob, Queue, Table, File} {
-		for _, scheme := range []authScheme{schemeSharedKey, schemeSharedKeyLite} {
-			r := httptest.NewRequest("PUT", "http://h/devstoreaccount1/c/b?comp=metadata&Timeout=30&b=2&a=1", nil)
-			r.Header.Set("x-ms-date", "Sun, 22 Nov 2026 12:00:00 GMT")
-			r.Header.Set("x-ms-meta-Two", "a  b")
-			r.Header.Set("x-ms-version", "2021-08-06")
-			r.Header.Set("Content-Type", "text/plain")
-			if got, want := primaryStringToSign(r, svc, scheme, "devstoreaccount1"),
-				sharedKeyStringsToSign(r, svc, scheme, "devstoreaccount1")[0]; got != want {
-				t.Errorf("%s scheme %d: primary %q, first variant %q", svc, scheme, got, want)
+		for _, target := range []string{"/devstoreaccount1/c/b?comp=metadata&Timeout=30&b=2&a=1", "/devstoreaccount1/c/b"} {
+			for _, scheme := range []authScheme{schemeSharedKey, schemeSharedKeyLite} {
+				r := httptest.NewRequest("PUT", "http://h"+target, nil)
+				r.Header.Set("x-ms-date", "Sun, 22 Nov 2026 12:00:00 GMT")
+				r.Header.Set("x-ms-meta-Two", "a  b")
+				r.Header.Set("x-ms-version", "2021-08-06")
+				r.Header.Set("Content-Type", "text/plain")
+				if got, want := primaryStringToSign(r, svc, scheme, "devstoreaccount1"),
+					sharedKeyStringsToSign(r, svc, scheme, "devstoreaccount1")[0]; got != want {
+					t.Errorf("%s %s scheme %d: primary %q, first variant %q", svc, target, scheme, got, want)
+				}
 			}
 		}
 	}
