@@ -22,7 +22,8 @@
 // chunk in its own autocommitted INSERT as it is read from the caller,
 // hashing as it goes, so only one chunk is in memory and no transaction or
 // connection is held while the client sends the next chunk. A final UPDATE
-// sets the size and MD5. Every statement has committed, hence is durable,
+// sets the size and MD5 (zeros when the caller asked for none with
+// extent.WithoutMD5). Every statement has committed, hence is durable,
 // before Write returns, so before any metadata commit can reference the
 // extent. Each chunk refreshes the row's written time, so List reports the
 // age of a write in progress from its last progress: an upload is never
