@@ -54,6 +54,11 @@ type digests struct{ md5, crc64 bool }
 // the operations that copy from a URL compute the MD5 while writing.
 var bothDigests = digests{md5: true, crc64: true}
 
+// copied is what the operations that copy from a URL compute while writing:
+// the MD5 always (the extent engine computes it), the CRC-64 only when the
+// request declared one to verify.
+func (c checksums) copied() digests { return digests{md5: true, crc64: c.crc64 != nil} }
+
 // crc64Version is the first version whose Put Block, Put Page and Append
 // Block answer with x-ms-content-crc64 rather than Content-MD5.
 const crc64Version = "2019-02-02"

@@ -85,7 +85,7 @@ func (s *Service) fetchSource(r *http.Request, src copySource, rng *byterange.Ra
 	if length > limit {
 		return nil, sourceTooLarge(limit)
 	}
-	body := digests{md5: true, crc64: sums.crc64 != nil}.wrap(in)
+	body := sums.copied().wrap(in)
 	info, err := s.extents.Write(r.Context(), body, limit)
 	switch {
 	case errors.Is(err, extent.ErrTooLarge):

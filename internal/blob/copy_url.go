@@ -294,7 +294,7 @@ func (s *Service) copyLocalRange(r *http.Request, a putBlockFromURLArgs) (extent
 		_, err := c.WriteTo(pw)
 		pw.CloseWithError(err)
 	}()
-	body := digests{md5: true, crc64: a.sums.crc64 != nil}.wrap(pr)
+	body := a.sums.copied().wrap(pr)
 	info, err := s.extents.Write(r.Context(), body, length)
 	// Stop the writer if Write ended early, and let it finish before the
 	// content closes.
