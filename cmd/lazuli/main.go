@@ -124,5 +124,8 @@ func printReady(w io.Writer, a *app.App) {
 			fmt.Fprintf(w, "  %-5s service: %s\n", name, u)
 		}
 	}
+	if u := a.AdminURL(); u != "" {
+		fmt.Fprintf(w, "  admin:         %s (clock, faults, reset)\n", u)
+	}
 	fmt.Fprintf(w, "Connection string:\n  %s\n", a.ConnectionString())
 }

@@ -17,17 +17,19 @@ import (
 
 	"software.sslmate.com/src/go-pkcs12"
 
+	"github.com/lazuli-storage/lazuli/internal/admin"
 	"github.com/lazuli-storage/lazuli/internal/auth"
 	"github.com/lazuli-storage/lazuli/internal/clock"
 	"github.com/lazuli-storage/lazuli/internal/config"
 	"github.com/lazuli-storage/lazuli/internal/extent"
+	"github.com/lazuli-storage/lazuli/internal/fault"
 	"github.com/lazuli-storage/lazuli/internal/server"
 	"github.com/lazuli-storage/lazuli/internal/store"
 )
 
 // Options are the parts of a start that are not configuration.
 type Options struct {
-	Clock     clock.Clock  // nil: the real clock
+	Clock     clock.Clock  // nil: the system clock, adjustable through the admin API
 	Logger    *slog.Logger // errors and debug output; nil: slog.Default()
 	AccessLog *slog.Logger // one line per request; nil: none
 	Debug     bool         // log auth string-to-sign on failures
@@ -40,6 +42,11 @@ type App struct {
 	Extents   extent.Engine
 	Server    *server.Server
 	Endpoints map[string]string // service name -> base URL including the account path
+	// Clock is the server's clock, Faults the fault rules the services
+	// consult; Admin is the admin listener (nil with --noAdmin).
+	Clock     clock.Clock
+	Faults    *fault.Set
+	Admin     *admin.Server
 	stop      context.CancelFunc
 	done      chan struct{}
 }
@@ -47,7 +54,7 @@ type App struct {
 // Start opens storage, binds every enabled service and serves them.
 func Start(ctx context.Context, cfg *config.Config, opts Options) (*App, error) {
 	if opts.Clock == nil {
-		opts.Clock = clock.Real{}
+		opts.Clock = clock.NewControlled()
 	}
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
@@ -56,12 +63,19 @@ func Start(ctx context.Context, cfg *config.Config, opts Options) (*App, error) 
 	if err != nil {
 		return nil, err
 	}
-	a := &App{Config: cfg, Store: st, Extents: ext, Endpoints: map[string]string{}, done: make(chan struct{})}
+	a := &App{Config: cfg, Store: st, Extents: ext, Endpoints: map[string]string{}, done: make(chan struct{}),
+		Clock: opts.Clock, Faults: &fault.Set{}}
+	if err := a.listenAdmin(cfg, opts); err != nil {
+		a.closeStorage()
+		return nil, err
+	}
 	if err := a.listen(cfg, opts); err != nil {
+		_ = a.shutdownAdmin(ctx)
 		a.closeStorage()
 		return nil, err
 	}
 	a.Server.Serve()
+	a.serveAdmin()
 	collectCtx, cancel := context.WithCancel(context.Background())
 	a.stop = cancel
 	collector := &extent.Collector{Engine: ext, Store: st, Clock: opts.Clock, Grace: 5 * time.Minute,
@@ -79,7 +93,7 @@ func (a *App) listen(cfg *config.Config, opts Options) error {
 	authn := &auth.Authenticator{Accounts: cfg.Accounts, Clock: opts.Clock, RequestClock: clock.Real{},
 		Logger: opts.Logger, Debug: opts.Debug}
 	mw := server.Options{Store: a.Store, Auth: authn, Clock: opts.Clock, SkipAPIVersionCheck: cfg.SkipAPIVersionCheck,
-		DisableProductStyleURL: cfg.DisableProductStyleURL, AccessLog: opts.AccessLog}
+		DisableProductStyleURL: cfg.DisableProductStyleURL, AccessLog: opts.AccessLog, Faults: a.Faults}
 	var listeners []*server.Listener
 	for _, s := range services {
 		if !cfg.Enabled(s.name) {
@@ -146,7 +160,7 @@ func loadPFX(path, password string) (tls.Certificate, error) {
 // Close stops the listeners (letting in-flight requests finish until ctx
 // ends), stops the collector, and closes storage.
 func (a *App) Close(ctx context.Context) error {
-	err := a.Server.Shutdown(ctx)
+	err := errors.Join(a.shutdownAdmin(ctx), a.Server.Shutdown(ctx))
 	a.stop()
 	<-a.done
 	return errors.Join(err, a.closeStorage())

@@ -50,6 +50,11 @@ type Config struct {
 	Accounts               *auth.Accounts
 	// Services lists the services to start; empty means all.
 	Services []string
+	// Admin is the admin listener (test control, metrics, console);
+	// NoAdmin turns it off. AdminToken admits non-loopback callers.
+	Admin      Endpoint
+	NoAdmin    bool
+	AdminToken string
 }
 
 // StoreURL is the store the server opens.
@@ -80,6 +85,10 @@ func Parse(args []string, getenv func(string) string, usageOut io.Writer) (*Conf
 	endpoint(&c.Queue, "queue", 10001)
 	endpoint(&c.Table, "table", 10002)
 	endpoint(&c.File, "file", 10003)
+	fs.StringVar(&c.Admin.Host, "adminHost", "127.0.0.1", "address of the admin listener (test control, metrics, web console)")
+	fs.IntVar(&c.Admin.Port, "adminPort", 10009, "port of the admin listener (0 picks a free port)")
+	fs.BoolVar(&c.NoAdmin, "noAdmin", false, "do not start the admin listener")
+	fs.StringVar(&c.AdminToken, "adminToken", "", "bearer token that admits non-loopback callers to the admin listener")
 	for _, n := range []string{"l", "location"} {
 		fs.StringVar(&c.Location, n, "./lazuli-data", "data directory")
 	}

@@ -40,6 +40,8 @@ type Options struct {
 	Services []string
 	// Configure edits the configuration before the start (e.g. TLS files).
 	Configure func(*config.Config)
+	// AccessLog receives one line per request; nil for none.
+	AccessLog *slog.Logger
 }
 
 // Instance is a running test server.
@@ -52,6 +54,8 @@ type Instance struct {
 
 	BlobURL, QueueURL, TableURL, FileURL string
 	ConnectionString                     string
+	// AdminURL is the admin listener (test control), without a trailing slash.
+	AdminURL string
 
 	opts Options
 }
@@ -73,7 +77,7 @@ func Start(t testing.TB, opts Options) *Instance {
 
 func (in *Instance) start(t testing.TB) {
 	t.Helper()
-	cfg, err := config.Parse([]string{"--blobPort", "0", "--queuePort", "0", "--tablePort", "0", "--filePort", "0"},
+	cfg, err := config.Parse([]string{"--blobPort", "0", "--queuePort", "0", "--tablePort", "0", "--filePort", "0", "--adminPort", "0"},
 		func(string) string { return "" }, io.Discard)
 	if err != nil {
 		t.Fatalf("lazulitest: config: %v", err)
@@ -86,7 +90,7 @@ func (in *Instance) start(t testing.TB) {
 		in.opts.Configure(cfg)
 	}
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-	a, err := app.Start(context.Background(), cfg, app.Options{Clock: in.Clock, Logger: logger})
+	a, err := app.Start(context.Background(), cfg, app.Options{Clock: in.Clock, Logger: logger, AccessLog: in.opts.AccessLog})
 	if err != nil {
 		t.Fatalf("lazulitest: start: %v", err)
 	}
@@ -96,6 +100,7 @@ func (in *Instance) start(t testing.TB) {
 	in.TableURL = a.Endpoints["table"] + "/"
 	in.FileURL = a.Endpoints["file"] + "/"
 	in.ConnectionString = a.ConnectionString()
+	in.AdminURL = a.AdminURL()
 	t.Cleanup(func() { in.stop() })
 }
 

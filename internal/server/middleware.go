@@ -20,6 +20,7 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/auth"
 	"github.com/lazuli-storage/lazuli/internal/azerr"
 	"github.com/lazuli-storage/lazuli/internal/clock"
+	"github.com/lazuli-storage/lazuli/internal/fault"
 	"github.com/lazuli-storage/lazuli/internal/request"
 	"github.com/lazuli-storage/lazuli/internal/store"
 	"github.com/lazuli-storage/lazuli/internal/svcprops"
@@ -48,6 +49,8 @@ type Options struct {
 	DisableProductStyleURL bool
 	// AccessLog receives one line per request; nil for none.
 	AccessLog *slog.Logger
+	// Faults are the test-control API's fault rules; nil for none.
+	Faults *fault.Set
 }
 
 // ErrorFormat is the error body format of a service.
@@ -82,9 +85,19 @@ type statusWriter struct {
 	// began is wall time, for the logged duration: info.Start comes from
 	// the injectable clock, which tests move freely.
 	began time.Time
+	// faultRule is the fault rule that acted on the request (0: none);
+	// cut is set when it closes the connection mid-body (faults.go), after
+	// budget bytes (-1 until the body starts).
+	faultRule int
+	cut       bool
+	budget    int64
 }
 
 func (s *statusWriter) WriteHeader(code int) {
+	if s.cut {
+		s.cutWriteHeader(code)
+		return
+	}
 	if s.status == 0 {
 		s.status = code
 	}
@@ -92,6 +105,9 @@ func (s *statusWriter) WriteHeader(code int) {
 }
 
 func (s *statusWriter) Write(b []byte) (int, error) {
+	if s.cut {
+		return s.cutWrite(b)
+	}
 	if s.status == 0 {
 		s.status = http.StatusOK
 	}
@@ -103,6 +119,9 @@ func (s *statusWriter) Write(b []byte) (int, error) {
 // ReadFrom keeps the connection's zero-copy path (sendfile) reachable for
 // handlers that stream files.
 func (s *statusWriter) ReadFrom(r io.Reader) (int64, error) {
+	if s.cut {
+		return io.Copy(writerOnly{s}, r)
+	}
 	if s.status == 0 {
 		s.status = http.StatusOK
 	}
@@ -115,8 +134,11 @@ func (s *statusWriter) ReadFrom(r io.Reader) (int64, error) {
 func (s *statusWriter) Unwrap() http.ResponseWriter { return s.ResponseWriter }
 
 func (c *chain) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
-	w := &statusWriter{ResponseWriter: rw, began: time.Now()}
+	w := &statusWriter{ResponseWriter: rw, began: time.Now(), budget: -1}
 	info := &request.Info{ID: newRequestID(), Start: c.opts.Clock.Now()}
+	if c.opts.Faults != nil {
+		info.Routed = c.routedHook(w, r, info)
+	}
 	h := w.Header()
 	h.Set(azerr.RequestIDHeader, info.ID)
 	h.Set("Server", c.serverHeader)
@@ -127,6 +149,7 @@ func (c *chain) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 	defer func() {
 		if p := recover(); p != nil {
 			if p == http.ErrAbortHandler {
+				c.logAccess(r, w, info)
 				panic(p)
 			}
 			slog.Error("panic in handler", "request_id", info.ID, "method", r.Method, "url", r.URL.String(), "panic", fmt.Sprint(p))
@@ -137,8 +160,12 @@ func (c *chain) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 		c.logAccess(r, w, info)
 	}()
 	r = r.WithContext(request.With(r.Context(), info))
-	if err := c.serve(w, r, info); err != nil {
+	if err := c.serve(w, r, info); err != nil && !w.cut {
 		azerr.Write(w, r, err, c.format)
+	}
+	if w.cut {
+		// A fault rule cut the response: drop the connection.
+		panic(http.ErrAbortHandler)
 	}
 }
 
@@ -282,12 +309,22 @@ func (c *chain) logAccess(r *http.Request, w *statusWriter, info *request.Info) 
 	c.opts.AccessLog.LogAttrs(context.Background(), slog.LevelInfo, "request",
 		slog.String("service", string(c.svc.Name())),
 		slog.String("request_id", info.ID),
+		slog.String("operation", info.Op),
 		slog.String("method", r.Method),
 		slog.String("url", r.URL.RequestURI()),
 		slog.Int("status", status),
 		slog.String("error_code", w.Header().Get(azerr.ErrorCodeHeader)),
 		slog.Int64("bytes", w.bytes),
-		slog.Duration("duration", time.Since(w.began)))
+		slog.Duration("duration", time.Since(w.began)),
+		faultAttr(w))
+}
+
+// faultAttr marks an access-log line whose answer a fault rule injected.
+func faultAttr(w *statusWriter) slog.Attr {
+	if w.faultRule == 0 {
+		return slog.Attr{}
+	}
+	return slog.Int("fault_rule", w.faultRule)
 }
 
 // newRequestID returns a random RFC 4122 version 4 UUID.
