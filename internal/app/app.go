@@ -44,11 +44,11 @@ type App struct {
 	Endpoints map[string]string // service name -> base URL including the account path
 	// Clock is the server's clock, Faults the fault rules the services
 	// consult; Admin is the admin listener (nil with --noAdmin).
-	Clock     clock.Clock
-	Faults    *fault.Set
-	Admin     *admin.Server
-	stop      context.CancelFunc
-	done      chan struct{}
+	Clock  clock.Clock
+	Faults *fault.Set
+	Admin  *admin.Server
+	stop   context.CancelFunc
+	done   chan struct{}
 }
 
 // Start opens storage, binds every enabled service and serves them.
