@@ -6,14 +6,23 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob"
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azqueue"
 
+	"github.com/lazuli-storage/lazuli/internal/auth"
 	"github.com/lazuli-storage/lazuli/internal/lazulitest"
 )
+
+// signBlob signs a raw blob request with the dev account key.
+func signBlob(req *http.Request) {
+	req.Header.Set("x-ms-date", time.Now().UTC().Format(http.TimeFormat))
+	req.Header.Set("x-ms-version", "2025-01-05")
+	auth.SignSharedKey(req, auth.Blob, lazulitest.Account, lazulitest.KeyBytes())
+}
 
 // call sends method to the admin API at path with an optional JSON body,
 // checks the status and decodes the answer into out (when not nil).
