@@ -62,7 +62,7 @@ func serve(args []string) int {
 		fmt.Fprintln(os.Stderr, "lazuli:", err)
 		return 2
 	}
-	opts, closeLogs, err := logging(cfg)
+	opts, closeLogs, err := logging(cfg, os.Stdout, os.Stderr)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "lazuli:", err)
 		return 2
@@ -91,12 +91,18 @@ func serve(args []string) int {
 	return 0
 }
 
-// logging builds the loggers: errors to stderr, the access log to stdout
-// unless --silent, and everything at debug level to the --debug file.
-func logging(cfg *config.Config) (app.Options, func(), error) {
-	opts := app.Options{Logger: slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))}
+// logging builds the loggers (--logFormat text or json): errors to stderr,
+// the access log to stdout unless --silent, and everything at debug level to the --debug file.
+func logging(cfg *config.Config, stdout, stderr io.Writer) (app.Options, func(), error) {
+	handler := func(w io.Writer, o *slog.HandlerOptions) slog.Handler {
+		if cfg.LogFormat == "json" {
+			return slog.NewJSONHandler(w, o)
+		}
+		return slog.NewTextHandler(w, o)
+	}
+	opts := app.Options{Logger: slog.New(handler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))}
 	if !cfg.Silent {
-		opts.AccessLog = slog.New(slog.NewTextHandler(os.Stdout, nil))
+		opts.AccessLog = slog.New(handler(stdout, nil))
 	}
 	closeLogs := func() {}
 	if cfg.DebugLog != "" {

@@ -2,7 +2,9 @@
 // test-control API that no Azure endpoint has. It moves the server's clock
 // (leases, visibility, expiry and SAS windows follow it), installs fault
 // rules that make chosen requests fail, and resets an account's data, all
-// as JSON over HTTP. Only loopback callers are served unless a token is
+// as JSON over HTTP; it also answers health (/healthz) and readiness
+// (/readyz: the store answers) probes, and serves what the host adds
+// (/metrics). Only loopback callers are served unless a token is
 // configured, which any caller may then present as a bearer token.
 package admin
 
@@ -59,6 +61,8 @@ func New(opts Options) *Handler {
 	h.mux.HandleFunc("DELETE /faults", h.clearFaults)
 	h.mux.HandleFunc("DELETE /faults/{id}", h.removeFault)
 	h.mux.HandleFunc("POST /reset", h.reset)
+	h.mux.HandleFunc("GET /healthz", h.healthz)
+	h.mux.HandleFunc("GET /readyz", h.readyz)
 	return h
 }
 

@@ -148,3 +148,19 @@ func TestAdmission(t *testing.T) {
 		}
 	}
 }
+
+// /healthz answers while serving; /readyz only while the store answers.
+func TestHealthAndReadiness(t *testing.T) {
+	in := lazulitest.Start(t, lazulitest.Options{InMemory: true, Services: []string{"blob"}})
+	call(t, in, "GET", "/healthz", "", 200, nil)
+	var ready struct{ Status string }
+	call(t, in, "GET", "/readyz", "", 200, &ready)
+	if ready.Status != "ready" {
+		t.Fatalf("readyz %+v", ready)
+	}
+	if err := in.App.Store.Close(); err != nil {
+		t.Fatal(err)
+	}
+	call(t, in, "GET", "/readyz", "", 503, &ready)
+	call(t, in, "GET", "/healthz", "", 200, nil)
+}

@@ -5,7 +5,22 @@ import (
 
 	"github.com/lazuli-storage/lazuli/internal/admin"
 	"github.com/lazuli-storage/lazuli/internal/config"
+	"github.com/lazuli-storage/lazuli/internal/metrics"
+	"github.com/lazuli-storage/lazuli/internal/queue"
 )
+
+// newMetrics builds the server's metrics; queue depths are read from its
+// store at scrape time.
+func newMetrics(a *App) *metrics.Metrics {
+	return metrics.New(metrics.Options{QueueDepths: func(ctx context.Context) ([]metrics.QueueDepth, error) {
+		depths, err := queue.Depths(ctx, a.Store, a.Clock.Now())
+		out := make([]metrics.QueueDepth, len(depths))
+		for i, d := range depths {
+			out[i] = metrics.QueueDepth{Account: d.Account, Queue: d.Queue, Messages: d.Messages}
+		}
+		return out, err
+	}})
+}
 
 // listenAdmin binds the admin listener unless --noAdmin.
 func (a *App) listenAdmin(cfg *config.Config, opts Options) error {
@@ -14,6 +29,7 @@ func (a *App) listenAdmin(cfg *config.Config, opts Options) error {
 	}
 	h := admin.New(admin.Options{Store: a.Store, Accounts: cfg.Accounts, Clock: a.Clock, Faults: a.Faults,
 		Token: cfg.AdminToken, Logger: opts.Logger})
+	h.Handle("GET /metrics", a.Metrics.Handler())
 	srv, err := admin.Listen(cfg.Admin.Addr(), h)
 	if err != nil {
 		return err

@@ -23,6 +23,7 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/config"
 	"github.com/lazuli-storage/lazuli/internal/extent"
 	"github.com/lazuli-storage/lazuli/internal/fault"
+	"github.com/lazuli-storage/lazuli/internal/metrics"
 	"github.com/lazuli-storage/lazuli/internal/server"
 	"github.com/lazuli-storage/lazuli/internal/store"
 )
@@ -43,12 +44,14 @@ type App struct {
 	Server    *server.Server
 	Endpoints map[string]string // service name -> base URL including the account path
 	// Clock is the server's clock, Faults the fault rules the services
-	// consult; Admin is the admin listener (nil with --noAdmin).
-	Clock  clock.Clock
-	Faults *fault.Set
-	Admin  *admin.Server
-	stop   context.CancelFunc
-	done   chan struct{}
+	// consult, Metrics what /metrics shows; Admin is the admin listener
+	// (nil with --noAdmin).
+	Clock   clock.Clock
+	Faults  *fault.Set
+	Metrics *metrics.Metrics
+	Admin   *admin.Server
+	stop    context.CancelFunc
+	done    chan struct{}
 }
 
 // Start opens storage, binds every enabled service and serves them.
@@ -63,8 +66,10 @@ func Start(ctx context.Context, cfg *config.Config, opts Options) (*App, error) 
 	if err != nil {
 		return nil, err
 	}
-	a := &App{Config: cfg, Store: st, Extents: ext, Endpoints: map[string]string{}, done: make(chan struct{}),
+	a := &App{Config: cfg, Extents: ext, Endpoints: map[string]string{}, done: make(chan struct{}),
 		Clock: opts.Clock, Faults: &fault.Set{}}
+	a.Metrics = newMetrics(a)
+	a.Store = a.Metrics.Store(st)
 	if err := a.listenAdmin(cfg, opts); err != nil {
 		a.closeStorage()
 		return nil, err
@@ -78,7 +83,7 @@ func Start(ctx context.Context, cfg *config.Config, opts Options) (*App, error) 
 	a.serveAdmin()
 	collectCtx, cancel := context.WithCancel(context.Background())
 	a.stop = cancel
-	collector := &extent.Collector{Engine: ext, Store: st, Clock: opts.Clock, Grace: 5 * time.Minute,
+	collector := &extent.Collector{Engine: ext, Store: a.Store, Clock: opts.Clock, Grace: 5 * time.Minute,
 		OrphanAge: time.Hour, Logger: opts.Logger}
 	go func() {
 		defer close(a.done)
@@ -93,7 +98,8 @@ func (a *App) listen(cfg *config.Config, opts Options) error {
 	authn := &auth.Authenticator{Accounts: cfg.Accounts, Clock: opts.Clock, RequestClock: clock.Real{},
 		Logger: opts.Logger, Debug: opts.Debug}
 	mw := server.Options{Store: a.Store, Auth: authn, Clock: opts.Clock, SkipAPIVersionCheck: cfg.SkipAPIVersionCheck,
-		DisableProductStyleURL: cfg.DisableProductStyleURL, AccessLog: opts.AccessLog, Faults: a.Faults}
+		DisableProductStyleURL: cfg.DisableProductStyleURL, AccessLog: opts.AccessLog, Faults: a.Faults,
+		Observer: a.Metrics}
 	var listeners []*server.Listener
 	for _, s := range services {
 		if !cfg.Enabled(s.name) {
@@ -104,7 +110,7 @@ func (a *App) listen(cfg *config.Config, opts Options) error {
 			return fmt.Errorf("%s service: %w", s.name, err)
 		}
 		listeners = append(listeners, &server.Listener{Name: s.name, Addr: s.endpoint(cfg).Addr(),
-			Handler: server.Handler(svc, mw)})
+			Handler: server.Handler(svc, mw), ConnState: a.Metrics.ConnState(s.name)})
 	}
 	tlsConfig, err := loadTLS(cfg)
 	if err != nil {

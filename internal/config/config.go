@@ -55,6 +55,9 @@ type Config struct {
 	Admin      Endpoint
 	NoAdmin    bool
 	AdminToken string
+	// LogFormat is "text" (the default) or "json" for the access and
+	// error logs.
+	LogFormat string
 }
 
 // StoreURL is the store the server opens.
@@ -88,6 +91,7 @@ func Parse(args []string, getenv func(string) string, usageOut io.Writer) (*Conf
 	fs.StringVar(&c.Admin.Host, "adminHost", "127.0.0.1", "address of the admin listener (test control, metrics, web console)")
 	fs.IntVar(&c.Admin.Port, "adminPort", 10009, "port of the admin listener (0 picks a free port)")
 	fs.BoolVar(&c.NoAdmin, "noAdmin", false, "do not start the admin listener")
+	fs.StringVar(&c.LogFormat, "logFormat", "text", "format of the access and error logs: text or json (one object a line)")
 	fs.StringVar(&c.AdminToken, "adminToken", "", "bearer token that admits non-loopback callers to the admin listener")
 	for _, n := range []string{"l", "location"} {
 		fs.StringVar(&c.Location, n, "./lazuli-data", "data directory")
@@ -126,6 +130,9 @@ func Parse(args []string, getenv func(string) string, usageOut io.Writer) (*Conf
 	}
 	if (c.Cert == "") != (c.Key == "" && c.Pwd == "") {
 		return nil, errors.New("--cert needs --key (PEM) or --pwd (PFX), and they need --cert")
+	}
+	if c.LogFormat != "text" && c.LogFormat != "json" {
+		return nil, fmt.Errorf("--logFormat %q: want text or json", c.LogFormat)
 	}
 	if services != "" {
 		for _, s := range strings.Split(services, ",") {

@@ -54,6 +54,8 @@ func TestParseErrors(t *testing.T) {
 		{"--cert", "c.pem"},
 		{"--services", "blob,nope"},
 		{"--oauth", "bearer"},
+		{"--logFormat", "xml"},
+		{"--adminPort", "x"},
 		{"stray"},
 	} {
 		if _, err := Parse(args, func(string) string { return "" }, io.Discard); err == nil {

@@ -17,6 +17,8 @@ type Listener struct {
 	Name    string
 	Addr    string // as configured; Bound() gives the real address
 	Handler http.Handler
+	// ConnState, when set, follows the listener's connections (metrics).
+	ConnState func(net.Conn, http.ConnState)
 
 	ln  net.Listener
 	srv *http.Server
@@ -49,6 +51,7 @@ func Listen(listeners []*Listener, tlsConfig *tls.Config) (*Server, error) {
 		l.ln = ln
 		l.srv = &http.Server{
 			Handler:           l.Handler,
+			ConnState:         l.ConnState,
 			ReadHeaderTimeout: 30 * time.Second,
 			IdleTimeout:       2 * time.Minute,
 			ErrorLog:          slog.NewLogLogger(slog.Default().Handler(), slog.LevelDebug),

@@ -51,6 +51,15 @@ type Options struct {
 	AccessLog *slog.Logger
 	// Faults are the test-control API's fault rules; nil for none.
 	Faults *fault.Set
+	// Observer learns every answered request (metrics); nil for none.
+	Observer Observer
+}
+
+// Observer is told about every answered request: its service, operation
+// (route table name, "" when unrouted), status, Azure error code, request
+// and response body bytes, and wall-clock duration.
+type Observer interface {
+	Request(service, operation string, status int, code string, in, out int64, d time.Duration)
 }
 
 // ErrorFormat is the error body format of a service.
@@ -139,6 +148,8 @@ func (c *chain) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 	if c.opts.Faults != nil {
 		info.Routed = c.routedHook(w, r, info)
 	}
+	body := &countingBody{ReadCloser: r.Body}
+	r.Body = body
 	h := w.Header()
 	h.Set(azerr.RequestIDHeader, info.ID)
 	h.Set("Server", c.serverHeader)
@@ -150,6 +161,7 @@ func (c *chain) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 		if p := recover(); p != nil {
 			if p == http.ErrAbortHandler {
 				c.logAccess(r, w, info)
+				c.observe(w, info, body.n)
 				panic(p)
 			}
 			slog.Error("panic in handler", "request_id", info.ID, "method", r.Method, "url", r.URL.String(), "panic", fmt.Sprint(p))
@@ -158,6 +170,7 @@ func (c *chain) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 			}
 		}
 		c.logAccess(r, w, info)
+		c.observe(w, info, body.n)
 	}()
 	r = r.WithContext(request.With(r.Context(), info))
 	if err := c.serve(w, r, info); err != nil && !w.cut {
