@@ -148,8 +148,13 @@ func (c *chain) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 	if c.opts.Faults != nil {
 		info.Routed = c.routedHook(w, r, info)
 	}
+	// The body is counted on a copy of the request: net/http decides from
+	// the original's body type whether an unread body may be discarded
+	// after the answer or must close the connection.
 	body := &countingBody{ReadCloser: r.Body}
-	r.Body = body
+	counted := *r
+	counted.Body = body
+	r = &counted
 	h := w.Header()
 	h.Set(azerr.RequestIDHeader, info.ID)
 	h.Set("Server", c.serverHeader)
