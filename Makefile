@@ -11,6 +11,7 @@ CI_FUZZ = \
 	./internal/blob/blocklist:FuzzParse \
 	./internal/blob:FuzzParsePageRange \
 	./internal/blob:FuzzTagQuery \
+	./internal/blob/quickquery:FuzzParse \
 	./internal/table/odata:FuzzParse \
 	./internal/table/batch:FuzzParse
 
