@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/md5"
 	"encoding/base64"
+	"github.com/lazuli-storage/lazuli/internal/crc64"
 	"net/http"
 	"strconv"
 	"time"
@@ -192,7 +193,7 @@ func (s *Service) writeChecksummed(w http.ResponseWriter, c *content, a readArgs
 		w.Header().Set("Content-MD5", base64.StdEncoding.EncodeToString(sum[:]))
 	}
 	if a.wantCRC {
-		crc := crc64Bytes(buf.Bytes())
+		crc := crc64.Bytes(buf.Bytes())
 		w.Header().Set("X-Ms-Content-Crc64", base64.StdEncoding.EncodeToString(crc))
 	}
 	w.WriteHeader(status)
