@@ -8,6 +8,7 @@ CI_FUZZ = \
 	./internal/auth:FuzzParseAuthorization \
 	./internal/auth:FuzzParseSAS \
 	./internal/blob/byterange:FuzzParse \
+	./internal/structured:FuzzDecoder \
 	./internal/blob/blocklist:FuzzParse \
 	./internal/blob:FuzzParsePageRange \
 	./internal/blob:FuzzTagQuery \

@@ -4,6 +4,7 @@ import (
 	"crypto/md5"
 	"encoding/base64"
 	"fmt"
+	"github.com/lazuli-storage/lazuli/internal/structured"
 	"io"
 	"net/http"
 	"strconv"
@@ -133,6 +134,10 @@ func (s *Service) stream(w http.ResponseWriter, r *http.Request, n *node, segs [
 		}
 		readers[p.Extent] = rd
 	}
+	framed, err := structured.Requested(r.Header)
+	if err != nil {
+		return err
+	}
 	h := w.Header()
 	h.Set("Content-Length", strconv.FormatInt(end-start, 10))
 	status := http.StatusOK
@@ -151,8 +156,13 @@ func (s *Service) stream(w http.ResponseWriter, r *http.Request, n *node, segs [
 			h.Set("Content-MD5", sum)
 		}
 	}
-	w.WriteHeader(status)
-	if err := copyPlan(w, plan, readers); err != nil {
+	if framed {
+		err = structured.WriteDownload(w, status, end-start, func(enc io.Writer) error { return copyPlan(enc, plan, readers) })
+	} else {
+		w.WriteHeader(status)
+		err = copyPlan(w, plan, readers)
+	}
+	if err != nil {
 		s.logger.Log(r.Context(), request.InterruptedLevel(r, err), "file download aborted", "file", n.ID, "error", err)
 		panic(http.ErrAbortHandler)
 	}
