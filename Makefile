@@ -9,6 +9,8 @@ CI_FUZZ = \
 	./internal/auth:FuzzParseSAS \
 	./internal/blob/byterange:FuzzParse \
 	./internal/structured:FuzzDecoder \
+	./internal/sddl:FuzzParse \
+	./internal/sddl:FuzzFromBinary \
 	./internal/blob/blocklist:FuzzParse \
 	./internal/blob:FuzzParsePageRange \
 	./internal/blob:FuzzTagQuery \
