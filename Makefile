@@ -8,9 +8,13 @@ CI_FUZZ = \
 	./internal/auth:FuzzParseAuthorization \
 	./internal/auth:FuzzParseSAS \
 	./internal/blob/byterange:FuzzParse \
+	./internal/structured:FuzzDecoder \
+	./internal/sddl:FuzzParse \
+	./internal/sddl:FuzzFromBinary \
 	./internal/blob/blocklist:FuzzParse \
 	./internal/blob:FuzzParsePageRange \
 	./internal/blob:FuzzTagQuery \
+	./internal/blob/quickquery:FuzzParse \
 	./internal/table/odata:FuzzParse \
 	./internal/table/batch:FuzzParse
 
