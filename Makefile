@@ -22,11 +22,13 @@ CI_FUZZ = \
 
 test: vet
 	$(GO) test -race -timeout 18m ./...
+	$(GO) test -race -timeout 18m -tags sdkbench ./internal/bench/
 	$(MAKE) fuzz
 
 vet:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { echo "gofmt needed:"; gofmt -l $$(git ls-files '*.go'); exit 1; }
 	$(GO) vet ./...
+	$(GO) vet -tags sdkbench ./internal/bench/
 
 # A real finding writes its input under testdata/fuzz and says "Failing
 # input written"; a run that fails without one hit the fuzzing harness's own

@@ -160,8 +160,8 @@ type scenario struct {
 	// nullBody is the body size the null target answers with.
 	nullBody int
 	// setup prepares data with the lean client and returns the op and a
-	// cleanup; sdkSetup does the same through the Azure SDK.
-	setup, sdkSetup setupFunc
+	// cleanup (sdkSetups holds its SDK version, in builds that have one).
+	setup setupFunc
 }
 
 // setupFunc prepares a scenario's data and returns its op and a cleanup.
