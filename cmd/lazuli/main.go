@@ -16,6 +16,8 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 
@@ -27,7 +29,18 @@ import (
 var version = "0.1.0-dev"
 
 func main() {
-	os.Exit(run(os.Args[1:]))
+	os.Exit(run(azuriteCommand(os.Args[0], os.Args[1:])))
+}
+
+// azuriteCommand gives the container image's azurite-blob, azurite-queue
+// and azurite-table names (links to this binary, as in Azurite's image)
+// their meaning: one service only.
+func azuriteCommand(argv0 string, args []string) []string {
+	switch name := filepath.Base(argv0); name {
+	case "azurite-blob", "azurite-queue", "azurite-table":
+		return append([]string{"--services", strings.TrimPrefix(name, "azurite-")}, args...)
+	}
+	return args
 }
 
 func run(args []string) int {
@@ -127,13 +140,15 @@ func logging(cfg *config.Config, stdout, stderr io.Writer) (app.Options, func(),
 
 func printReady(w io.Writer, a *app.App) {
 	fmt.Fprintf(w, "Lazuli %s is ready. Data: %s\n", version, a.Config.StoreURL())
-	for _, name := range []string{"blob", "queue", "table", "file"} {
-		if u, ok := a.Endpoints[name]; ok {
-			fmt.Fprintf(w, "  %-5s service: %s\n", name, u)
+	// "<Service> service is successfully listening" is the line Azurite
+	// prints and that tools (Testcontainers' Azurite modules) wait for.
+	for _, name := range []string{"Blob", "Queue", "Table", "File"} {
+		if u, ok := a.Endpoints[strings.ToLower(name)]; ok {
+			fmt.Fprintf(w, "  %s service is successfully listening at %s\n", name, u)
 		}
 	}
 	if u := a.AdminURL(); u != "" {
-		fmt.Fprintf(w, "  admin:         %s (clock, faults, reset)\n", u)
+		fmt.Fprintf(w, "  Admin listener (console, metrics, test control) at %s\n", u)
 	}
 	fmt.Fprintf(w, "Connection string:\n  %s\n", a.ConnectionString())
 }

@@ -71,18 +71,31 @@ func (h *Handler) Handle(pattern string, handler http.Handler) { h.mux.Handle(pa
 
 // ServeHTTP admits the caller, then routes.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if !h.admitted(r) {
+	if !h.admitted(w, r) {
 		writeError(w, http.StatusForbidden, "the admin API serves loopback callers only; others need --adminToken and \"Authorization: Bearer <token>\"")
 		return
 	}
 	h.mux.ServeHTTP(w, r)
 }
 
-// admitted: loopback callers always; others only with the token.
-func (h *Handler) admitted(r *http.Request) bool {
+// tokenCookie carries the token for a browser, which cannot send a bearer
+// header: the console's first visit passes ?token=, which sets it.
+const tokenCookie = "lazuli_admin_token"
+
+// admitted: loopback callers always; others only with the token, as a
+// bearer header, a ?token= query (which also sets the cookie) or the cookie.
+func (h *Handler) admitted(w http.ResponseWriter, r *http.Request) bool {
 	if h.opts.Token != "" {
-		given, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-		if ok && subtle.ConstantTimeCompare([]byte(given), []byte(h.opts.Token)) == 1 {
+		given, _ := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+		if q := r.URL.Query().Get("token"); q != "" {
+			given = q
+			if h.tokenMatches(q) {
+				http.SetCookie(w, &http.Cookie{Name: tokenCookie, Value: q, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
+			}
+		} else if c, err := r.Cookie(tokenCookie); err == nil && given == "" {
+			given = c.Value
+		}
+		if h.tokenMatches(given) {
 			return true
 		}
 	}
@@ -92,6 +105,10 @@ func (h *Handler) admitted(r *http.Request) bool {
 	}
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
+}
+
+func (h *Handler) tokenMatches(given string) bool {
+	return given != "" && subtle.ConstantTimeCompare([]byte(given), []byte(h.opts.Token)) == 1
 }
 
 // writeJSON answers v as JSON with status.

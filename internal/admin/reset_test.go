@@ -3,6 +3,7 @@ package admin_test
 import (
 	"bytes"
 	"context"
+	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -134,12 +135,22 @@ func TestAdmission(t *testing.T) {
 		{"s3cret", "192.0.2.7:5000", "Bearer wrong", 403},
 		{"s3cret", "192.0.2.7:5000", "Bearer s3cret", 200},
 		{"s3cret", "127.0.0.1:5000", "", 200},
+		{"s3cret", "192.0.2.7:5000", "cookie s3cret", 200},
+		{"s3cret", "192.0.2.7:5000", "cookie nope", 403},
+		{"s3cret", "192.0.2.7:5000", "query s3cret", 200},
+		{"s3cret", "192.0.2.7:5000", "query nope", 403},
 	} {
 		h := admin.New(admin.Options{Faults: &fault.Set{}, Token: c.token})
 		req := httptest.NewRequest("GET", "/faults", nil)
 		req.RemoteAddr = c.remote
-		if c.auth != "" {
+		switch kind, value, _ := strings.Cut(c.auth, " "); kind {
+		case "Bearer":
 			req.Header.Set("Authorization", c.auth)
+		case "cookie":
+			req.AddCookie(&http.Cookie{Name: "lazuli_admin_token", Value: value})
+		case "query":
+			req = httptest.NewRequest("GET", "/faults?token="+value, nil)
+			req.RemoteAddr = c.remote
 		}
 		rec := httptest.NewRecorder()
 		h.ServeHTTP(rec, req)

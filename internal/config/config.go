@@ -92,7 +92,7 @@ func Parse(args []string, getenv func(string) string, usageOut io.Writer) (*Conf
 	fs.IntVar(&c.Admin.Port, "adminPort", 10009, "port of the admin listener (0 picks a free port)")
 	fs.BoolVar(&c.NoAdmin, "noAdmin", false, "do not start the admin listener")
 	fs.StringVar(&c.LogFormat, "logFormat", "text", "format of the access and error logs: text or json (one object a line)")
-	fs.StringVar(&c.AdminToken, "adminToken", "", "bearer token that admits non-loopback callers to the admin listener")
+	fs.StringVar(&c.AdminToken, "adminToken", "", "bearer token that admits non-loopback callers to the admin listener (or LAZULI_ADMIN_TOKEN)")
 	for _, n := range []string{"l", "location"} {
 		fs.StringVar(&c.Location, n, "./lazuli-data", "data directory")
 	}
@@ -130,6 +130,9 @@ func Parse(args []string, getenv func(string) string, usageOut io.Writer) (*Conf
 	}
 	if (c.Cert == "") != (c.Key == "" && c.Pwd == "") {
 		return nil, errors.New("--cert needs --key (PEM) or --pwd (PFX), and they need --cert")
+	}
+	if c.AdminToken == "" {
+		c.AdminToken = getenv("LAZULI_ADMIN_TOKEN")
 	}
 	if c.LogFormat != "text" && c.LogFormat != "json" {
 		return nil, fmt.Errorf("--logFormat %q: want text or json", c.LogFormat)
