@@ -5,6 +5,7 @@ import (
 
 	"github.com/lazuli-storage/lazuli/internal/admin"
 	"github.com/lazuli-storage/lazuli/internal/config"
+	"github.com/lazuli-storage/lazuli/internal/console"
 	"github.com/lazuli-storage/lazuli/internal/metrics"
 	"github.com/lazuli-storage/lazuli/internal/queue"
 )
@@ -30,6 +31,7 @@ func (a *App) listenAdmin(cfg *config.Config, opts Options) error {
 	h := admin.New(admin.Options{Store: a.Store, Accounts: cfg.Accounts, Clock: a.Clock, Faults: a.Faults,
 		Token: cfg.AdminToken, Logger: opts.Logger})
 	h.Handle("GET /metrics", a.Metrics.Handler())
+	console.New(console.Options{Services: a.handlers, Accounts: cfg.Accounts, Store: a.Store, Clock: a.Clock}).Register(h.Handle)
 	srv, err := admin.Listen(cfg.Admin.Addr(), h)
 	if err != nil {
 		return err

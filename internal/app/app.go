@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"os"
 	"strings"
 	"time"
@@ -50,8 +51,10 @@ type App struct {
 	Faults  *fault.Set
 	Metrics *metrics.Metrics
 	Admin   *admin.Server
-	stop    context.CancelFunc
-	done    chan struct{}
+	// handlers are the services' handlers by name, for the console.
+	handlers map[string]http.Handler
+	stop     context.CancelFunc
+	done     chan struct{}
 }
 
 // Start opens storage, binds every enabled service and serves them.
@@ -67,7 +70,7 @@ func Start(ctx context.Context, cfg *config.Config, opts Options) (*App, error) 
 		return nil, err
 	}
 	a := &App{Config: cfg, Extents: ext, Endpoints: map[string]string{}, done: make(chan struct{}),
-		Clock: opts.Clock, Faults: &fault.Set{}}
+		Clock: opts.Clock, Faults: &fault.Set{}, handlers: map[string]http.Handler{}}
 	a.Metrics = newMetrics(a)
 	a.Store = a.Metrics.Store(st)
 	if err := a.listenAdmin(cfg, opts); err != nil {
@@ -109,8 +112,10 @@ func (a *App) listen(cfg *config.Config, opts Options) error {
 		if err != nil {
 			return fmt.Errorf("%s service: %w", s.name, err)
 		}
+		handler := server.Handler(svc, mw)
+		a.handlers[s.name] = handler
 		listeners = append(listeners, &server.Listener{Name: s.name, Addr: s.endpoint(cfg).Addr(),
-			Handler: server.Handler(svc, mw), ConnState: a.Metrics.ConnState(s.name)})
+			Handler: handler, ConnState: a.Metrics.ConnState(s.name)})
 	}
 	tlsConfig, err := loadTLS(cfg)
 	if err != nil {

@@ -42,3 +42,50 @@ func Depths(ctx context.Context, st store.Store, now time.Time) ([]Depth, error)
 	})
 	return out, err
 }
+
+// MessageView is one message as an inspector sees it: visible or not.
+type MessageView struct {
+	ID           string    `json:"id"`
+	Text         string    `json:"text"`
+	Inserted     time.Time `json:"inserted"`
+	Expires      time.Time `json:"expires,omitzero"` // zero: never
+	NextVisible  time.Time `json:"nextVisible"`
+	Visible      bool      `json:"visible"`
+	DequeueCount uint32    `json:"dequeueCount"`
+}
+
+// Inspect lists up to limit unexpired messages of a queue, invisible ones
+// included, in the order they become visible (for the admin console; no
+// REST operation shows invisible messages).
+func Inspect(ctx context.Context, st store.Store, account, queue string, now time.Time, limit int) ([]MessageView, error) {
+	var out []MessageView
+	err := st.View(ctx, func(tx store.Tx) error {
+		out = out[:0]
+		prefix := msgPrefix(account, queue)
+		var decodeErr error
+		err := tx.Scan(prefix, store.PrefixEnd(prefix), store.ScanOptions{}, func(k, v []byte) bool {
+			var m message
+			if decodeErr = decodeKey(k, len(prefix), &m); decodeErr != nil {
+				return false
+			}
+			if decodeErr = decodeValue(v, &m); decodeErr != nil {
+				return false
+			}
+			if m.expired(nanos(now)) {
+				return true
+			}
+			view := MessageView{ID: formatID(&m.ID), Text: string(m.Text), Inserted: instant(m.Inserted),
+				NextVisible: instant(m.VisibleAt), Visible: m.VisibleAt <= nanos(now), DequeueCount: m.Dequeues}
+			if m.Expires != neverExpires {
+				view.Expires = instant(m.Expires)
+			}
+			out = append(out, view)
+			return len(out) < limit
+		})
+		if err != nil {
+			return err
+		}
+		return decodeErr
+	})
+	return out, err
+}
