@@ -4,7 +4,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 )
@@ -17,9 +16,9 @@ func TestFromAnotherModule(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs another module's tests")
 	}
-	goTool := filepath.Join(runtime.GOROOT(), "bin", "go")
-	if _, err := os.Stat(goTool); err != nil {
-		t.Skipf("no go command beside the toolchain: %v", err)
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skipf("no go command: %v", err)
 	}
 	cmd := exec.Command(goTool, "test", "-count=1", "-v", "./...")
 	cmd.Dir = filepath.Join("testdata", "usermod")
