@@ -27,6 +27,12 @@ func (id *Identity) Authorize(a Access) error {
 	switch id.Kind {
 	case SharedKey:
 		return nil
+	case AccountSAS, ServiceSAS:
+		if a.KeyOnly {
+			return azerr.New(azerr.AuthorizationFailure)
+		}
+	}
+	switch id.Kind {
 	case AccountSAS:
 		return id.authorizeAccountSAS(a)
 	case ServiceSAS:
@@ -35,8 +41,18 @@ func (id *Identity) Authorize(a Access) error {
 	return authorizeAnonymous(a)
 }
 
+// AuthorizeOwner authorizes an operation only the account key may call on
+// a container, queue, table or share (Get and Set of its ACL): Shared Key
+// passes, any SAS is 403 AuthorizationFailure, an anonymous caller 401.
+func (id *Identity) AuthorizeOwner(svc Service, container string) error {
+	if id == nil {
+		return azerr.New(azerr.NoAuthenticationInformation)
+	}
+	return id.Authorize(Access{Service: svc, ResourceType: ResourceContainer, Container: container, KeyOnly: true})
+}
+
 func authorizeAnonymous(a Access) error {
-	if a.PublicRead {
+	if a.PublicRead && !a.KeyOnly {
 		return nil
 	}
 	if a.Service == Blob && a.ResourceType != ResourceService && a.Perm != "" && strings.Trim(a.Perm, "rl") == "" {

@@ -106,6 +106,10 @@ type Access struct {
 	// Container is the container, queue, table or share name; Object the
 	// blob name or file path. Both as the service parsed them (decoded).
 	Container, Object string
+	// KeyOnly marks operations only the account key may perform (the
+	// ACLs of containers, queues, tables and shares: "only the account
+	// owner may call this operation"); every SAS is refused.
+	KeyOnly bool
 	// ServiceSASDenied marks operations a service SAS can never perform
 	// whatever its permissions (create, delete or list containers, queues and
 	// tables; set ACLs; container leases). Account SAS is unaffected.
