@@ -25,12 +25,14 @@ import (
 //     every other anonymous request is 401 NoAuthenticationInformation.
 func (id *Identity) Authorize(a Access) error {
 	switch id.Kind {
-	case SharedKey:
+	case SharedKey, Bearer:
 		return nil
 	case AccountSAS:
 		return id.authorizeAccountSAS(a)
 	case ServiceSAS:
 		return id.authorizeServiceSAS(a)
+	case DelegationSAS:
+		return id.authorizeDelegationSAS(a)
 	}
 	return authorizeAnonymous(a)
 }

@@ -26,7 +26,7 @@ func (s *Service) table() route.Table {
 		{Op: "GetBlobServiceProperties", Method: GET, Level: svc, Restype: "service", Comp: "properties", Handle: s.getServiceProperties},
 		{Op: "SetBlobServiceProperties", Method: PUT, Level: svc, Restype: "service", Comp: "properties", Handle: s.setServiceProperties},
 		{Op: "GetBlobServiceStats", Method: GET, Level: svc, Restype: "service", Comp: "stats", Handle: s.getServiceStats},
-		{Op: "GetUserDelegationKey", Method: PST, Level: svc, Restype: "service", Comp: "userdelegationkey", Handle: notImplemented("Get User Delegation Key")},
+		{Op: "GetUserDelegationKey", Method: PST, Level: svc, Restype: "service", Comp: "userdelegationkey", Handle: s.getUserDelegationKey},
 		{Op: "FindBlobsByTags", Method: GET, Level: svc, Comp: "blobs", Handle: s.findBlobsByTags},
 		{Op: "BlobBatch", Method: PST, Level: svc, Comp: "batch", Handle: s.blobBatch},
 
