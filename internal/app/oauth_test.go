@@ -28,6 +28,7 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/to"
 	"github.com/Azure/azure-sdk-for-go/sdk/data/aztables"
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob"
+	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/blob"
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/bloberror"
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/blockblob"
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/sas"
@@ -287,5 +288,53 @@ func TestUserDelegationKeyNeedsBearer(t *testing.T) {
 	var re *azcore.ResponseError
 	if _, err := bearer.GetUserDelegationCredential(ctx, tooLong, nil); !errors.As(err, &re) || re.ErrorCode != "InvalidXmlNodeValue" {
 		t.Fatalf("eight days: %v", err)
+	}
+}
+
+// A copy whose destination is authorized by a SAS reads a private source of
+// the same account only with x-ms-copy-source-authorization.
+func TestCopySourceAuthorization(t *testing.T) {
+	in, issuer, hc := oauthServer(t)
+	ctx := context.Background()
+	opts := &azblob.ClientOptions{ClientOptions: clientOptions(hc)}
+	blobs, _ := azblob.NewClient(in.BlobURL, issuer, opts)
+	for _, c := range []string{"private", "dest"} {
+		if _, err := blobs.CreateContainer(ctx, c, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := blobs.UploadBuffer(ctx, "private", "src.txt", []byte("copied with a token"), nil); err != nil {
+		t.Fatal(err)
+	}
+	cred, _ := azblob.NewSharedKeyCredential(lazulitest.Account, lazulitest.Key)
+	qp, err := sas.BlobSignatureValues{Protocol: sas.ProtocolHTTPS, ExpiryTime: time.Now().Add(time.Hour),
+		Permissions: (&sas.BlobPermissions{Create: true, Write: true, Read: true}).String(), ContainerName: "dest", BlobName: "copy.txt"}.SignWithSharedKey(cred)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dest, _ := blockblob.NewClientWithNoCredential(in.BlobURL+"dest/copy.txt?"+qp.Encode(), &blockblob.ClientOptions{ClientOptions: clientOptions(hc)})
+	source := in.BlobURL + "private/src.txt"
+	if _, err := dest.UploadBlobFromURL(ctx, source, nil); !bloberror.HasCode(err, bloberror.CannotVerifyCopySource) {
+		t.Fatalf("without a source token: %v", err)
+	}
+	tok, _ := issuer.GetToken(ctx, policy.TokenRequestOptions{})
+	forged := tok.Token[:len(tok.Token)-4] + "AAAA"
+	if _, err := dest.UploadBlobFromURL(ctx, source, &blockblob.UploadBlobFromURLOptions{CopySourceAuthorization: to.Ptr("Bearer " + forged)}); !bloberror.HasCode(err, bloberror.CannotVerifyCopySource) {
+		t.Fatalf("with a forged source token: %v", err)
+	}
+	if _, err := dest.UploadBlobFromURL(ctx, source, &blockblob.UploadBlobFromURLOptions{CopySourceAuthorization: to.Ptr("Bearer " + tok.Token)}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := dest.CopyFromURL(ctx, source, &blob.CopyFromURLOptions{CopySourceAuthorization: to.Ptr("Bearer " + tok.Token)}); err != nil {
+		t.Fatal(err)
+	}
+	resp, err := dest.DownloadStream(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if string(got) != "copied with a token" {
+		t.Fatalf("copied %q", got)
 	}
 }

@@ -27,6 +27,8 @@ type copySource struct {
 	account string
 	t       target
 	sel     selector
+	// authorization is x-ms-copy-source-authorization ("Bearer <token>").
+	authorization string
 }
 
 // parseCopySource reads x-ms-copy-source: an absolute http(s) URL. A URL
@@ -40,6 +42,9 @@ func (s *Service) parseCopySource(r *http.Request) (copySource, error) {
 		return copySource{}, azerr.InvalidHeader("x-ms-copy-source", raw)
 	}
 	src := copySource{raw: raw, url: u}
+	if src.authorization, err = copySourceAuthorization(r); err != nil {
+		return copySource{}, err
+	}
 	account, local := s.localAccount(r, u)
 	if !local {
 		return src, nil
@@ -185,7 +190,8 @@ func (s *Service) loadSource(tx store.Tx, r *http.Request, src copySource, a sou
 
 // authorizeSource checks the caller may read a local source: a SAS in the
 // source URL must grant read on it; without one, the request must be
-// Shared Key for the source's account, or the source's container public.
+// Shared Key or Bearer for the source's account, or the source's container
+// public; a token in x-ms-copy-source-authorization must grant the read.
 func (s *Service) authorizeSource(r *http.Request, src copySource, c *containerRecord) error {
 	if src.hasSAS() {
 		req := &http.Request{Method: http.MethodGet, URL: src.url, Header: http.Header{},
@@ -204,8 +210,11 @@ func (s *Service) authorizeSource(r *http.Request, src copySource, c *containerR
 		}
 		return nil
 	}
+	if src.authorization != "" {
+		return s.authorizeSourceToken(r, src, c)
+	}
 	id := request.Of(r).Identity
-	if id != nil && id.Kind == auth.SharedKey && id.Account == src.account {
+	if id != nil && (id.Kind == auth.SharedKey || id.Kind == auth.Bearer) && id.Account == src.account {
 		return nil
 	}
 	if c != nil && !c.Deleting && c.Public >= accessBlob {
