@@ -52,3 +52,19 @@ export const tokenCredential = {
     return { token: mintToken(), expiresOnTimestamp: Date.now() + 3600 * 1000 };
   },
 };
+
+// productionStyle turns a path-style endpoint (http://127.0.0.1:P/account)
+// into the production-style one (http://account.<service>.localhost:P) that
+// some SDK calls need, and makes *.localhost resolve to loopback in this
+// process: neither glibc nor Node resolve it here.
+let lookupPatched = false;
+export async function productionStyle(endpoint, serviceName) {
+  if (!lookupPatched) {
+    const dns = (await import("node:dns")).default;
+    const lookup = dns.lookup;
+    dns.lookup = (host, opts, cb) => lookup(host.endsWith(".localhost") ? "127.0.0.1" : host, opts, cb);
+    lookupPatched = true;
+  }
+  const u = new URL(endpoint);
+  return `${u.protocol}//${account}.${serviceName}.localhost:${u.port}`;
+}
