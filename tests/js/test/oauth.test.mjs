@@ -1,0 +1,97 @@
+// OAuth: the four services over HTTPS with a TokenCredential whose tokens
+// are signed with the key Lazuli was given through --oauthKeys, and the
+// service's answer to tokens it must refuse.
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { BlobServiceClient } from "@azure/storage-blob";
+import { QueueServiceClient } from "@azure/storage-queue";
+import { TableClient } from "@azure/data-tables";
+import { ShareServiceClient } from "@azure/storage-file-share";
+import { account, mintToken, name, tlsUrls, tokenCredential, urls } from "./env.mjs";
+
+const credentialOf = (token) => ({ getToken: async () => ({ token, expiresOnTimestamp: Date.now() + 3600_000 }) });
+
+async function rawStatus(url, token) {
+  const res = await fetch(url, { headers: { Authorization: `Bearer ${token}`, "x-ms-version": "2025-05-05" } });
+  return { status: res.status, headers: res.headers, text: await res.text() };
+}
+
+describe("OAuth bearer tokens", () => {
+  test("blob", async () => {
+    const service = new BlobServiceClient(tlsUrls.blob, tokenCredential);
+    const c = service.getContainerClient(name("oauth"));
+    await c.create();
+    await c.getBlockBlobClient("a.txt").upload("token", 5);
+    assert.equal((await c.getBlockBlobClient("a.txt").downloadToBuffer()).toString(), "token");
+    const props = await service.getProperties();
+    assert.ok(props);
+    await c.delete();
+  });
+
+  test("queue", async () => {
+    const q = new QueueServiceClient(tlsUrls.queue, tokenCredential).getQueueClient(name("oauth"));
+    await q.create();
+    await q.sendMessage("hi");
+    assert.equal((await q.receiveMessages()).receivedMessageItems[0].messageText, "hi");
+    await q.delete();
+  });
+
+  test("table", async () => {
+    const t = new TableClient(tlsUrls.table, name("oauth").replace(/[^a-z0-9]/g, ""), tokenCredential);
+    await t.createTable();
+    await t.createEntity({ partitionKey: "p", rowKey: "r", v: "token" });
+    assert.equal((await t.getEntity("p", "r")).v, "token");
+    await t.deleteTable();
+  });
+
+  test("file", async () => {
+    const share = new ShareServiceClient(tlsUrls.file, tokenCredential, { fileRequestIntent: "backup" }).getShareClient(name("oauth"));
+    await share.create();
+    const file = share.rootDirectoryClient.getFileClient("f.txt");
+    await file.uploadData(Buffer.from("token"));
+    assert.equal((await file.downloadToBuffer()).toString(), "token");
+    await share.delete();
+  });
+
+  test("an audience naming the account's service URL", async () => {
+    const token = mintToken({ aud: `https://${account}.blob.core.windows.net` });
+    const service = new BlobServiceClient(tlsUrls.blob, credentialOf(token));
+    await service.getProperties();
+  });
+
+  for (const [what, token, detail] of [
+    ["a tampered token", () => { const [h, , s] = mintToken().split("."); return `${h}.${Buffer.from(JSON.stringify({ iss: "https://sts.windows.net/x/", aud: "https://storage.azure.com", iat: 1, nbf: 1, exp: 4e9, oid: "evil", tid: "x" })).toString("base64url")}.${s}`; }, "signature does not verify"],
+    ["an unsigned token", () => mintToken({}, { alg: "none" }), "is not accepted"],
+    ["an expired token", () => mintToken({ iat: 1, nbf: 1, exp: Math.floor(Date.now() / 1000) - 3600 }), "The token is expired"],
+    ["a token for another resource", () => mintToken({ aud: "https://vault.azure.net" }), "Audience validation failed"],
+    ["a token from another issuer", () => mintToken({ iss: "https://accounts.example.com/" }), "Issuer validation failed"],
+  ]) {
+    test(`refuses ${what}`, async () => {
+      const res = await rawStatus(`${tlsUrls.blob}?comp=list`, token());
+      assert.equal(res.status, 401);
+      assert.equal(res.headers.get("x-ms-error-code"), "InvalidAuthenticationInfo");
+      assert.match(res.headers.get("www-authenticate"),
+        /^Bearer authorization_uri=https:\/\/login\.microsoftonline\.com\/[^/]+\/oauth2\/authorize resource_id=https:\/\/storage\.azure\.com$/);
+      assert.ok(res.text.includes(detail), res.text);
+      const sdk = new BlobServiceClient(tlsUrls.blob, credentialOf(token()));
+      await assert.rejects(sdk.getProperties(), (err) => err.statusCode === 401 && err.code === "InvalidAuthenticationInfo");
+    });
+  }
+
+  test("Bearer over plain HTTP is refused", async () => {
+    const res = await fetch(`${urls.blob}?comp=list`, { headers: { Authorization: `Bearer ${mintToken()}`, "x-ms-version": "2025-05-05" } });
+    await res.arrayBuffer();
+    // This instance runs without --oauth: Bearer is not an accepted scheme.
+    assert.equal(res.status, 400);
+    assert.equal(res.headers.get("x-ms-error-code"), "InvalidAuthenticationInfo");
+  });
+
+  test("a user delegation key needs a token", async () => {
+    const { StorageSharedKeyCredential } = await import("@azure/storage-blob");
+    const { accountKey } = await import("./env.mjs");
+    const sk = new BlobServiceClient(tlsUrls.blob, new StorageSharedKeyCredential(account, accountKey));
+    await assert.rejects(sk.getUserDelegationKey(new Date(), new Date(Date.now() + 3600_000)), (err) => err.statusCode === 403 && err.code === "AuthenticationFailed");
+    const oauth = new BlobServiceClient(tlsUrls.blob, tokenCredential);
+    await assert.rejects(oauth.getUserDelegationKey(new Date(), new Date(Date.now() + 8 * 24 * 3600_000)), (err) => err.statusCode === 400);
+  });
+});
