@@ -4,7 +4,6 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/base64"
-	"fmt"
 	"strings"
 	"time"
 )
@@ -44,14 +43,9 @@ func (k DelegationKey) value(accountKey []byte) []byte {
 	return sign(accountKey, k.keyInfo())
 }
 
-// DelegationKeyValue is the base64 value of k for account, derived from the
-// account's first key.
-func (a *Authenticator) DelegationKeyValue(account string, k DelegationKey) (string, error) {
-	acc, ok := a.Accounts.Lookup(account)
-	if !ok || len(acc.Keys) == 0 {
-		return "", authFailed(fmt.Sprintf("The account '%s' does not exist.", account))
-	}
-	return base64.StdEncoding.EncodeToString(k.value(acc.Keys[0])), nil
+// base64Value is k's value under accountKey, as the response carries it.
+func base64Value(k DelegationKey, accountKey []byte) string {
+	return base64.StdEncoding.EncodeToString(k.value(accountKey))
 }
 
 // delegationSignatureMatches reports whether sig is stringToSign signed with

@@ -20,8 +20,13 @@ type Delegation struct {
 	keyStart, keyExpiry string // skt and ske as sent
 }
 
-// minDelegationSASVersion is the first version with user delegation SAS.
-const minDelegationSASVersion = "2018-11-09"
+// minDelegationSASVersion is the first version with user delegation SAS
+// (Blob); minQueueFileDelegationVersion the first that signs it for queues
+// and shares, as the SDKs do.
+const (
+	minDelegationSASVersion       = "2018-11-09"
+	minQueueFileDelegationVersion = "2025-07-05"
+)
 
 // parseDelegation reads the user delegation fields of q. Like parseSAS it
 // answers 403 AuthenticationFailed naming the field at fault.
@@ -65,8 +70,9 @@ func parseDelegation(q url.Values, s *SAS) (*Delegation, error) {
 // under the delegation key derived from each account key.
 func (a *Authenticator) authenticateDelegationSAS(r *http.Request, svc Service, account string, q url.Values, s *SAS, id *Identity) (*Identity, error) {
 	d := s.Delegation
-	if svc != Blob {
-		return nil, authFailed(fmt.Sprintf("User delegation SAS is supported by Lazuli for the Blob service only, not %s.", svc))
+	if svc == Table || svc != Blob && s.Version < minQueueFileDelegationVersion {
+		return nil, authFailed(fmt.Sprintf("User delegation SAS is not supported for the %s service in version %s: Blob has it from %s, Queue and File from %s, Table not at all.",
+			svc, s.Version, minDelegationSASVersion, minQueueFileDelegationVersion))
 	}
 	if d.Key.Service != string(svc.letter()) {
 		return nil, authFailed(fmt.Sprintf("sks '%s' does not match the %s service.", d.Key.Service, svc))
@@ -78,7 +84,7 @@ func (a *Authenticator) authenticateDelegationSAS(r *http.Request, svc Service, 
 	timestamp := signedTimestamp(s, q)
 	var first string
 	for _, sc := range serviceScopes(svc, s, r.URL, account) {
-		sts := delegationSASStringToSign(s, canonicalName(svc, s.Version, account, sc), timestamp)
+		sts := delegationSASStringToSign(svc, s, canonicalName(svc, s.Version, account, sc), timestamp)
 		if first == "" {
 			first = sts
 		}
@@ -90,34 +96,45 @@ func (a *Authenticator) authenticateDelegationSAS(r *http.Request, svc Service, 
 		}
 	}
 	if first == "" {
-		first = delegationSASStringToSign(s, canonicalName(svc, s.Version, account, serviceScope{}), timestamp)
+		first = delegationSASStringToSign(svc, s, canonicalName(svc, s.Version, account, serviceScope{}), timestamp)
 	}
 	return nil, a.sasMismatch(r, first)
 }
 
-// delegationSASStringToSign is the user delegation SAS string-to-sign of a
-// blob SAS in the layout of its version: 2020-02-10 added saoid, suoid and
-// scid; 2020-12-06 the encryption scope; 2025-07-05 the delegated user's
-// tenant and object ids; 2026-04-06 the signed request headers and query
-// parameters (always empty here: parseDelegation refuses them).
-func delegationSASStringToSign(s *SAS, resource, timestamp string) string {
+// delegationSASStringToSign is the user delegation SAS string-to-sign in
+// the layout of its service and version. For Blob, 2020-02-10 added saoid,
+// suoid and scid; 2020-12-06 the encryption scope; 2025-07-05 the delegated
+// user's tenant and object ids; 2026-04-06 the signed request headers and
+// query parameters (always empty here: parseDelegation refuses them).
+// Queue and File (from 2025-07-05) sign the key, the delegated user, the
+// network fields and the version, and File the response headers too.
+func delegationSASStringToSign(svc Service, s *SAS, resource, timestamp string) string {
 	d, v := s.Delegation, s.Version
 	fields := []string{s.Permissions, s.start, s.expiry, resource,
 		d.Key.ObjectID, d.Key.TenantID, d.keyStart, d.keyExpiry, d.Key.Service, d.Key.Version}
-	if v >= "2020-02-10" {
-		fields = append(fields, d.AuthorizedObjectID, d.UnauthorizedObjectID, d.CorrelationID)
+	overrides := []string{s.CacheControl, s.ContentDisposition, s.ContentEncoding, s.ContentLanguage, s.ContentType}
+	delegatedUser := []string{d.Key.DelegatedTenantID, d.DelegatedObjectID}
+	switch svc {
+	case Queue:
+		fields = join(fields, delegatedUser, []string{s.IP, s.Protocol, v})
+	case File:
+		fields = join(fields, delegatedUser, []string{s.IP, s.Protocol, v}, overrides)
+	default:
+		if v >= "2020-02-10" {
+			fields = append(fields, d.AuthorizedObjectID, d.UnauthorizedObjectID, d.CorrelationID)
+		}
+		if v >= "2025-07-05" {
+			fields = append(fields, delegatedUser...)
+		}
+		fields = append(fields, s.IP, s.Protocol, v, s.Resource, timestamp)
+		if v >= "2020-12-06" {
+			fields = append(fields, s.EncryptionScope)
+		}
+		if v >= "2026-04-06" {
+			fields = append(fields, "", "")
+		}
+		fields = append(fields, overrides...)
 	}
-	if v >= "2025-07-05" {
-		fields = append(fields, d.Key.DelegatedTenantID, d.DelegatedObjectID)
-	}
-	fields = append(fields, s.IP, s.Protocol, v, s.Resource, timestamp)
-	if v >= "2020-12-06" {
-		fields = append(fields, s.EncryptionScope)
-	}
-	if v >= "2026-04-06" {
-		fields = append(fields, "", "")
-	}
-	fields = append(fields, s.CacheControl, s.ContentDisposition, s.ContentEncoding, s.ContentLanguage, s.ContentType)
 	return strings.Join(fields, "\n")
 }
 

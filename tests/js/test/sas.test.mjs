@@ -8,7 +8,7 @@ import {
   ContainerClient, BlockBlobClient, generateAccountSASQueryParameters, generateBlobSASQueryParameters,
   StorageSharedKeyCredential,
 } from "@azure/storage-blob";
-import { QueueClient, QueueServiceClient } from "@azure/storage-queue";
+import { QueueClient, QueueSASPermissions, QueueServiceClient } from "@azure/storage-queue";
 import { AzureNamedKeyCredential, TableClient, generateTableSas } from "@azure/data-tables";
 import { FileSASPermissions, ShareClient, ShareFileClient, ShareSASPermissions, ShareServiceClient } from "@azure/storage-file-share";
 import { account, accountKey, connectionString, name, objectId, tenantId, tlsUrls, tokenCredential, urls } from "./env.mjs";
@@ -144,5 +144,34 @@ describe("shared access signatures", () => {
     const stale = generateBlobSASQueryParameters({ containerName: c.containerName, blobName: "doc.txt", permissions: "r", expiresOn: hour() }, oldKey, account).toString();
     await rejectsWith(new BlockBlobClient(`${c.url}/doc.txt?${stale}`).download(), 403, "AuthenticationFailed");
     await c.delete();
+  });
+
+  test("user delegation SAS for a queue", async () => {
+    const oauthQueues = new QueueServiceClient(tlsUrls.queue, tokenCredential);
+    const q = oauthQueues.getQueueClient(name("udq"));
+    await q.create();
+    await q.sendMessage("for the delegate");
+    const key = await oauthQueues.getUserDelegationKey(new Date(Date.now() - 60_000), hour());
+    assert.equal(key.signedService, "q");
+    const url = q.generateUserDelegationSasUrl({ permissions: QueueSASPermissions.parse("r"), expiresOn: hour() }, key);
+    const viaSas = new QueueClient(url);
+    assert.equal((await viaSas.peekMessages()).peekedMessageItems[0].messageText, "for the delegate");
+    await rejectsWith(viaSas.sendMessage("no"), 403, "AuthorizationPermissionMismatch");
+    await q.delete();
+  });
+
+  test("user delegation SAS for a file", async () => {
+    const oauthShares = new ShareServiceClient(tlsUrls.file, tokenCredential, { fileRequestIntent: "backup" });
+    const share = oauthShares.getShareClient(name("udf"));
+    await share.create();
+    const file = share.rootDirectoryClient.getFileClient("f.txt");
+    await file.uploadData(Buffer.from("shared by key"));
+    const key = await oauthShares.getUserDelegationKey(new Date(Date.now() - 60_000), hour());
+    assert.equal(key.signedService, "f");
+    const url = file.generateUserDelegationSasUrl({ permissions: FileSASPermissions.parse("r"), expiresOn: hour() }, key);
+    const viaSas = new ShareFileClient(url);
+    assert.equal((await viaSas.downloadToBuffer()).toString(), "shared by key");
+    await rejectsWith(viaSas.delete(), 403, "AuthorizationPermissionMismatch");
+    await share.delete();
   });
 });
