@@ -9,9 +9,13 @@ CI_FUZZ = \
 	./internal/auth:FuzzParseSAS \
 	./internal/auth:FuzzParseJWT \
 	./internal/blob/byterange:FuzzParse \
+	./internal/structured:FuzzDecoder \
+	./internal/sddl:FuzzParse \
+	./internal/sddl:FuzzFromBinary \
 	./internal/blob/blocklist:FuzzParse \
 	./internal/blob:FuzzParsePageRange \
 	./internal/blob:FuzzTagQuery \
+	./internal/blob/quickquery:FuzzParse \
 	./internal/table/odata:FuzzParse \
 	./internal/table/batch:FuzzParse
 

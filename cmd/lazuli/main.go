@@ -40,6 +40,8 @@ func run(args []string) int {
 		return serve(args)
 	case "bench":
 		return runBench(args)
+	case nullCommand:
+		return serveNull()
 	case "dump":
 		return runDump(args)
 	case "load":

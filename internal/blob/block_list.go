@@ -3,6 +3,7 @@ package blob
 import (
 	"bytes"
 	"crypto/md5"
+	"github.com/lazuli-storage/lazuli/internal/crc64"
 	"io"
 	"net/http"
 
@@ -55,7 +56,7 @@ func parsePutBlockList(r *http.Request) (putBlockListArgs, error) {
 	}
 	a.bodyMD5 = md5.Sum(body)
 	if sums.crc64 != nil {
-		a.bodyCRC = crc64Bytes(body)
+		a.bodyCRC = crc64.Bytes(body)
 	}
 	if err := sums.verify(a.bodyMD5, a.bodyCRC); err != nil {
 		return a, err

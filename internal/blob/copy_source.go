@@ -36,10 +36,16 @@ type copySource struct {
 // known account) is a local blob; its snapshot or version query selects
 // the state to copy.
 func (s *Service) parseCopySource(r *http.Request) (copySource, error) {
-	raw := r.Header.Get("X-Ms-Copy-Source")
+	return s.parseBlobURL(r, "x-ms-copy-source")
+}
+
+// parseBlobURL reads a header holding a blob's URL (a copy source, a
+// previous snapshot) as parseCopySource describes.
+func (s *Service) parseBlobURL(r *http.Request, header string) (copySource, error) {
+	raw := r.Header.Get(header)
 	u, err := url.Parse(raw)
 	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
-		return copySource{}, azerr.InvalidHeader("x-ms-copy-source", raw)
+		return copySource{}, azerr.InvalidHeader(header, raw)
 	}
 	src := copySource{raw: raw, url: u}
 	if src.authorization, err = copySourceAuthorization(r); err != nil {

@@ -81,7 +81,7 @@ func (s *Service) table() route.Table {
 		{Op: "IncrementalCopyBlob", Method: PUT, Level: obj, Comp: "incrementalcopy", Handle: s.incrementalCopy},
 		{Op: "AppendBlock", Method: PUT, Level: obj, Comp: "appendblock", Handle: s.appendBlock},
 		{Op: "SealAppendBlob", Method: PUT, Level: obj, Comp: "seal", Handle: s.sealAppendBlob},
-		{Op: "QueryBlobContents", Method: PST, Level: obj, Comp: "query", Handle: notImplemented("Query Blob Contents")},
+		{Op: "QueryBlobContents", Method: PST, Level: obj, Comp: "query", Handle: s.queryBlob},
 		// Resize and Update Sequence Number are Set Blob Properties with
 		// these headers (a rule with a Header is tried first).
 		{Op: "ResizePageBlob", Method: PUT, Level: obj, Comp: "properties", Header: "x-ms-blob-content-length", Handle: s.setPageProperties},

@@ -2,6 +2,7 @@ package blob
 
 import (
 	"crypto/md5"
+	"github.com/lazuli-storage/lazuli/internal/crc64"
 	"io"
 	"net/http"
 
@@ -128,7 +129,7 @@ func readTagsBody(r *http.Request) (tagSet, error) {
 	}
 	var crc []byte
 	if sums.crc64 != nil {
-		crc = crc64Bytes(body)
+		crc = crc64.Bytes(body)
 	}
 	if err := sums.verify(md5.Sum(body), crc); err != nil {
 		return nil, err

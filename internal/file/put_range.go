@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"errors"
+	"github.com/lazuli-storage/lazuli/internal/structured"
 	"net/http"
 	"sort"
 	"strconv"
@@ -74,6 +75,9 @@ func (s *Service) putRange(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	if _, err := structured.AcceptUpload(r); err != nil {
+		return err
+	}
 	length := rw.end - rw.start
 	if rw.clear {
 		if r.ContentLength > 0 {
@@ -115,6 +119,7 @@ func (s *Service) putRange(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	structured.EchoUpload(w.Header(), r.Header)
 	writeRangeResult(w, n, info.MD5[:])
 	return nil
 }
