@@ -3,11 +3,13 @@
 // service's answer to tokens it must refuse.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { BlobServiceClient } from "@azure/storage-blob";
+import { BlobServiceClient, BlockBlobClient, StorageSharedKeyCredential, generateBlobSASQueryParameters } from "@azure/storage-blob";
 import { QueueServiceClient } from "@azure/storage-queue";
 import { TableClient } from "@azure/data-tables";
-import { ShareServiceClient } from "@azure/storage-file-share";
-import { account, mintToken, name, tlsUrls, tokenCredential, urls } from "./env.mjs";
+import {
+  FileSASPermissions, ShareFileClient, ShareServiceClient, StorageSharedKeyCredential as FileSharedKeyCredential, generateFileSASQueryParameters,
+} from "@azure/storage-file-share";
+import { account, accountKey, mintToken, name, tlsUrls, tokenCredential, urls } from "./env.mjs";
 
 const credentialOf = (token) => ({ getToken: async () => ({ token, expiresOnTimestamp: Date.now() + 3600_000 }) });
 
@@ -87,11 +89,43 @@ describe("OAuth bearer tokens", () => {
   });
 
   test("a user delegation key needs a token", async () => {
-    const { StorageSharedKeyCredential } = await import("@azure/storage-blob");
-    const { accountKey } = await import("./env.mjs");
     const sk = new BlobServiceClient(tlsUrls.blob, new StorageSharedKeyCredential(account, accountKey));
     await assert.rejects(sk.getUserDelegationKey(new Date(), new Date(Date.now() + 3600_000)), (err) => err.statusCode === 403 && err.code === "AuthenticationFailed");
     const oauth = new BlobServiceClient(tlsUrls.blob, tokenCredential);
     await assert.rejects(oauth.getUserDelegationKey(new Date(), new Date(Date.now() + 8 * 24 * 3600_000)), (err) => err.statusCode === 400);
+  });
+
+  // A destination authorized by a SAS reads a private source of the same
+  // account only with x-ms-copy-source-authorization.
+  test("copy sources authorized with a token", async () => {
+    const sharedKey = new StorageSharedKeyCredential(account, accountKey);
+    const blobs = new BlobServiceClient(tlsUrls.blob, tokenCredential);
+    const c = blobs.getContainerClient(name("copytok"));
+    await c.create();
+    const src = c.getBlockBlobClient("src.txt");
+    await src.upload("token copy", 10);
+    const destSas = generateBlobSASQueryParameters({ containerName: c.containerName, blobName: "dest.txt", permissions: "cw", expiresOn: new Date(Date.now() + 3600_000) }, sharedKey).toString();
+    const dest = new BlockBlobClient(`${c.url}/dest.txt?${destSas}`);
+    await assert.rejects(dest.syncUploadFromURL(src.url), (err) => err.statusCode === 403 && err.code === "CannotVerifyCopySource");
+    const sourceAuthorization = { scheme: "Bearer", value: mintToken() };
+    await dest.syncUploadFromURL(src.url, { sourceAuthorization });
+    await dest.syncCopyFromURL(src.url, { sourceAuthorization });
+    await dest.stageBlockFromURL(Buffer.from("b1").toString("base64"), src.url, 0, 5, { sourceAuthorization });
+    assert.equal((await c.getBlockBlobClient("dest.txt").downloadToBuffer()).toString(), "token copy");
+    await c.delete();
+
+    const shares = new ShareServiceClient(tlsUrls.file, tokenCredential, { fileRequestIntent: "backup" });
+    const share = shares.getShareClient(name("copytok"));
+    await share.create();
+    const from = share.rootDirectoryClient.getFileClient("from.txt");
+    await from.uploadData(Buffer.from("file range"));
+    await share.rootDirectoryClient.getFileClient("to.txt").create(10);
+    const toSas = generateFileSASQueryParameters({ shareName: share.name, filePath: "to.txt", permissions: FileSASPermissions.parse("rw"), expiresOn: new Date(Date.now() + 3600_000) },
+      new FileSharedKeyCredential(account, accountKey)).toString();
+    const to = new ShareFileClient(`${share.url}/to.txt?${toSas}`);
+    await assert.rejects(to.uploadRangeFromURL(from.url, 0, 0, 10), (err) => err.statusCode === 403 && err.code === "CannotVerifyCopySource");
+    await to.uploadRangeFromURL(from.url, 0, 0, 10, { sourceAuthorization });
+    assert.equal((await to.downloadToBuffer()).toString(), "file range");
+    await share.delete();
   });
 });
