@@ -2,7 +2,9 @@
 // are signed with the key Lazuli was given through --oauthKeys, and the
 // service's answer to tokens it must refuse.
 import assert from "node:assert/strict";
+import http from "node:http";
 import { describe, test } from "node:test";
+import { DefaultAzureCredential } from "@azure/identity";
 import { BlobServiceClient, BlockBlobClient, StorageSharedKeyCredential, generateBlobSASQueryParameters } from "@azure/storage-blob";
 import { QueueServiceClient } from "@azure/storage-queue";
 import { TableClient } from "@azure/data-tables";
@@ -127,5 +129,41 @@ describe("OAuth bearer tokens", () => {
     await to.uploadRangeFromURL(from.url, 0, 0, 10, { sourceAuthorization });
     assert.equal((await to.downloadToBuffer()).toString(), "file range");
     await share.delete();
+  });
+
+  // Code written with DefaultAzureCredential, run where a managed identity
+  // endpoint answers (App Service's IDENTITY_ENDPOINT), here one that mints
+  // the suite's tokens.
+  test("DefaultAzureCredential through a managed identity endpoint", async () => {
+    const asked = [];
+    const endpoint = http.createServer((req, res) => {
+      const u = new URL(req.url, "http://127.0.0.1");
+      asked.push({ resource: u.searchParams.get("resource"), header: req.headers["x-identity-header"] });
+      res.setHeader("content-type", "application/json");
+      res.end(JSON.stringify({ access_token: mintToken(), token_type: "Bearer", resource: u.searchParams.get("resource"),
+        expires_on: String(Math.floor(Date.now() / 1000) + 3600) }));
+    });
+    await new Promise((r) => endpoint.listen(0, "127.0.0.1", r));
+    const saved = { endpoint: process.env.IDENTITY_ENDPOINT, header: process.env.IDENTITY_HEADER };
+    process.env.IDENTITY_ENDPOINT = `http://127.0.0.1:${endpoint.address().port}/msi/token`;
+    process.env.IDENTITY_HEADER = "lazuli-test";
+    try {
+      const credential = new DefaultAzureCredential();
+      const c = new BlobServiceClient(tlsUrls.blob, credential).getContainerClient(name("dac"));
+      await c.create();
+      await c.getBlockBlobClient("x").upload("x", 1);
+      await c.delete();
+      const q = new QueueServiceClient(tlsUrls.queue, credential).getQueueClient(name("dac"));
+      await q.create();
+      await q.delete();
+      assert.ok(asked.length >= 1);
+      assert.deepEqual(asked[0], { resource: "https://storage.azure.com", header: "lazuli-test" });
+    } finally {
+      process.env.IDENTITY_ENDPOINT = saved.endpoint ?? "";
+      process.env.IDENTITY_HEADER = saved.header ?? "";
+      if (saved.endpoint === undefined) delete process.env.IDENTITY_ENDPOINT;
+      if (saved.header === undefined) delete process.env.IDENTITY_HEADER;
+      endpoint.close();
+    }
   });
 });

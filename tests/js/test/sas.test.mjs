@@ -69,6 +69,23 @@ describe("shared access signatures", () => {
     await c.delete();
   });
 
+  test("service SAS naming a stored access policy", async () => {
+    const admin = BlobServiceClient.fromConnectionString(connectionString);
+    const c = admin.getContainerClient(name("policy"));
+    await c.create();
+    await c.getBlockBlobClient("p.txt").upload("policy", 6);
+    await c.setAccessPolicy(undefined, [{ id: "readers", accessPolicy: { permissions: "rl", startsOn: new Date(Date.now() - 60_000), expiresOn: hour() } }]);
+    const acl = await c.getAccessPolicy();
+    assert.equal(acl.signedIdentifiers[0].id, "readers");
+    const url = await c.getBlockBlobClient("p.txt").generateSasUrl({ identifier: "readers" });
+    assert.equal((await new BlockBlobClient(url).downloadToBuffer()).toString(), "policy");
+    await rejectsWith(new BlockBlobClient(url).delete(), 403, "AuthorizationPermissionMismatch");
+    // Revoking the policy revokes every SAS that names it.
+    await c.setAccessPolicy(undefined, []);
+    await rejectsWith(new BlockBlobClient(url).download(), 403, "AuthenticationFailed");
+    await c.delete();
+  });
+
   test("queue service SAS", async () => {
     const q = QueueServiceClient.fromConnectionString(connectionString).getQueueClient(name("sasq"));
     await q.create();
