@@ -25,6 +25,9 @@ type Principal struct {
 	TenantID string // tid
 }
 
+// minBearerVersion is the first version that accepts OAuth tokens.
+const minBearerVersion = "2017-11-09"
+
 // clockSkew is how far a token's nbf and exp may be off, as Entra ID's own
 // validators allow.
 const clockSkew = 5 * time.Minute
@@ -55,6 +58,9 @@ func (a *Authenticator) authenticateBearer(r *http.Request, svc Service, account
 	}
 	if r.TLS == nil {
 		return nil, authFailed("Authentication scheme Bearer is not allowed with HTTP.")
+	}
+	if v := r.Header.Get("X-Ms-Version"); v != "" && v < minBearerVersion {
+		return nil, authFailed("Authentication scheme Bearer is not supported in this version.")
 	}
 	if _, ok := a.Accounts.Lookup(account); !ok {
 		return nil, authFailed(fmt.Sprintf("The account '%s' does not exist.", account))

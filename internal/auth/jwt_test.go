@@ -211,6 +211,17 @@ func TestBearerNeedsOAuthAndHTTPS(t *testing.T) {
 	if _, err := on.Authenticate(bearerRequest(token), Blob, "nosuchaccount"); !azerr.Is(err, azerr.AuthenticationFailed) {
 		t.Fatalf("unknown account: %v", err)
 	}
+	// OAuth arrived with version 2017-11-09.
+	old := bearerRequest(token)
+	old.Header.Set("x-ms-version", "2017-07-29")
+	if _, err := on.Authenticate(old, Blob, "devstoreaccount1"); !azerr.Is(err, azerr.AuthenticationFailed) || !hasDetailPrefix(err, "Authentication scheme Bearer is not supported in this version.") {
+		t.Fatalf("version 2017-07-29: %v", err)
+	}
+	current := bearerRequest(token)
+	current.Header.Set("x-ms-version", "2017-11-09")
+	if _, err := on.Authenticate(current, Blob, "devstoreaccount1"); err != nil {
+		t.Fatalf("version 2017-11-09: %v", err)
+	}
 }
 
 func TestParseKeySetRefusesWhatItCannotUse(t *testing.T) {

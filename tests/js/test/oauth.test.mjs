@@ -32,6 +32,17 @@ describe("OAuth bearer tokens", () => {
     await c.delete();
   });
 
+  test("blob batch with a token credential", async () => {
+    const service = new BlobServiceClient(tlsUrls.blob, tokenCredential);
+    const c = service.getContainerClient(name("oauthbatch"));
+    await c.create();
+    const blobs = ["a", "b", "c"].map((n) => c.getBlockBlobClient(n));
+    for (const b of blobs) await b.upload("x", 1);
+    const res = await c.getBlobBatchClient().deleteBlobs(blobs);
+    assert.equal(res.subResponsesSucceededCount, 3, JSON.stringify(res.subResponses.map((r) => [r.status, r.errorCode])));
+    await c.delete();
+  });
+
   test("queue", async () => {
     const q = new QueueServiceClient(tlsUrls.queue, tokenCredential).getQueueClient(name("oauth"));
     await q.create();
