@@ -156,6 +156,14 @@ describe("shared access signatures", () => {
     const listed = [];
     for await (const b of new ContainerClient(`${c.url}?${containerSas}`).listBlobsFlat()) listed.push(b.name);
     assert.deepEqual(listed, ["doc.txt"]);
+    // Every string-to-sign layout the SDK knows, each version's own.
+    for (const version of ["2018-11-09", "2020-02-10", "2020-12-06", "2025-07-05", "2026-04-06"]) {
+      const versioned = generateBlobSASQueryParameters({
+        containerName: c.containerName, blobName: "doc.txt", permissions: "r", expiresOn: hour(), version,
+        ...(version >= "2020-02-10" ? { preauthorizedAgentObjectId: objectId, correlationId: `v${version}` } : {}),
+      }, key, account).toString();
+      assert.equal((await new BlockBlobClient(`${c.url}/doc.txt?${versioned}`).downloadToBuffer()).toString(), "delegated", version);
+    }
     // A key that has expired signs nothing, whatever the SAS says.
     const oldKey = { ...key, signedStartsOn: new Date(Date.now() - 7200_000), signedExpiresOn: new Date(Date.now() - 3600_000) };
     const stale = generateBlobSASQueryParameters({ containerName: c.containerName, blobName: "doc.txt", permissions: "r", expiresOn: hour() }, oldKey, account).toString();
