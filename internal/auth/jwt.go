@@ -89,7 +89,7 @@ func parseJWT(token string) (*jwt, error) {
 		return nil, errors.New("the token header is not base64url-encoded JSON")
 	}
 	if err := decodeSegment(parts[1], &t.claims); err != nil {
-		return nil, errors.New("the token claims are not base64url-encoded JSON: " + err.Error())
+		return nil, errors.New("the token claims cannot be read (base64url-encoded JSON with numeric times expected): " + err.Error())
 	}
 	sig, err := base64.RawURLEncoding.DecodeString(parts[2])
 	if err != nil {

@@ -170,7 +170,7 @@ func TestBearerTokens(t *testing.T) {
 		{"other account", nil, signToken(t, nil, "", with(good, "aud", "https://other.blob.core.windows.net")), "Audience validation failed."},
 		{"other service", nil, signToken(t, nil, "", with(good, "aud", "https://devstoreaccount1.queue.core.windows.net")), "Audience validation failed."},
 		{"not a jwt", nil, "abc", "the token is not a JWT"},
-		{"bad claims", nil, "eyJhbGciOiJub25lIn0.bm90IGpzb24.", "the token claims are not"},
+		{"bad claims", nil, "eyJhbGciOiJub25lIn0.bm90IGpzb24.", "the token claims cannot be read"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			a := &Authenticator{Accounts: DevAccounts(), OAuth: &OAuth{Keys: tc.keys}}
