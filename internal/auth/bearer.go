@@ -159,3 +159,18 @@ func bearerChallenge(tenant string) string {
 }
 
 var tenantFormat = regexp.MustCompile(`^[0-9A-Za-z.-]{1,64}$`)
+
+// CopySourceToken reads x-ms-copy-source-authorization, the credential of a
+// copy's source: "Bearer <token>", the only scheme the service takes there
+// (400 InvalidHeaderValue otherwise). It returns the header's value, ready
+// to be the source read's Authorization, or "" when it is absent.
+func CopySourceToken(h http.Header) (string, error) {
+	v := h.Get("X-Ms-Copy-Source-Authorization")
+	if v == "" {
+		return "", nil
+	}
+	if token, ok := strings.CutPrefix(v, "Bearer "); !ok || strings.TrimSpace(token) == "" {
+		return "", azerr.InvalidHeader("x-ms-copy-source-authorization", v)
+	}
+	return v, nil
+}

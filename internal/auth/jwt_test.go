@@ -258,3 +258,28 @@ func FuzzParseJWT(f *testing.F) {
 		}
 	})
 }
+
+func TestCopySourceToken(t *testing.T) {
+	for _, tc := range []struct{ header, want string }{
+		{"", ""},
+		{"Bearer abc.def.ghi", "Bearer abc.def.ghi"},
+		{"SharedKey devstoreaccount1:c2ln", "refused"},
+		{"Bearer ", "refused"},
+		{"bearer abc", "refused"},
+	} {
+		h := http.Header{}
+		if tc.header != "" {
+			h.Set("X-Ms-Copy-Source-Authorization", tc.header)
+		}
+		got, err := CopySourceToken(h)
+		if tc.want == "refused" {
+			if !azerr.Is(err, azerr.InvalidHeaderValue) {
+				t.Errorf("%q: %q, %v", tc.header, got, err)
+			}
+			continue
+		}
+		if err != nil || got != tc.want {
+			t.Errorf("%q: %q, %v", tc.header, got, err)
+		}
+	}
+}

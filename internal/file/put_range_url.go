@@ -38,7 +38,7 @@ func (s *Service) putRangeFromURL(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	if _, err := copySourceToken(r); err != nil {
+	if _, err := auth.CopySourceToken(r.Header); err != nil {
 		return err
 	}
 	checks, err := parseSourceCRCs(r.Header)

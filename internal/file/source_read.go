@@ -48,7 +48,7 @@ func (s *Service) readBlob(r *http.Request, src sourceRef, rng *byteRange) (*blo
 		req.Header.Set("X-Ms-Range", rng.String())
 	}
 	id := request.Of(r).Identity
-	token, _ := copySourceToken(r)
+	token, _ := auth.CopySourceToken(r.Header)
 	switch {
 	case src.hasSAS():
 	case token != "":
@@ -115,7 +115,7 @@ func copySourceFailure(resp *http.Response) error {
 func (s *Service) authorizeSource(r *http.Request, src sourceRef) error {
 	denied := azerr.Newf(azerr.CannotVerifyCopySource, "The copy source is not authorized for this request.").
 		WithStatus(http.StatusForbidden)
-	token, _ := copySourceToken(r)
+	token, _ := auth.CopySourceToken(r.Header)
 	if src.hasSAS() || token != "" {
 		req := &http.Request{Method: http.MethodGet, URL: src.url, Header: http.Header{},
 			RemoteAddr: r.RemoteAddr, TLS: r.TLS, Host: src.url.Host}
