@@ -25,7 +25,7 @@ import (
 //     every other anonymous request is 401 NoAuthenticationInformation.
 func (id *Identity) Authorize(a Access) error {
 	switch id.Kind {
-	case SharedKey:
+	case SharedKey, Bearer:
 		return nil
 	case AccountSAS, ServiceSAS:
 		if a.KeyOnly {
@@ -37,6 +37,8 @@ func (id *Identity) Authorize(a Access) error {
 		return id.authorizeAccountSAS(a)
 	case ServiceSAS:
 		return id.authorizeServiceSAS(a)
+	case DelegationSAS:
+		return id.authorizeDelegationSAS(a)
 	}
 	return authorizeAnonymous(a)
 }

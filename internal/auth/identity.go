@@ -36,10 +36,12 @@ type Kind int
 
 // The ways a request can authenticate.
 const (
-	Anonymous  Kind = iota
-	SharedKey       // Shared Key or Shared Key Lite Authorization header
-	AccountSAS      // account shared access signature (ss, srt)
-	ServiceSAS      // service shared access signature (sr, or a queue/table SAS)
+	Anonymous     Kind = iota
+	SharedKey          // Shared Key or Shared Key Lite Authorization header
+	AccountSAS         // account shared access signature (ss, srt)
+	ServiceSAS         // service shared access signature (sr, or a queue/table SAS)
+	Bearer             // OAuth access token (Authorization: Bearer), see bearer.go
+	DelegationSAS      // user delegation SAS (skoid, sktid), see delegationsas.go
 )
 
 func (k Kind) String() string {
@@ -52,6 +54,10 @@ func (k Kind) String() string {
 		return "accountsas"
 	case ServiceSAS:
 		return "servicesas"
+	case Bearer:
+		return "bearer"
+	case DelegationSAS:
+		return "delegationsas"
 	}
 	return "unknown"
 }
@@ -63,6 +69,8 @@ type Identity struct {
 	// SAS holds the signature-verified SAS query parameters when Kind is
 	// AccountSAS or ServiceSAS.
 	SAS *SAS
+	// Principal is who a Bearer token or a user delegation SAS speaks for.
+	Principal *Principal
 
 	// What Authorize needs to know about the request, captured when it was
 	// authenticated.

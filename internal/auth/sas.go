@@ -37,6 +37,8 @@ type SAS struct {
 	ContentLanguage    string // rscl
 	ContentType        string // rsct
 	Signature          string // sig
+	// Delegation is set for a user delegation SAS (skoid, sktid, ...).
+	Delegation *Delegation
 
 	// SignedContainer and SignedObject are the resource a service SAS was
 	// signed for: the container, queue, table or share, and for sr=b, bs, bv
@@ -113,11 +115,14 @@ func parseSAS(q url.Values, svc Service) (*SAS, error) {
 	if s.Signature == "" {
 		return nil, authFailed("sig is mandatory. Cannot be empty")
 	}
-	if q.Has("skoid") || q.Has("sktid") {
-		return nil, authFailed("User delegation SAS is not supported: sign the SAS with an account key.")
-	}
 	if err := s.parseCommon(); err != nil {
 		return nil, err
+	}
+	if q.Has("skoid") || q.Has("sktid") {
+		var err error
+		if s.Delegation, err = parseDelegation(q, s); err != nil {
+			return nil, err
+		}
 	}
 	if s.IsAccount() {
 		return s, s.checkAccount()

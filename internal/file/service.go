@@ -53,7 +53,7 @@ func New(d server.Deps) (*Service, error) {
 	if s.accounts == nil {
 		s.accounts = auth.DevAccounts()
 	}
-	s.authn = &auth.Authenticator{Accounts: s.accounts, Clock: s.clock, Logger: s.logger}
+	s.authn = &auth.Authenticator{Accounts: s.accounts, Clock: s.clock, Logger: s.logger, OAuth: d.OAuth}
 	s.routes = s.table()
 	return s, nil
 }
