@@ -27,7 +27,9 @@ func (id *Identity) Authorize(a Access) error {
 	switch id.Kind {
 	case SharedKey, Bearer:
 		return nil
-	case AccountSAS, ServiceSAS:
+	case AccountSAS, ServiceSAS, DelegationSAS:
+		// Every kind of SAS; a Bearer principal has data access as the
+		// account owner has (Azurite's --oauth basic does the same).
 		if a.KeyOnly {
 			return azerr.New(azerr.AuthorizationFailure)
 		}
