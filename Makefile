@@ -7,6 +7,7 @@ FUZZTIME ?= 4s
 CI_FUZZ = \
 	./internal/auth:FuzzParseAuthorization \
 	./internal/auth:FuzzParseSAS \
+	./internal/auth:FuzzParseJWT \
 	./internal/blob/byterange:FuzzParse \
 	./internal/structured:FuzzDecoder \
 	./internal/sddl:FuzzParse \
@@ -18,12 +19,19 @@ CI_FUZZ = \
 	./internal/table/odata:FuzzParse \
 	./internal/table/batch:FuzzParse
 
-.PHONY: test vet fuzz fuzz-all build run
+.PHONY: test vet fuzz fuzz-all js build run
 
 test: vet
 	$(GO) test -race -timeout 18m ./...
 	$(GO) test -race -timeout 18m -tags sdkbench ./internal/bench/
+	$(MAKE) js
 	$(MAKE) fuzz
+
+# The JavaScript SDK suite (tests/js): npm ci installs the locked SDK
+# versions (from npm's cache when it has them), then run.mjs builds Lazuli,
+# starts it and runs node's test runner. LAZULI_BIN skips the build.
+js:
+	cd tests/js && npm ci --prefer-offline --no-audit --no-fund && npm test
 
 vet:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { echo "gofmt needed:"; gofmt -l $$(git ls-files '*.go'); exit 1; }

@@ -97,9 +97,9 @@ func Start(ctx context.Context, cfg *config.Config, opts Options) (*App, error) 
 
 func (a *App) listen(cfg *config.Config, opts Options) error {
 	deps := server.Deps{Store: a.Store, Extents: a.Extents, Clock: opts.Clock, Accounts: cfg.Accounts,
-		Logger: opts.Logger, Loose: cfg.Loose}
+		Logger: opts.Logger, Loose: cfg.Loose, OAuth: cfg.OAuth}
 	authn := &auth.Authenticator{Accounts: cfg.Accounts, Clock: opts.Clock, RequestClock: clock.Real{},
-		Logger: opts.Logger, Debug: opts.Debug}
+		Logger: opts.Logger, Debug: opts.Debug, OAuth: cfg.OAuth}
 	mw := server.Options{Store: a.Store, Auth: authn, Clock: opts.Clock, SkipAPIVersionCheck: cfg.SkipAPIVersionCheck,
 		DisableProductStyleURL: cfg.DisableProductStyleURL, AccessLog: opts.AccessLog, Faults: a.Faults,
 		Observer: a.Metrics}

@@ -48,6 +48,8 @@ type Config struct {
 	DebugLog               string // file for the debug log, "" for none
 	Cert, Key, Pwd         string
 	Accounts               *auth.Accounts
+	// OAuth accepts Bearer tokens when set (--oauth basic, --oauthKeys).
+	OAuth *auth.OAuth
 	// Services lists the services to start; empty means all.
 	Services []string
 	// Admin is the admin listener (test control, metrics, console);
@@ -115,8 +117,9 @@ func Parse(args []string, getenv func(string) string, usageOut io.Writer) (*Conf
 	fs.StringVar(&c.Pwd, "pwd", "", "password of a PFX certificate")
 	var ignored bool
 	fs.BoolVar(&ignored, "disableTelemetry", false, "accepted for Azurite compatibility; Lazuli sends no telemetry")
-	var oauth string
-	fs.StringVar(&oauth, "oauth", "", "accepted for Azurite compatibility; only \"basic\" is understood")
+	var oauth, oauthKeys string
+	fs.StringVar(&oauth, "oauth", "", "accept OAuth Bearer tokens as Azurite does (\"basic\": issuer, audience and lifetime checked); needs --cert")
+	fs.StringVar(&oauthKeys, "oauthKeys", "", "JWKS or PEM file of public keys: Bearer token signatures must verify against one of them (implies --oauth basic)")
 	var services string
 	fs.StringVar(&services, "services", "", "comma-separated services to start (blob,queue,table,file); default all")
 	if err := fs.Parse(args); err != nil {
@@ -125,8 +128,8 @@ func Parse(args []string, getenv func(string) string, usageOut io.Writer) (*Conf
 	if fs.NArg() > 0 {
 		return nil, fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
-	if oauth != "" && oauth != "basic" {
-		return nil, fmt.Errorf("--oauth %q: only basic is supported", oauth)
+	if err := c.parseOAuth(oauth, oauthKeys); err != nil {
+		return nil, err
 	}
 	if (c.Cert == "") != (c.Key == "" && c.Pwd == "") {
 		return nil, errors.New("--cert needs --key (PEM) or --pwd (PFX), and they need --cert")
@@ -156,6 +159,30 @@ func Parse(args []string, getenv func(string) string, usageOut io.Writer) (*Conf
 		c.Accounts = accts
 	}
 	return c, nil
+}
+
+// parseOAuth sets c.OAuth from --oauth and --oauthKeys. Azure accepts
+// Bearer tokens over HTTPS only, so both need --cert, as Azurite's --oauth
+// does.
+func (c *Config) parseOAuth(level, keysFile string) error {
+	if level == "" && keysFile == "" {
+		return nil
+	}
+	if level != "" && level != "basic" {
+		return fmt.Errorf("--oauth %q: only basic is supported", level)
+	}
+	if c.Cert == "" {
+		return errors.New("--oauth and --oauthKeys need HTTPS: give --cert (and --key or --pwd)")
+	}
+	c.OAuth = &auth.OAuth{}
+	if keysFile != "" {
+		keys, err := auth.LoadKeySet(keysFile)
+		if err != nil {
+			return fmt.Errorf("--oauthKeys %s: %w", keysFile, err)
+		}
+		c.OAuth.Keys = keys
+	}
+	return nil
 }
 
 // Enabled reports whether the named service should start.

@@ -2,6 +2,8 @@ package config
 
 import (
 	"io"
+	"os"
+	"path/filepath"
 	"testing"
 )
 
@@ -56,10 +58,33 @@ func TestParseErrors(t *testing.T) {
 		{"--oauth", "bearer"},
 		{"--logFormat", "xml"},
 		{"--adminPort", "x"},
+		{"--oauth", "basic"}, // OAuth needs HTTPS
+		{"--oauthKeys", "keys.pem"},
+		{"--cert", "c.pem", "--key", "k.pem", "--oauthKeys", "/nonexistent/keys.pem"},
 		{"stray"},
 	} {
 		if _, err := Parse(args, func(string) string { return "" }, io.Discard); err == nil {
 			t.Errorf("%v: want an error", args)
 		}
+	}
+}
+
+func TestParseOAuth(t *testing.T) {
+	tls := []string{"--cert", "c.pem", "--key", "k.pem"}
+	c, err := Parse(append(tls, "--oauth", "basic"), func(string) string { return "" }, io.Discard)
+	if err != nil || c.OAuth == nil || c.OAuth.Keys != nil {
+		t.Fatalf("--oauth basic: %+v, %v", c, err)
+	}
+	keys := filepath.Join(t.TempDir(), "keys.json")
+	jwks := `{"keys":[{"kty":"EC","crv":"P-256","x":"MKBCTNIcKUSDii11ySs3526iDZ8AiTo7Tu6KPAqv7D4","y":"4Etl6SRW2YiLUrN5vfvVHuhp7x8PxltmWWlbbM4IFyM"}]}`
+	if err := os.WriteFile(keys, []byte(jwks), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c, err = Parse(append(tls, "--oauthKeys", keys), func(string) string { return "" }, io.Discard)
+	if err != nil || c.OAuth == nil || c.OAuth.Keys == nil {
+		t.Fatalf("--oauthKeys: %+v, %v", c, err)
+	}
+	if c, _ := Parse(nil, func(string) string { return "" }, io.Discard); c.OAuth != nil {
+		t.Fatal("OAuth on by default")
 	}
 }

@@ -108,6 +108,9 @@ func (s *Service) createFile(w http.ResponseWriter, r *http.Request) error {
 		}
 		delta := size
 		if old != nil {
+			if err := s.authorizeOverwrite(tx, r, t); err != nil {
+				return err
+			}
 			n.ID, n.ETag, n.Lease = old.ID, old.ETag, old.Lease.AfterWrite(now)
 			delta -= old.Size
 			if err := dropRanges(tx, t.Account, t.Share, "", old.ID, now); err != nil {

@@ -38,8 +38,8 @@ func (s *Service) putRangeFromURL(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	if r.Header.Get("X-Ms-Copy-Source-Authorization") != "" {
-		return azerr.Newf(azerr.NotImplemented, "Put Range From URL with x-ms-copy-source-authorization is not implemented by Lazuli.")
+	if _, err := auth.CopySourceToken(r.Header); err != nil {
+		return err
 	}
 	checks, err := parseSourceCRCs(r.Header)
 	if err != nil {

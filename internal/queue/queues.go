@@ -205,7 +205,7 @@ func (s *Service) updateQueue(r *http.Request, account, name string, change func
 
 // getACL is Get Queue ACL (GET or HEAD).
 func (s *Service) getACL(w http.ResponseWriter, r *http.Request, t target) error {
-	if err := s.authorize(r, t, "r", true); err != nil {
+	if err := request.Of(r).Identity.AuthorizeOwner(auth.Queue, t.queue); err != nil {
 		return err
 	}
 	account := request.Of(r).Account
@@ -224,7 +224,7 @@ func (s *Service) getACL(w http.ResponseWriter, r *http.Request, t target) error
 // setACL is Set Queue ACL: the body's signed identifiers (at most five)
 // replace the queue's.
 func (s *Service) setACL(w http.ResponseWriter, r *http.Request, t target) error {
-	if err := s.authorize(r, t, "w", true); err != nil {
+	if err := request.Of(r).Identity.AuthorizeOwner(auth.Queue, t.queue); err != nil {
 		return err
 	}
 	body, err := readBody(r, maxACLBody)
