@@ -4,7 +4,7 @@
 // rules that make chosen requests fail, and resets an account's data, all
 // as JSON over HTTP; it also answers health (/healthz) and readiness
 // (/readyz: the store answers) probes, and serves what the host adds
-// (/metrics). Only loopback callers are served unless a token is
+// (/metrics, the web console). Only loopback callers are served unless a token is
 // configured, which any caller may then present as a bearer token.
 package admin
 

@@ -88,3 +88,30 @@ func TestParseOAuth(t *testing.T) {
 		t.Fatal("OAuth on by default")
 	}
 }
+
+func TestAdminFlags(t *testing.T) {
+	c, err := Parse(nil, func(string) string { return "" }, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Admin.Addr() != "127.0.0.1:10009" || c.NoAdmin || c.AdminToken != "" || c.LogFormat != "text" {
+		t.Errorf("defaults: %+v %v %q %q", c.Admin, c.NoAdmin, c.AdminToken, c.LogFormat)
+	}
+	env := func(k string) string {
+		if k == "LAZULI_ADMIN_TOKEN" {
+			return "from-env"
+		}
+		return ""
+	}
+	c, err = Parse([]string{"--adminHost", "0.0.0.0", "--adminPort", "0", "--noAdmin", "--logFormat", "json"}, env, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Admin.Addr() != "0.0.0.0:0" || !c.NoAdmin || c.AdminToken != "from-env" || c.LogFormat != "json" {
+		t.Errorf("flags: %+v %v %q %q", c.Admin, c.NoAdmin, c.AdminToken, c.LogFormat)
+	}
+	c, _ = Parse([]string{"--adminToken", "flag"}, env, io.Discard)
+	if c.AdminToken != "flag" {
+		t.Errorf("--adminToken %q, want the flag over the environment", c.AdminToken)
+	}
+}
