@@ -9,8 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
-
 	"github.com/lazuli-storage/lazuli/internal/auth"
 	"github.com/lazuli-storage/lazuli/internal/clock"
 	"github.com/lazuli-storage/lazuli/internal/lazulitest"
@@ -233,9 +231,7 @@ func TestErrorKey(t *testing.T) {
 	}{
 		{&statusError{status: 412, code: "ConditionNotMet"}, "412 ConditionNotMet"},
 		{&statusError{status: 500}, "500"},
-		{&azcore.ResponseError{StatusCode: 409, ErrorCode: "LeaseAlreadyPresent"}, "409 LeaseAlreadyPresent"},
-		{fmt.Errorf("put: %w", &azcore.ResponseError{StatusCode: 404, ErrorCode: "BlobNotFound"}), "404 BlobNotFound"},
-		{&azcore.ResponseError{StatusCode: 503}, "503"},
+		{fmt.Errorf("put: %w", &statusError{status: 404, code: "BlobNotFound"}), "404 BlobNotFound"},
 		{errors.New("queue empty"), "queue empty"},
 		{errors.New(long), long[:60]},
 	} {

@@ -4,6 +4,7 @@ package bench
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
@@ -44,5 +45,21 @@ func TestSDKErrorKeys(t *testing.T) {
 	_, err = cc.NewBlockBlobClient("missing").DownloadStream(ctx, &blob.DownloadStreamOptions{RangeGetContentMD5: to.Ptr(false)})
 	if got := errorKey(err); got != "404 BlobNotFound" {
 		t.Errorf("missing blob: key %q (%v)", got, err)
+	}
+}
+
+// An SDK error is keyed by its status and code, as the lean client's are.
+func TestSDKErrorKey(t *testing.T) {
+	for _, tc := range []struct {
+		err  error
+		want string
+	}{
+		{&azcore.ResponseError{StatusCode: 409, ErrorCode: "LeaseAlreadyPresent"}, "409 LeaseAlreadyPresent"},
+		{fmt.Errorf("put: %w", &azcore.ResponseError{StatusCode: 404, ErrorCode: "BlobNotFound"}), "404 BlobNotFound"},
+		{&azcore.ResponseError{StatusCode: 503}, "503"},
+	} {
+		if got := errorKey(tc.err); got != tc.want {
+			t.Errorf("errorKey(%v) = %q, want %q", tc.err, got, tc.want)
+		}
 	}
 }
