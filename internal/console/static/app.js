@@ -75,7 +75,7 @@ async function renderContainer(r) {
       <td class="mono">${esc(b.name)}</td>
       <td class="mono">${esc(b.snapshot || "")}${b.versionId ? esc(b.versionId) + (b.isCurrentVersion ? " (current)" : "") : ""}</td>
       <td>${esc(b.properties.blobType)}</td><td>${b.properties.length}</td>
-      <td class="mono">${esc(b.properties.etag)}</td><td>${esc(b.properties.lastModified)}</td>
+      <td class="mono">${esc(b.properties.etag)}</td><td>${esc(b.properties.lastModified)}${b.properties.expiryTime ? "<br>expires " + esc(b.properties.expiryTime) : ""}${b.properties.deletedTime ? "<br>deleted " + esc(b.properties.deletedTime) : ""}</td>
       <td class="lease-${esc(b.properties.leaseState)}">${esc(b.properties.leaseState)} ${esc(b.properties.leaseDuration || "")}</td>
       <td>${b.tags.map(t => `<span class="tag">${esc(t.key)}=${esc(t.value)}</span>`).join("")}</td>
       <td class="mono">${Object.entries(b.metadata || {}).map(([k, v]) => esc(k + "=" + v)).join("<br>")}</td>
