@@ -13,6 +13,7 @@ import (
 	"log/slog"
 	"os"
 	"strings"
+	"sync"
 	"time"
 
 	"software.sslmate.com/src/go-pkcs12"
@@ -42,6 +43,9 @@ type App struct {
 	Endpoints map[string]string // service name -> base URL including the account path
 	stop      context.CancelFunc
 	done      chan struct{}
+	// background is the services' own work (server.Background), run until
+	// Close.
+	background []server.Background
 }
 
 // Start opens storage, binds every enabled service and serves them.
@@ -66,9 +70,14 @@ func Start(ctx context.Context, cfg *config.Config, opts Options) (*App, error) 
 	a.stop = cancel
 	collector := &extent.Collector{Engine: ext, Store: st, Clock: opts.Clock, Grace: 5 * time.Minute,
 		OrphanAge: time.Hour, Logger: opts.Logger}
+	var background sync.WaitGroup
+	for _, b := range a.background {
+		background.Go(func() { b.Run(collectCtx) })
+	}
 	go func() {
 		defer close(a.done)
 		collector.Run(collectCtx, time.Minute)
+		background.Wait()
 	}()
 	return a, nil
 }
@@ -91,6 +100,9 @@ func (a *App) listen(cfg *config.Config, opts Options) error {
 		}
 		listeners = append(listeners, &server.Listener{Name: s.name, Addr: s.endpoint(cfg).Addr(),
 			Handler: server.Handler(svc, mw)})
+		if b, ok := svc.(server.Background); ok {
+			a.background = append(a.background, b)
+		}
 	}
 	tlsConfig, err := loadTLS(cfg)
 	if err != nil {

@@ -39,6 +39,13 @@ type Service interface {
 	Handle(w http.ResponseWriter, r *http.Request) error
 }
 
+// Background is implemented by a service with work of its own to do while
+// it runs (the queue's reaper of expired messages): the host calls Run in a
+// goroutine and cancels ctx at shutdown.
+type Background interface {
+	Run(ctx context.Context)
+}
+
 // Options configure the chain.
 type Options struct {
 	Store                  store.Store
