@@ -88,7 +88,8 @@ func (a *App) listen(cfg *config.Config, opts Options) error {
 	authn := &auth.Authenticator{Accounts: cfg.Accounts, Clock: opts.Clock, RequestClock: clock.Real{},
 		Logger: opts.Logger, Debug: opts.Debug, OAuth: cfg.OAuth}
 	mw := server.Options{Store: a.Store, Auth: authn, Clock: opts.Clock, SkipAPIVersionCheck: cfg.SkipAPIVersionCheck,
-		DisableProductStyleURL: cfg.DisableProductStyleURL, AccessLog: opts.AccessLog}
+		DisableProductStyleURL: cfg.DisableProductStyleURL, AccessLog: opts.AccessLog,
+		BodyTimeout: cfg.BodyTimeout, WriteTimeout: cfg.WriteTimeout}
 	var listeners []*server.Listener
 	for _, s := range services {
 		if !cfg.Enabled(s.name) {
@@ -99,7 +100,7 @@ func (a *App) listen(cfg *config.Config, opts Options) error {
 			return fmt.Errorf("%s service: %w", s.name, err)
 		}
 		listeners = append(listeners, &server.Listener{Name: s.name, Addr: s.endpoint(cfg).Addr(),
-			Handler: server.Handler(svc, mw)})
+			Handler: server.Handler(svc, mw), MaxConns: cfg.MaxConns})
 		if b, ok := svc.(server.Background); ok {
 			a.background = append(a.background, b)
 		}

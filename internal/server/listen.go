@@ -17,6 +17,8 @@ type Listener struct {
 	Name    string
 	Addr    string // as configured; Bound() gives the real address
 	Handler http.Handler
+	// MaxConns bounds the connections served at once (0: no bound).
+	MaxConns int
 
 	ln  net.Listener
 	srv *http.Server
@@ -43,6 +45,7 @@ func Listen(listeners []*Listener, tlsConfig *tls.Config) (*Server, error) {
 			s.closeListeners()
 			return nil, fmt.Errorf("%s service: listen on %s: %w", l.Name, l.Addr, err)
 		}
+		ln = limitConns(ln, l.MaxConns)
 		if tlsConfig != nil {
 			ln = tls.NewListener(ln, tlsConfig)
 		}

@@ -55,6 +55,9 @@ type Options struct {
 	DisableProductStyleURL bool
 	// AccessLog receives one line per request; nil for none.
 	AccessLog *slog.Logger
+	// BodyTimeout and WriteTimeout bound how long a request body may stop
+	// arriving and a response stop being read (limits.go); 0 for no bound.
+	BodyTimeout, WriteTimeout time.Duration
 }
 
 // ErrorFormat is the error body format of a service.
@@ -89,6 +92,8 @@ type statusWriter struct {
 	// began is wall time, for the logged duration: info.Start comes from
 	// the injectable clock, which tests move freely.
 	began time.Time
+	// writeTimeout bounds each write of the response (limits.go).
+	writeTimeout time.Duration
 }
 
 func (s *statusWriter) WriteHeader(code int) {
@@ -102,6 +107,7 @@ func (s *statusWriter) Write(b []byte) (int, error) {
 	if s.status == 0 {
 		s.status = http.StatusOK
 	}
+	s.extendWrite()
 	n, err := s.ResponseWriter.Write(b)
 	s.bytes += int64(n)
 	return n, err
@@ -113,7 +119,7 @@ func (s *statusWriter) ReadFrom(r io.Reader) (int64, error) {
 	if s.status == 0 {
 		s.status = http.StatusOK
 	}
-	n, err := io.Copy(s.ResponseWriter, r)
+	n, err := s.copyInChunks(s.ResponseWriter, r)
 	s.bytes += n
 	return n, err
 }
@@ -122,7 +128,10 @@ func (s *statusWriter) ReadFrom(r io.Reader) (int64, error) {
 func (s *statusWriter) Unwrap() http.ResponseWriter { return s.ResponseWriter }
 
 func (c *chain) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
-	w := &statusWriter{ResponseWriter: rw, began: time.Now()}
+	w := &statusWriter{ResponseWriter: rw, began: time.Now(), writeTimeout: c.opts.WriteTimeout}
+	if c.opts.BodyTimeout > 0 && r.Body != nil && r.Body != http.NoBody {
+		r.Body = &progressBody{ReadCloser: r.Body, rc: http.NewResponseController(rw), timeout: c.opts.BodyTimeout}
+	}
 	info := &request.Info{ID: newRequestID(), Start: c.opts.Clock.Now()}
 	h := w.Header()
 	h.Set(azerr.RequestIDHeader, info.ID)
