@@ -14,6 +14,7 @@ import (
 	"net/http"
 	"os"
 	"strings"
+	"sync"
 	"time"
 
 	"software.sslmate.com/src/go-pkcs12"
@@ -55,6 +56,9 @@ type App struct {
 	handlers map[string]http.Handler
 	stop     context.CancelFunc
 	done     chan struct{}
+	// background is the services' own work (server.Background), run until
+	// Close.
+	background []server.Background
 }
 
 // Start opens storage, binds every enabled service and serves them.
@@ -88,9 +92,14 @@ func Start(ctx context.Context, cfg *config.Config, opts Options) (*App, error) 
 	a.stop = cancel
 	collector := &extent.Collector{Engine: ext, Store: a.Store, Clock: opts.Clock, Grace: 5 * time.Minute,
 		OrphanAge: time.Hour, Logger: opts.Logger}
+	var background sync.WaitGroup
+	for _, b := range a.background {
+		background.Go(func() { b.Run(collectCtx) })
+	}
 	go func() {
 		defer close(a.done)
 		collector.Run(collectCtx, time.Minute)
+		background.Wait()
 	}()
 	return a, nil
 }
@@ -102,7 +111,7 @@ func (a *App) listen(cfg *config.Config, opts Options) error {
 		Logger: opts.Logger, Debug: opts.Debug, OAuth: cfg.OAuth}
 	mw := server.Options{Store: a.Store, Auth: authn, Clock: opts.Clock, SkipAPIVersionCheck: cfg.SkipAPIVersionCheck,
 		DisableProductStyleURL: cfg.DisableProductStyleURL, AccessLog: opts.AccessLog, Faults: a.Faults,
-		Observer: a.Metrics}
+		Observer: a.Metrics, BodyTimeout: cfg.BodyTimeout, WriteTimeout: cfg.WriteTimeout}
 	var listeners []*server.Listener
 	for _, s := range services {
 		if !cfg.Enabled(s.name) {
@@ -115,7 +124,10 @@ func (a *App) listen(cfg *config.Config, opts Options) error {
 		handler := server.Handler(svc, mw)
 		a.handlers[s.name] = handler
 		listeners = append(listeners, &server.Listener{Name: s.name, Addr: s.endpoint(cfg).Addr(),
-			Handler: handler, ConnState: a.Metrics.ConnState(s.name)})
+			Handler: handler, ConnState: a.Metrics.ConnState(s.name), MaxConns: cfg.MaxConns})
+		if b, ok := svc.(server.Background); ok {
+			a.background = append(a.background, b)
+		}
 	}
 	tlsConfig, err := loadTLS(cfg)
 	if err != nil {

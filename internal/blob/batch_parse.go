@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
+	"github.com/lazuli-storage/lazuli/internal/request"
 	"io"
 	"mime"
 	"mime/multipart"
@@ -59,12 +60,9 @@ func parseBatch(r *http.Request) ([]subRequest, error) {
 	if err != nil || !strings.EqualFold(mt, "multipart/mixed") || params["boundary"] == "" {
 		return nil, azerr.InvalidHeader("Content-Type", ct)
 	}
-	body, err := io.ReadAll(io.LimitReader(r.Body, maxBatchBody+1))
+	body, err := request.ReadBody(r, maxBatchBody)
 	if err != nil {
 		return nil, err
-	}
-	if len(body) > maxBatchBody {
-		return nil, azerr.New(azerr.RequestBodyTooLarge).With("MaxLimit", itoa(maxBatchBody))
 	}
 	subs, err := splitBatch(body, params["boundary"])
 	switch {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"crypto/md5"
 	"github.com/lazuli-storage/lazuli/internal/crc64"
-	"io"
 	"net/http"
 
 	"github.com/lazuli-storage/lazuli/internal/azerr"
@@ -47,12 +46,9 @@ func parsePutBlockList(r *http.Request) (putBlockListArgs, error) {
 	if err != nil {
 		return a, err
 	}
-	body, err := io.ReadAll(io.LimitReader(r.Body, blocklist.MaxBodyBytes+1))
+	body, err := request.ReadBody(r, blocklist.MaxBodyBytes)
 	if err != nil {
 		return a, err
-	}
-	if len(body) > blocklist.MaxBodyBytes {
-		return a, azerr.New(azerr.RequestBodyTooLarge)
 	}
 	a.bodyMD5 = md5.Sum(body)
 	if sums.crc64 != nil {

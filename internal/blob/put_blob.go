@@ -161,7 +161,7 @@ func (s *Service) receive(r *http.Request, length int64, sums checksums, d diges
 	case errors.Is(err, io.ErrUnexpectedEOF):
 		return info, nil, azerr.Newf(azerr.InvalidInput, "The request body is shorter than its Content-Length.")
 	case err != nil:
-		return info, nil, err
+		return info, nil, request.BodyError(err)
 	case info.Size != length:
 		return info, nil, azerr.Newf(azerr.InvalidInput, "The request body is shorter than its Content-Length.")
 	}

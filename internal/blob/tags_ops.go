@@ -3,7 +3,6 @@ package blob
 import (
 	"crypto/md5"
 	"github.com/lazuli-storage/lazuli/internal/crc64"
-	"io"
 	"net/http"
 
 	"github.com/lazuli-storage/lazuli/internal/auth"
@@ -120,12 +119,9 @@ func readTagsBody(r *http.Request) (tagSet, error) {
 	if err != nil {
 		return nil, err
 	}
-	body, err := io.ReadAll(io.LimitReader(r.Body, maxTagsBody+1))
+	body, err := request.ReadBody(r, maxTagsBody)
 	if err != nil {
 		return nil, err
-	}
-	if len(body) > maxTagsBody {
-		return nil, azerr.New(azerr.RequestBodyTooLarge)
 	}
 	var crc []byte
 	if sums.crc64 != nil {

@@ -8,9 +8,11 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/lazuli-storage/lazuli/internal/server"
 	"io"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/lazuli-storage/lazuli/internal/auth"
 )
@@ -34,6 +36,10 @@ type Config struct {
 	// Store is an explicit store URL (memory:, sqlite:PATH, postgres://...);
 	// empty means derived from Location and InMemory.
 	Store string
+	// BodyTimeout, WriteTimeout and MaxConns protect a shared server from
+	// clients that stall (server/limits.go).
+	BodyTimeout, WriteTimeout time.Duration
+	MaxConns                  int
 	// PostgresConns sizes the connection pools of the postgres engines
 	// (0: pgx's default).
 	PostgresConns int
@@ -101,6 +107,9 @@ func Parse(args []string, getenv func(string) string, usageOut io.Writer) (*Conf
 	fs.BoolVar(&c.InMemory, "inMemoryPersistence", false, "keep all data in memory; nothing is written to disk")
 	fs.StringVar(&c.Store, "store", "", "store URL: sqlite:PATH, memory:, or postgres://user@host:port/db (default sqlite under --location)")
 	fs.IntVar(&c.PostgresConns, "pgConns", 0, "connection pool size for a postgres store (0: default)")
+	fs.DurationVar(&c.BodyTimeout, "bodyTimeout", server.DefaultBodyTimeout, "close a connection whose request body makes no progress for this long (0: never)")
+	fs.DurationVar(&c.WriteTimeout, "writeTimeout", server.DefaultWriteTimeout, "abandon a response the client stops reading for this long (0: never)")
+	fs.IntVar(&c.MaxConns, "maxConns", server.DefaultMaxConns, "connections each listener serves at once; more wait to be accepted (0: no limit)")
 	for _, n := range []string{"L", "loose"} {
 		fs.BoolVar(&c.Loose, n, false, "ignore headers of unsupported features instead of rejecting the request")
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"github.com/lazuli-storage/lazuli/internal/extent"
 	"github.com/lazuli-storage/lazuli/internal/file/ranges"
+	"github.com/lazuli-storage/lazuli/internal/request"
 	"github.com/lazuli-storage/lazuli/internal/structured"
 	"io"
 	"net/http"
@@ -170,7 +171,7 @@ func (s *Service) receiveCreateContent(r *http.Request, size int64) (*extent.Inf
 		return nil, azerr.Newf(azerr.InvalidInput, "The body is shorter than its Content-Length.")
 	}
 	if err != nil {
-		return nil, err
+		return nil, request.BodyError(err)
 	}
 	if info.Size != size {
 		return nil, azerr.Newf(azerr.InvalidInput, "The body is shorter than its Content-Length.")

@@ -2,7 +2,7 @@ package file
 
 import (
 	"encoding/json"
-	"io"
+	"github.com/lazuli-storage/lazuli/internal/request"
 	"net/http"
 	"strconv"
 	"strings"
@@ -31,7 +31,7 @@ func (s *Service) createPermission(w http.ResponseWriter, r *http.Request) error
 	if err := s.authorizeWrite(r, t, auth.ResourceContainer, "cw", true); err != nil {
 		return err
 	}
-	raw, err := io.ReadAll(io.LimitReader(r.Body, 1<<20))
+	raw, err := request.ReadBody(r, 1<<20)
 	if err != nil {
 		return err
 	}

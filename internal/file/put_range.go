@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"errors"
+	"github.com/lazuli-storage/lazuli/internal/request"
 	"github.com/lazuli-storage/lazuli/internal/structured"
 	"net/http"
 	"sort"
@@ -107,7 +108,7 @@ func (s *Service) putRange(w http.ResponseWriter, r *http.Request) error {
 		return azerr.Newf(azerr.InvalidInput, "The body is longer than x-ms-range.")
 	}
 	if err != nil {
-		return err
+		return request.BodyError(err)
 	}
 	if info.Size != length {
 		return azerr.Newf(azerr.InvalidInput, "The body is shorter than x-ms-range.")

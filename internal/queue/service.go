@@ -22,6 +22,7 @@ type Service struct {
 	log      *slog.Logger
 	routes   route.Table
 	accounts *auth.Accounts // for the user delegation keys it derives
+	reaper   reaper         // expired messages to remove (reaper.go)
 }
 
 // New builds the Queue service on the host's store and clock.
@@ -29,7 +30,7 @@ func New(d server.Deps) (*Service, error) {
 	if d.Store == nil {
 		return nil, errors.New("queue: no store")
 	}
-	s := &Service{store: d.Store, clock: d.Clock, log: d.Logger, accounts: d.Accounts}
+	s := &Service{store: d.Store, clock: d.Clock, log: d.Logger, accounts: d.Accounts, reaper: newReaper()}
 	if s.accounts == nil {
 		s.accounts = auth.DevAccounts()
 	}

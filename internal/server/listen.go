@@ -19,6 +19,8 @@ type Listener struct {
 	Handler http.Handler
 	// ConnState, when set, follows the listener's connections (metrics).
 	ConnState func(net.Conn, http.ConnState)
+	// MaxConns bounds the connections served at once (0: no bound).
+	MaxConns int
 
 	ln  net.Listener
 	srv *http.Server
@@ -45,6 +47,7 @@ func Listen(listeners []*Listener, tlsConfig *tls.Config) (*Server, error) {
 			s.closeListeners()
 			return nil, fmt.Errorf("%s service: listen on %s: %w", l.Name, l.Addr, err)
 		}
+		ln = limitConns(ln, l.MaxConns)
 		if tlsConfig != nil {
 			ln = tls.NewListener(ln, tlsConfig)
 		}

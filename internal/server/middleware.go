@@ -40,6 +40,13 @@ type Service interface {
 	Handle(w http.ResponseWriter, r *http.Request) error
 }
 
+// Background is implemented by a service with work of its own to do while
+// it runs (the queue's reaper of expired messages): the host calls Run in a
+// goroutine and cancels ctx at shutdown.
+type Background interface {
+	Run(ctx context.Context)
+}
+
 // Options configure the chain.
 type Options struct {
 	Store                  store.Store
@@ -49,6 +56,9 @@ type Options struct {
 	DisableProductStyleURL bool
 	// AccessLog receives one line per request; nil for none.
 	AccessLog *slog.Logger
+	// BodyTimeout and WriteTimeout bound how long a request body may stop
+	// arriving and a response stop being read (limits.go); 0 for no bound.
+	BodyTimeout, WriteTimeout time.Duration
 	// Faults are the test-control API's fault rules; nil for none.
 	Faults *fault.Set
 	// Observer learns every answered request (metrics); nil for none.
@@ -100,6 +110,8 @@ type statusWriter struct {
 	faultRule int
 	cut       bool
 	budget    int64
+	// writeTimeout bounds each write of the response (limits.go).
+	writeTimeout time.Duration
 }
 
 func (s *statusWriter) WriteHeader(code int) {
@@ -120,6 +132,7 @@ func (s *statusWriter) Write(b []byte) (int, error) {
 	if s.status == 0 {
 		s.status = http.StatusOK
 	}
+	s.extendWrite()
 	n, err := s.ResponseWriter.Write(b)
 	s.bytes += int64(n)
 	return n, err
@@ -134,7 +147,7 @@ func (s *statusWriter) ReadFrom(r io.Reader) (int64, error) {
 	if s.status == 0 {
 		s.status = http.StatusOK
 	}
-	n, err := io.Copy(s.ResponseWriter, r)
+	n, err := s.copyInChunks(s.ResponseWriter, r)
 	s.bytes += n
 	return n, err
 }
@@ -143,18 +156,21 @@ func (s *statusWriter) ReadFrom(r io.Reader) (int64, error) {
 func (s *statusWriter) Unwrap() http.ResponseWriter { return s.ResponseWriter }
 
 func (c *chain) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
-	w := &statusWriter{ResponseWriter: rw, began: time.Now(), budget: -1}
+	w := &statusWriter{ResponseWriter: rw, began: time.Now(), budget: -1, writeTimeout: c.opts.WriteTimeout}
 	info := &request.Info{ID: newRequestID(), Start: c.opts.Clock.Now()}
 	if c.opts.Faults != nil {
 		info.Routed = c.routedHook(w, r, info)
 	}
-	// The body is counted on a copy of the request: net/http decides from
+	// The body is wrapped on a copy of the request: net/http decides from
 	// the original's body type whether an unread body may be discarded
 	// after the answer or must close the connection.
-	body := &countingBody{ReadCloser: r.Body}
-	counted := *r
-	counted.Body = body
-	r = &counted
+	wrapped := *r
+	if c.opts.BodyTimeout > 0 && r.Body != nil && r.Body != http.NoBody {
+		wrapped.Body = &progressBody{ReadCloser: r.Body, rc: http.NewResponseController(rw), timeout: c.opts.BodyTimeout}
+	}
+	body := &countingBody{ReadCloser: wrapped.Body}
+	wrapped.Body = body
+	r = &wrapped
 	h := w.Header()
 	h.Set(azerr.RequestIDHeader, info.ID)
 	h.Set("Server", c.serverHeader)

@@ -134,7 +134,7 @@ func (s *Service) setACL(w http.ResponseWriter, r *http.Request) error {
 	if err := request.Of(r).Identity.AuthorizeOwner(auth.Table, t.table); err != nil {
 		return err
 	}
-	body, err := readBody(r.Body)
+	body, err := readBody(r)
 	if err != nil {
 		return err
 	}

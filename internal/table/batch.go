@@ -41,7 +41,7 @@ func (s *Service) batch(w http.ResponseWriter, r *http.Request) error {
 	if id := request.Of(r).Identity; id == nil || id.Kind == auth.Anonymous {
 		return azerr.New(azerr.AuthorizationFailure)
 	}
-	body, err := readBody(r.Body)
+	body, err := readBody(r)
 	if err != nil {
 		return err
 	}
