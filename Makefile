@@ -19,7 +19,13 @@ CI_FUZZ = \
 	./internal/table/odata:FuzzParse \
 	./internal/table/batch:FuzzParse
 
-.PHONY: test vet lint fuzz fuzz-all js build run
+.PHONY: test vet lint torture fuzz fuzz-all js build run
+
+# The crash storm for as many SIGKILL-and-restart cycles as asked (CI runs
+# 3 within go test): make torture CYCLES=150.
+CYCLES ?= 150
+torture:
+	LAZULI_TORTURE_CYCLES=$(CYCLES) $(GO) test -race -count=1 -timeout 120m -run '^TestCrashStorm$$' -v ./cmd/lazuli/
 
 test: vet lint
 	$(GO) test -race -timeout 18m ./...
