@@ -22,6 +22,7 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/config"
 	"github.com/lazuli-storage/lazuli/internal/extent"
 	"github.com/lazuli-storage/lazuli/internal/server"
+	"github.com/lazuli-storage/lazuli/internal/smb"
 	"github.com/lazuli-storage/lazuli/internal/store"
 )
 
@@ -40,6 +41,8 @@ type App struct {
 	Extents   extent.Engine
 	Server    *server.Server
 	Endpoints map[string]string // service name -> base URL including the account path
+	SMB       *smb.Server       // nil when the File service is not running
+	SMBAddr   string            // host:port the SMB endpoint listens on
 	stop      context.CancelFunc
 	done      chan struct{}
 }
@@ -60,6 +63,11 @@ func Start(ctx context.Context, cfg *config.Config, opts Options) (*App, error) 
 	if err := a.listen(cfg, opts); err != nil {
 		a.closeStorage()
 		return nil, err
+	}
+	if err := a.startSMB(cfg, opts); err != nil {
+		_ = a.Server.Shutdown(ctx)
+		a.closeStorage()
+		return nil, fmt.Errorf("smb endpoint: %w", err)
 	}
 	a.Server.Serve()
 	collectCtx, cancel := context.WithCancel(context.Background())
@@ -147,6 +155,9 @@ func loadPFX(path, password string) (tls.Certificate, error) {
 // ends), stops the collector, and closes storage.
 func (a *App) Close(ctx context.Context) error {
 	err := a.Server.Shutdown(ctx)
+	if a.SMB != nil {
+		err = errors.Join(err, a.SMB.Close())
+	}
 	a.stop()
 	<-a.done
 	return errors.Join(err, a.closeStorage())

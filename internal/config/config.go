@@ -27,6 +27,9 @@ func (e Endpoint) Addr() string { return fmt.Sprintf("%s:%d", e.Host, e.Port) }
 // Config is everything the server needs to start.
 type Config struct {
 	Blob, Queue, Table, File Endpoint
+	// SMB is the File service's SMB endpoint; it runs with the File service
+	// or alone (--services smb), over the same store.
+	SMB Endpoint
 	// Location is the data directory (Azurite's --location).
 	Location string
 	// InMemory keeps everything in memory (Azurite's --inMemoryPersistence).
@@ -80,6 +83,7 @@ func Parse(args []string, getenv func(string) string, usageOut io.Writer) (*Conf
 	endpoint(&c.Queue, "queue", 10001)
 	endpoint(&c.Table, "table", 10002)
 	endpoint(&c.File, "file", 10003)
+	endpoint(&c.SMB, "smb", 10445)
 	for _, n := range []string{"l", "location"} {
 		fs.StringVar(&c.Location, n, "./lazuli-data", "data directory")
 	}
@@ -105,7 +109,7 @@ func Parse(args []string, getenv func(string) string, usageOut io.Writer) (*Conf
 	var oauth string
 	fs.StringVar(&oauth, "oauth", "", "accepted for Azurite compatibility; only \"basic\" is understood")
 	var services string
-	fs.StringVar(&services, "services", "", "comma-separated services to start (blob,queue,table,file); default all")
+	fs.StringVar(&services, "services", "", "comma-separated services to start (blob,queue,table,file,smb); default all")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
@@ -121,7 +125,7 @@ func Parse(args []string, getenv func(string) string, usageOut io.Writer) (*Conf
 	if services != "" {
 		for _, s := range strings.Split(services, ",") {
 			switch s = strings.TrimSpace(s); s {
-			case "blob", "queue", "table", "file":
+			case "blob", "queue", "table", "file", "smb":
 				c.Services = append(c.Services, s)
 			default:
 				return nil, fmt.Errorf("--services: unknown service %q", s)

@@ -52,6 +52,7 @@ type Instance struct {
 
 	BlobURL, QueueURL, TableURL, FileURL string
 	ConnectionString                     string
+	SMBAddr                              string // host:port of the SMB endpoint, "" when not running
 
 	opts Options
 }
@@ -73,7 +74,7 @@ func Start(t testing.TB, opts Options) *Instance {
 
 func (in *Instance) start(t testing.TB) {
 	t.Helper()
-	cfg, err := config.Parse([]string{"--blobPort", "0", "--queuePort", "0", "--tablePort", "0", "--filePort", "0"},
+	cfg, err := config.Parse([]string{"--blobPort", "0", "--queuePort", "0", "--tablePort", "0", "--filePort", "0", "--smbPort", "0"},
 		func(string) string { return "" }, io.Discard)
 	if err != nil {
 		t.Fatalf("lazulitest: config: %v", err)
@@ -95,6 +96,7 @@ func (in *Instance) start(t testing.TB) {
 	in.QueueURL = a.Endpoints["queue"] + "/"
 	in.TableURL = a.Endpoints["table"] + "/"
 	in.FileURL = a.Endpoints["file"] + "/"
+	in.SMBAddr = a.SMBAddr
 	in.ConnectionString = a.ConnectionString()
 	t.Cleanup(func() { in.stop() })
 }

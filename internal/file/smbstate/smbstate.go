@@ -148,3 +148,22 @@ func Check(op Op, opens []Open) error {
 	}
 	return nil
 }
+
+// OpenConflicts reports whether a new SMB open asking for access and
+// allowing share cannot coexist with existing (MS-FSA 2.1.5.1.2.2): either
+// side needs an access the other does not share. Opens without data access
+// (attributes only) never conflict.
+func OpenConflicts(existing []Open, access Access, share ShareMode) bool {
+	if access&(Read|Write|Delete) == 0 {
+		return false
+	}
+	for _, o := range existing {
+		if o.Access&(Read|Write|Delete) == 0 {
+			continue
+		}
+		if !shares(o.Share, access) || !shares(share, o.Access) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,136 @@
+package smb
+
+import "sync"
+
+// Lock flags (MS-SMB2 2.2.26.1).
+const (
+	lockShared          = 0x1
+	lockExclusive       = 0x2
+	lockUnlock          = 0x4
+	lockFailImmediately = 0x10
+)
+
+// byteLock is one granted byte-range lock.
+type byteLock struct {
+	open        uint64
+	off, length uint64
+	exclusive   bool
+}
+
+func (l byteLock) overlaps(off, length uint64) bool {
+	if l.length == 0 || length == 0 {
+		return false
+	}
+	return off < l.off+l.length && l.off < off+length
+}
+
+// byteLocks holds the byte-range locks of every file, by file id. They
+// live in this process: they guard SMB reads and writes, and go with the
+// open that took them.
+type byteLocks struct {
+	mu     sync.Mutex
+	byFile map[uint64][]byteLock
+	owner  map[uint64]uint64 // open -> file
+}
+
+func newByteLocks() *byteLocks {
+	return &byteLocks{byFile: map[uint64][]byteLock{}, owner: map[uint64]uint64{}}
+}
+
+// conflicts reports whether an I/O by open on file over [off, off+length)
+// is refused: another open's exclusive lock refuses reads and writes, any
+// shared lock refuses writes.
+func (b *byteLocks) conflicts(file, open, off, length uint64, write bool) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, l := range b.byFile[file] {
+		if !l.overlaps(off, length) {
+			continue
+		}
+		if (l.exclusive && l.open != open) || (!l.exclusive && write) {
+			return true
+		}
+	}
+	return false
+}
+
+// apply takes or releases one lock element for open on file.
+func (b *byteLocks) apply(file, open uint64, off, length uint64, flags uint32) uint32 {
+	if length > 0 && off+length-1 < off {
+		return statusInvalidLockRange
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	locks := b.byFile[file]
+	if flags&lockUnlock != 0 {
+		for i, l := range locks {
+			if l.open == open && l.off == off && l.length == length {
+				b.byFile[file] = append(locks[:i:i], locks[i+1:]...)
+				return statusOK
+			}
+		}
+		return statusRangeNotLocked
+	}
+	exclusive := flags&lockExclusive != 0
+	for _, l := range locks {
+		if l.overlaps(off, length) && (l.exclusive || exclusive) {
+			if flags&lockFailImmediately != 0 {
+				return statusLockNotGranted
+			}
+			return statusFileLockConflict // blocking locks are not queued
+		}
+	}
+	b.byFile[file] = append(locks, byteLock{open: open, off: off, length: length, exclusive: exclusive})
+	b.owner[open] = file
+	return statusOK
+}
+
+// releaseOpen drops every lock of open.
+func (b *byteLocks) releaseOpen(open uint64) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	file, ok := b.owner[open]
+	if !ok {
+		return
+	}
+	delete(b.owner, open)
+	kept := b.byFile[file][:0:0]
+	for _, l := range b.byFile[file] {
+		if l.open != open {
+			kept = append(kept, l)
+		}
+	}
+	if len(kept) == 0 {
+		delete(b.byFile, file)
+	} else {
+		b.byFile[file] = kept
+	}
+}
+
+func (c *conn) lock(r *request) (uint32, []byte) {
+	o, st := c.openOf(r, 8)
+	if st != statusOK {
+		return st, nil
+	}
+	count := int(le.Uint16(r.body[2:]))
+	if count == 0 || len(r.body) < 24+24*count {
+		return statusInvalidParameter, nil
+	}
+	for i := 0; i < count; i++ {
+		e := r.body[24+24*i:]
+		flags := le.Uint32(e[16:])
+		switch flags &^ lockFailImmediately {
+		case lockShared, lockExclusive:
+		case lockUnlock:
+			if flags&lockFailImmediately != 0 {
+				return statusInvalidParameter, nil
+			}
+		default:
+			return statusInvalidParameter, nil
+		}
+		if st := c.srv.locks.apply(o.fileID, o.id, le.Uint64(e), le.Uint64(e[8:]), flags); st != statusOK {
+			return st, nil
+		}
+	}
+	return statusOK, newBuf(4).u16(0, 4)
+}
