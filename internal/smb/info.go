@@ -121,8 +121,9 @@ func fileInfo(class byte, e file.Entry, o *open) ([]byte, bool, uint32) {
 		out = append(out, newBuf(16)...)                 // position, mode, alignment
 		out = append(out, newBuf(4).u32(0, uint32(len(name)))...)
 		return append(out, name...), true, statusOK
-	case fileAlternateName:
-		return nil, false, statusObjectNameNotFound
+	case fileAlternateName: // no 8.3 names are generated: the name is its own short name
+		short := utf16le(path.Base("/" + o.path))
+		return append(newBuf(4).u32(0, uint32(len(short))), short...), true, statusOK
 	case fileStream:
 		if e.Dir {
 			return []byte{}, false, statusOK
