@@ -3,6 +3,7 @@ package smb
 import (
 	"crypto/rand"
 	"errors"
+	"math"
 	"strings"
 	"time"
 
@@ -271,7 +272,7 @@ func (c *conn) read(r *request) (uint32, []byte) {
 		return statusInvalidDeviceRequest, nil
 	case o.access&(accReadData|accExecute) == 0:
 		return statusAccessDenied, nil
-	case length > maxIO:
+	case length > maxIO || off > math.MaxInt64-uint64(length):
 		return statusInvalidParameter, nil
 	case c.srv.locks.conflicts(o.fileID, o.id, off, uint64(length), false):
 		return statusFileLockConflict, nil
@@ -280,7 +281,13 @@ func (c *conn) read(r *request) (uint32, []byte) {
 	if err != nil {
 		return statusOf(err), nil
 	}
-	if len(data) == 0 || uint32(len(data)) < minCount {
+	if length == 0 {
+		e, err := c.srv.fs.Stat(c.ctx(), r.sess.account, r.tree.share, o.path)
+		if err != nil || off > uint64(e.Size) {
+			return statusEndOfFile, nil
+		}
+		data = nil // a zero-length read inside the file succeeds
+	} else if len(data) == 0 || uint32(len(data)) < minCount {
 		return statusEndOfFile, nil
 	}
 	resp := newBuf(16).u16(0, 17).u32(4, uint32(len(data)))

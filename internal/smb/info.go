@@ -68,13 +68,29 @@ func (c *conn) queryInfo(r *request) (uint32, []byte) {
 	}
 	status := uint32(statusOK)
 	if len(out) > outLen {
-		if !variable {
+		if !variable || outLen < fixedPart(typ, class) {
 			return statusInfoLengthMismatch, nil
 		}
 		out, status = out[:outLen], statusBufferOverflow
 	}
 	resp := newBuf(8).u16(0, 9).u16(2, headerSize+8).u32(4, uint32(len(out)))
 	return status, append(resp, out...)
+}
+
+// fixedPart is the length of a variable-length class before its name: a
+// buffer shorter than that cannot hold a truncated answer.
+func fixedPart(typ, class byte) int {
+	switch {
+	case typ == infoFile && class == fileAll:
+		return 100
+	case typ == infoFile && class == fileStream:
+		return 24
+	case typ == infoFilesystem && class == 1:
+		return 18
+	case typ == infoFilesystem && class == 5:
+		return 12
+	}
+	return 4
 }
 
 func basicInfo(e file.Entry) buf {
@@ -163,6 +179,10 @@ func fsInfo(class byte, created interface{ UnixNano() int64 }) ([]byte, bool, ui
 		name := utf16le("NTFS")
 		b := newBuf(12).u32(0, 0x2|0x4|0x8).u32(4, 255).u32(8, uint32(len(name)))
 		return append(b, name...), true, statusOK
+	case 6: // control (quotas): none enforced
+		return newBuf(48).u64(24, ^uint64(0)).u64(32, ^uint64(0)), false, statusOK
+	case 8: // object id
+		return newBuf(64), false, statusOK
 	case 7: // full size
 		return newBuf(32).u64(0, fsUnits).u64(8, fsUnits/2).u64(16, fsUnits/2).u32(24, fsUnitSectors).u32(28, fsSectorBytes), false, statusOK
 	case 11: // sector size
