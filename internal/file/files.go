@@ -99,6 +99,7 @@ func (s *Service) createFile(w http.ResponseWriter, r *http.Request) error {
 		delta := size
 		if old != nil {
 			n.ID, n.ETag, n.Lease = old.ID, old.ETag, old.Lease.AfterWrite(now)
+			n.Opens = old.Opens // SMB handles stay open on the replaced file
 			delta -= old.Size
 			if err := dropRanges(tx, t.Account, t.Share, "", old.ID, now); err != nil {
 				return err
