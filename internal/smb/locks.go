@@ -21,7 +21,15 @@ func (l byteLock) overlaps(off, length uint64) bool {
 	if l.length == 0 || length == 0 {
 		return false
 	}
-	return off < l.off+l.length && l.off < off+length
+	return off < end(l.off, l.length) && l.off < end(off, length)
+}
+
+// end is off+length, saturating: ranges may reach the last byte offset.
+func end(off, length uint64) uint64 {
+	if off+length < off {
+		return ^uint64(0)
+	}
+	return off + length
 }
 
 // byteLocks holds the byte-range locks of every file, by file id. They
@@ -56,7 +64,7 @@ func (b *byteLocks) conflicts(file, open, off, length uint64, write bool) bool {
 
 // apply takes or releases one lock element for open on file.
 func (b *byteLocks) apply(file, open uint64, off, length uint64, flags uint32) uint32 {
-	if length > 0 && off+length-1 < off {
+	if length > 0 && off+(length-1) < off {
 		return statusInvalidLockRange
 	}
 	b.mu.Lock()
@@ -73,7 +81,8 @@ func (b *byteLocks) apply(file, open uint64, off, length uint64, flags uint32) u
 	}
 	exclusive := flags&lockExclusive != 0
 	for _, l := range locks {
-		if l.overlaps(off, length) && (l.exclusive || exclusive) {
+		// An open may stack shared locks inside its own exclusive lock.
+		if l.overlaps(off, length) && (exclusive || (l.exclusive && l.open != open)) {
 			if flags&lockFailImmediately != 0 {
 				return statusLockNotGranted
 			}
