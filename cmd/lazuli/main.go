@@ -124,5 +124,8 @@ func printReady(w io.Writer, a *app.App) {
 			fmt.Fprintf(w, "  %-5s service: %s\n", name, u)
 		}
 	}
+	if a.SMBAddr != "" {
+		fmt.Fprintf(w, "  smb   service: //%s/<share> (user %s, password: the account key)\n", a.SMBAddr, a.Config.Accounts.Names()[0])
+	}
 	fmt.Fprintf(w, "Connection string:\n  %s\n", a.ConnectionString())
 }
