@@ -7,22 +7,36 @@ FUZZTIME ?= 4s
 CI_FUZZ = \
 	./internal/auth:FuzzParseAuthorization \
 	./internal/auth:FuzzParseSAS \
+	./internal/auth:FuzzParseJWT \
 	./internal/blob/byterange:FuzzParse \
+	./internal/structured:FuzzDecoder \
+	./internal/sddl:FuzzParse \
+	./internal/sddl:FuzzFromBinary \
 	./internal/blob/blocklist:FuzzParse \
 	./internal/blob:FuzzParsePageRange \
 	./internal/blob:FuzzTagQuery \
+	./internal/blob/quickquery:FuzzParse \
 	./internal/table/odata:FuzzParse \
 	./internal/table/batch:FuzzParse
 
-.PHONY: test vet fuzz fuzz-all build run
+.PHONY: test vet fuzz fuzz-all js build run
 
 test: vet
 	$(GO) test -race -timeout 18m ./...
+	$(GO) test -race -timeout 18m -tags sdkbench ./internal/bench/
+	$(MAKE) js
 	$(MAKE) fuzz
+
+# The JavaScript SDK suite (tests/js): npm ci installs the locked SDK
+# versions (from npm's cache when it has them), then run.mjs builds Lazuli,
+# starts it and runs node's test runner. LAZULI_BIN skips the build.
+js:
+	cd tests/js && npm ci --prefer-offline --no-audit --no-fund && npm test
 
 vet:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { echo "gofmt needed:"; gofmt -l $$(git ls-files '*.go'); exit 1; }
 	$(GO) vet ./...
+	$(GO) vet -tags sdkbench ./internal/bench/
 
 # A real finding writes its input under testdata/fuzz and says "Failing
 # input written"; a run that fails without one hit the fuzzing harness's own

@@ -10,6 +10,7 @@ import (
 	"os/signal"
 	"runtime/pprof"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/lazuli-storage/lazuli/internal/app"
@@ -20,9 +21,11 @@ import (
 const benchUsage = `usage: lazuli bench [flags] --target T [--target T2 --compare]
 
 Targets:
-  self               an in-process Lazuli (sqlite engine, fsync on, temporary directory;
+  self               Lazuli in a child process (sqlite engine, fsync on, temporary directory;
                      --self-store and --self-nodes run several nodes over one PostgreSQL)
-  null               a trivial Go HTTP server: what this machine's HTTP stack allows
+  null               a trivial Go HTTP server in a child process: what this machine's HTTP
+                     stack allows
+  (self and null run in this process instead with --in-process)
   azurite[:PORT]     Azurite's development account on PORT, PORT+1, PORT+2 (default 20000)
   lazuli[:PORT]      a running Lazuli with the development account on PORT..PORT+3 (default 10000)
   conn:STRING        any endpoint, from an Azure connection string
@@ -60,6 +63,9 @@ func runBench(args []string) int {
 	var self selfOptions
 	fs.StringVar(&self.store, "self-store", "", "store URL of --target self (default: sqlite in a temporary directory), e.g. postgres://user@host/db")
 	fs.IntVar(&self.nodes, "self-nodes", 1, "nodes --target self runs over its one store; requests alternate between them")
+	fs.BoolVar(&self.inProcess, "in-process", false, "run the self and null targets in this process (the load generator's CPU then dilutes the server's; useful with --cpuprofile to profile the server)")
+	var fresh freshList
+	fs.Var(&fresh, "fresh", "NAME=SCRIPT: restart target NAME before each scenario with \"SCRIPT stop\" and \"SCRIPT start\" (its last output line is the server's PID), e.g. azurite=../shared/tools/azurite.sh")
 	sdk := fs.Bool("sdk", false, "drive the scenarios through the official Azure SDK for Go clients instead of the lean client (the SDK's cost is measured too)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -91,6 +97,10 @@ func runBench(args []string) int {
 			return 1
 		}
 		defer closeTarget()
+		if script, ok := fresh[t.Name]; ok {
+			t = bench.Fresh(t, script)
+			defer t.Server.Close()
+		}
 		resolved[i] = t
 	}
 	disk, err := bench.MeasureDisk(*diskDir)
@@ -138,7 +148,14 @@ func resolveTarget(ctx context.Context, spec string, urls bench.Target, self sel
 	case "self":
 		return startSelf(ctx, self)
 	case "null":
-		return bench.NullTarget()
+		if self.inProcess {
+			return bench.NullTarget()
+		}
+		exe, err := os.Executable()
+		if err != nil {
+			return bench.Target{}, nil, err
+		}
+		return bench.StartChild(ctx, []string{exe, nullCommand}, bench.NullChildReady)
 	case "azurite", "lazuli":
 		port := map[string]int{"azurite": 20000, "lazuli": 10000}[name]
 		if arg != "" {
@@ -163,15 +180,48 @@ func resolveTarget(ctx context.Context, spec string, urls bench.Target, self sel
 	return bench.Target{}, nil, fmt.Errorf("unknown target %q", spec)
 }
 
-// selfOptions say how --target self runs.
-type selfOptions struct {
-	store string // store URL; "" means sqlite in a temporary directory
-	nodes int    // in-process nodes over that one store
+// freshList maps a target name to the script that restarts it (--fresh).
+type freshList map[string]string
+
+func (f *freshList) String() string { return fmt.Sprint(map[string]string(*f)) }
+func (f *freshList) Set(v string) error {
+	name, script, ok := strings.Cut(v, "=")
+	if !ok || name == "" || script == "" {
+		return errors.New("want NAME=SCRIPT")
+	}
+	if *f == nil {
+		*f = freshList{}
+	}
+	(*f)[name] = script
+	return nil
 }
 
-// startSelf runs Lazuli in this process on free ports: by default one node
-// on the durable sqlite engine in a temporary directory, or several nodes
-// over one shared store (postgres) to measure a scale-out setup.
+// nullCommand is the hidden subcommand that serves the null target in a
+// process of its own.
+const nullCommand = "bench-null"
+
+// serveNull runs the null server until SIGINT or SIGTERM.
+func serveNull() int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := bench.ServeNull(ctx, "127.0.0.1:0", os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "lazuli bench-null:", err)
+		return 1
+	}
+	return 0
+}
+
+// selfOptions say how --target self runs.
+type selfOptions struct {
+	store     string // store URL; "" means sqlite in a temporary directory
+	nodes     int    // nodes over that one store
+	inProcess bool   // serve in this process instead of child processes
+}
+
+// startSelf runs Lazuli on free ports, in child processes so that the load
+// generator's CPU is not the server's: by default one node on the durable
+// sqlite engine in a temporary directory, or several nodes over one shared
+// store (postgres) to measure a scale-out setup.
 func startSelf(ctx context.Context, opts selfOptions) (bench.Target, func(), error) {
 	if opts.nodes > 1 && !strings.HasPrefix(opts.store, "postgres") {
 		return bench.Target{}, nil, fmt.Errorf("--self-nodes %d needs a store the nodes can share: --self-store postgres://...", opts.nodes)
@@ -180,38 +230,27 @@ func startSelf(ctx context.Context, opts selfOptions) (bench.Target, func(), err
 	if err != nil {
 		return bench.Target{}, nil, err
 	}
-	var apps []*app.App
+	var stops []func()
 	closeSelf := func() {
-		shutdownCtx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		for _, a := range apps {
-			_ = a.Close(shutdownCtx)
+		for _, stop := range stops {
+			stop()
 		}
 		os.RemoveAll(dir)
 	}
 	var target bench.Target
 	for n := 0; n < max(opts.nodes, 1); n++ {
-		args := []string{"--blobPort", "0", "--queuePort", "0", "--tablePort", "0", "--filePort", "0",
-			"--location", dir, "--silent"}
+		args := []string{"--blobPort", "0", "--queuePort", "0", "--tablePort", "0", "--filePort", "0", "--smbPort", "0",
+			"--location", dir, "--silent", "--noAdmin"}
 		if opts.store != "" {
 			args = append(args, "--store", opts.store)
 		}
-		cfg, err := config.Parse(args, func(string) string { return "" }, io.Discard)
+		name := fmt.Sprintf("lazuli-node%d", n+1)
+		t, stop, err := startNode(ctx, name, args, opts.inProcess)
 		if err != nil {
 			closeSelf()
 			return bench.Target{}, nil, err
 		}
-		a, err := app.Start(ctx, cfg, app.Options{})
-		if err != nil {
-			closeSelf()
-			return bench.Target{}, nil, err
-		}
-		apps = append(apps, a)
-		t, err := bench.ParseConnectionString(fmt.Sprintf("lazuli-node%d", n+1), a.ConnectionString())
-		if err != nil {
-			closeSelf()
-			return bench.Target{}, nil, err
-		}
+		stops = append(stops, stop)
 		if n == 0 {
 			target = t
 			target.Name = "lazuli"
@@ -220,4 +259,42 @@ func startSelf(ctx context.Context, opts selfOptions) (bench.Target, func(), err
 		}
 	}
 	return target, closeSelf, nil
+}
+
+// startNode starts one Lazuli node with args, as a child process running
+// this executable, or in this process.
+func startNode(ctx context.Context, name string, args []string, inProcess bool) (bench.Target, func(), error) {
+	if !inProcess {
+		exe, err := os.Executable()
+		if err != nil {
+			return bench.Target{}, nil, err
+		}
+		return bench.StartChild(ctx, append([]string{exe, "serve"}, args...), func(line string) (bench.Target, bool) {
+			line = strings.TrimSpace(line)
+			if !strings.HasPrefix(line, "DefaultEndpointsProtocol=") {
+				return bench.Target{}, false
+			}
+			t, err := bench.ParseConnectionString(name, line)
+			return t, err == nil
+		})
+	}
+	cfg, err := config.Parse(args, func(string) string { return "" }, io.Discard)
+	if err != nil {
+		return bench.Target{}, nil, err
+	}
+	a, err := app.Start(ctx, cfg, app.Options{})
+	if err != nil {
+		return bench.Target{}, nil, err
+	}
+	stop := func() {
+		shutdownCtx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		_ = a.Close(shutdownCtx)
+	}
+	t, err := bench.ParseConnectionString(name, a.ConnectionString())
+	if err != nil {
+		stop()
+		return bench.Target{}, nil, err
+	}
+	return t, stop, nil
 }

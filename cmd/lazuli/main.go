@@ -16,6 +16,8 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 
@@ -27,7 +29,18 @@ import (
 var version = "0.1.0-dev"
 
 func main() {
-	os.Exit(run(os.Args[1:]))
+	os.Exit(run(azuriteCommand(os.Args[0], os.Args[1:])))
+}
+
+// azuriteCommand gives the container image's azurite-blob, azurite-queue
+// and azurite-table names (links to this binary, as in Azurite's image)
+// their meaning: one service only.
+func azuriteCommand(argv0 string, args []string) []string {
+	switch name := filepath.Base(argv0); name {
+	case "azurite-blob", "azurite-queue", "azurite-table":
+		return append([]string{"--services", strings.TrimPrefix(name, "azurite-")}, args...)
+	}
+	return args
 }
 
 func run(args []string) int {
@@ -40,6 +53,8 @@ func run(args []string) int {
 		return serve(args)
 	case "bench":
 		return runBench(args)
+	case nullCommand:
+		return serveNull()
 	case "dump":
 		return runDump(args)
 	case "load":
@@ -62,7 +77,7 @@ func serve(args []string) int {
 		fmt.Fprintln(os.Stderr, "lazuli:", err)
 		return 2
 	}
-	opts, closeLogs, err := logging(cfg)
+	opts, closeLogs, err := logging(cfg, os.Stdout, os.Stderr)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "lazuli:", err)
 		return 2
@@ -91,12 +106,18 @@ func serve(args []string) int {
 	return 0
 }
 
-// logging builds the loggers: errors to stderr, the access log to stdout
-// unless --silent, and everything at debug level to the --debug file.
-func logging(cfg *config.Config) (app.Options, func(), error) {
-	opts := app.Options{Logger: slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))}
+// logging builds the loggers (--logFormat text or json): errors to stderr,
+// the access log to stdout unless --silent, and everything at debug level to the --debug file.
+func logging(cfg *config.Config, stdout, stderr io.Writer) (app.Options, func(), error) {
+	handler := func(w io.Writer, o *slog.HandlerOptions) slog.Handler {
+		if cfg.LogFormat == "json" {
+			return slog.NewJSONHandler(w, o)
+		}
+		return slog.NewTextHandler(w, o)
+	}
+	opts := app.Options{Logger: slog.New(handler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))}
 	if !cfg.Silent {
-		opts.AccessLog = slog.New(slog.NewTextHandler(os.Stdout, nil))
+		opts.AccessLog = slog.New(handler(stdout, nil))
 	}
 	closeLogs := func() {}
 	if cfg.DebugLog != "" {
@@ -119,13 +140,18 @@ func logging(cfg *config.Config) (app.Options, func(), error) {
 
 func printReady(w io.Writer, a *app.App) {
 	fmt.Fprintf(w, "Lazuli %s is ready. Data: %s\n", version, a.Config.StoreURL())
-	for _, name := range []string{"blob", "queue", "table", "file"} {
-		if u, ok := a.Endpoints[name]; ok {
-			fmt.Fprintf(w, "  %-5s service: %s\n", name, u)
+	// "<Service> service is successfully listening" is the line Azurite
+	// prints and that tools (Testcontainers' Azurite modules) wait for.
+	for _, name := range []string{"Blob", "Queue", "Table", "File"} {
+		if u, ok := a.Endpoints[strings.ToLower(name)]; ok {
+			fmt.Fprintf(w, "  %s service is successfully listening at %s\n", name, u)
 		}
 	}
 	if a.SMBAddr != "" {
-		fmt.Fprintf(w, "  smb   service: //%s/<share> (user %s, password: the account key)\n", a.SMBAddr, a.Config.Accounts.Names()[0])
+		fmt.Fprintf(w, "  SMB endpoint of the File service at //%s/<share> (user %s, password: the account key)\n", a.SMBAddr, a.Config.Accounts.Names()[0])
+	}
+	if u := a.AdminURL(); u != "" {
+		fmt.Fprintf(w, "  Admin listener (console, metrics, test control) at %s\n", u)
 	}
 	fmt.Fprintf(w, "Connection string:\n  %s\n", a.ConnectionString())
 }

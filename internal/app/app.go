@@ -11,16 +11,21 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"os"
 	"strings"
+	"sync"
 	"time"
 
 	"software.sslmate.com/src/go-pkcs12"
 
+	"github.com/lazuli-storage/lazuli/internal/admin"
 	"github.com/lazuli-storage/lazuli/internal/auth"
 	"github.com/lazuli-storage/lazuli/internal/clock"
 	"github.com/lazuli-storage/lazuli/internal/config"
 	"github.com/lazuli-storage/lazuli/internal/extent"
+	"github.com/lazuli-storage/lazuli/internal/fault"
+	"github.com/lazuli-storage/lazuli/internal/metrics"
 	"github.com/lazuli-storage/lazuli/internal/server"
 	"github.com/lazuli-storage/lazuli/internal/smb"
 	"github.com/lazuli-storage/lazuli/internal/store"
@@ -28,7 +33,7 @@ import (
 
 // Options are the parts of a start that are not configuration.
 type Options struct {
-	Clock     clock.Clock  // nil: the real clock
+	Clock     clock.Clock  // nil: the system clock, adjustable through the admin API
 	Logger    *slog.Logger // errors and debug output; nil: slog.Default()
 	AccessLog *slog.Logger // one line per request; nil: none
 	Debug     bool         // log auth string-to-sign on failures
@@ -43,14 +48,26 @@ type App struct {
 	Endpoints map[string]string // service name -> base URL including the account path
 	SMB       *smb.Server       // nil when the File service is not running
 	SMBAddr   string            // host:port the SMB endpoint listens on
-	stop      context.CancelFunc
-	done      chan struct{}
+	// Clock is the server's clock, Faults the fault rules the services
+	// consult, Metrics what /metrics shows; Admin is the admin listener
+	// (nil with --noAdmin).
+	Clock   clock.Clock
+	Faults  *fault.Set
+	Metrics *metrics.Metrics
+	Admin   *admin.Server
+	// handlers are the services' handlers by name, for the console.
+	handlers map[string]http.Handler
+	stop     context.CancelFunc
+	done     chan struct{}
+	// background is the services' own work (server.Background), run until
+	// Close.
+	background []server.Background
 }
 
 // Start opens storage, binds every enabled service and serves them.
 func Start(ctx context.Context, cfg *config.Config, opts Options) (*App, error) {
 	if opts.Clock == nil {
-		opts.Clock = clock.Real{}
+		opts.Clock = clock.NewControlled()
 	}
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
@@ -59,35 +76,50 @@ func Start(ctx context.Context, cfg *config.Config, opts Options) (*App, error) 
 	if err != nil {
 		return nil, err
 	}
-	a := &App{Config: cfg, Store: st, Extents: ext, Endpoints: map[string]string{}, done: make(chan struct{})}
+	a := &App{Config: cfg, Extents: ext, Endpoints: map[string]string{}, done: make(chan struct{}),
+		Clock: opts.Clock, Faults: &fault.Set{}, handlers: map[string]http.Handler{}}
+	a.Metrics = newMetrics(a)
+	a.Store = a.Metrics.Store(st)
+	if err := a.listenAdmin(cfg, opts); err != nil {
+		a.closeStorage()
+		return nil, err
+	}
 	if err := a.listen(cfg, opts); err != nil {
+		_ = a.shutdownAdmin(ctx)
 		a.closeStorage()
 		return nil, err
 	}
 	if err := a.startSMB(cfg, opts); err != nil {
-		_ = a.Server.Shutdown(ctx)
+		_ = errors.Join(a.shutdownAdmin(ctx), a.Server.Shutdown(ctx))
 		a.closeStorage()
 		return nil, fmt.Errorf("smb endpoint: %w", err)
 	}
 	a.Server.Serve()
+	a.serveAdmin()
 	collectCtx, cancel := context.WithCancel(context.Background())
 	a.stop = cancel
-	collector := &extent.Collector{Engine: ext, Store: st, Clock: opts.Clock, Grace: 5 * time.Minute,
+	collector := &extent.Collector{Engine: ext, Store: a.Store, Clock: opts.Clock, Grace: 5 * time.Minute,
 		OrphanAge: time.Hour, Logger: opts.Logger}
+	var background sync.WaitGroup
+	for _, b := range a.background {
+		background.Go(func() { b.Run(collectCtx) })
+	}
 	go func() {
 		defer close(a.done)
 		collector.Run(collectCtx, time.Minute)
+		background.Wait()
 	}()
 	return a, nil
 }
 
 func (a *App) listen(cfg *config.Config, opts Options) error {
 	deps := server.Deps{Store: a.Store, Extents: a.Extents, Clock: opts.Clock, Accounts: cfg.Accounts,
-		Logger: opts.Logger, Loose: cfg.Loose}
+		Logger: opts.Logger, Loose: cfg.Loose, OAuth: cfg.OAuth}
 	authn := &auth.Authenticator{Accounts: cfg.Accounts, Clock: opts.Clock, RequestClock: clock.Real{},
-		Logger: opts.Logger, Debug: opts.Debug}
+		Logger: opts.Logger, Debug: opts.Debug, OAuth: cfg.OAuth}
 	mw := server.Options{Store: a.Store, Auth: authn, Clock: opts.Clock, SkipAPIVersionCheck: cfg.SkipAPIVersionCheck,
-		DisableProductStyleURL: cfg.DisableProductStyleURL, AccessLog: opts.AccessLog}
+		DisableProductStyleURL: cfg.DisableProductStyleURL, AccessLog: opts.AccessLog, Faults: a.Faults,
+		Observer: a.Metrics, BodyTimeout: cfg.BodyTimeout, WriteTimeout: cfg.WriteTimeout}
 	var listeners []*server.Listener
 	for _, s := range services {
 		if !cfg.Enabled(s.name) {
@@ -97,8 +129,13 @@ func (a *App) listen(cfg *config.Config, opts Options) error {
 		if err != nil {
 			return fmt.Errorf("%s service: %w", s.name, err)
 		}
+		handler := server.Handler(svc, mw)
+		a.handlers[s.name] = handler
 		listeners = append(listeners, &server.Listener{Name: s.name, Addr: s.endpoint(cfg).Addr(),
-			Handler: server.Handler(svc, mw)})
+			Handler: handler, ConnState: a.Metrics.ConnState(s.name), MaxConns: cfg.MaxConns})
+		if b, ok := svc.(server.Background); ok {
+			a.background = append(a.background, b)
+		}
 	}
 	tlsConfig, err := loadTLS(cfg)
 	if err != nil {
@@ -154,7 +191,7 @@ func loadPFX(path, password string) (tls.Certificate, error) {
 // Close stops the listeners (letting in-flight requests finish until ctx
 // ends), stops the collector, and closes storage.
 func (a *App) Close(ctx context.Context) error {
-	err := a.Server.Shutdown(ctx)
+	err := errors.Join(a.shutdownAdmin(ctx), a.Server.Shutdown(ctx))
 	if a.SMB != nil {
 		err = errors.Join(err, a.SMB.Close())
 	}

@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"strings"
 	"time"
 
 	"github.com/lazuli-storage/lazuli/internal/azerr"
@@ -32,6 +33,8 @@ type Authenticator struct {
 	// Debug logs the server's string-to-sign when a signature does not match,
 	// the quickest way to find a client's canonicalisation mistake.
 	Debug bool
+	// OAuth, when set, accepts Bearer tokens (--oauth basic).
+	OAuth *OAuth
 }
 
 // Authenticate checks r's credentials for account on service svc: a Shared
@@ -56,6 +59,9 @@ func (a *Authenticator) Authenticate(r *http.Request, svc Service, account strin
 	if values := r.Header.Values("Authorization"); len(values) > 0 {
 		if len(values) > 1 {
 			return nil, invalidAuthInfo("the request has more than one Authorization header")
+		}
+		if token, ok := strings.CutPrefix(values[0], "Bearer "); ok {
+			return a.authenticateBearer(r, svc, account, token, id)
 		}
 		return a.authenticateSharedKey(r, svc, account, values[0], id)
 	}

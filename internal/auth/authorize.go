@@ -25,18 +25,38 @@ import (
 //     every other anonymous request is 401 NoAuthenticationInformation.
 func (id *Identity) Authorize(a Access) error {
 	switch id.Kind {
-	case SharedKey:
+	case SharedKey, Bearer:
 		return nil
+	case AccountSAS, ServiceSAS, DelegationSAS:
+		// Every kind of SAS; a Bearer principal has data access as the
+		// account owner has (Azurite's --oauth basic does the same).
+		if a.KeyOnly {
+			return azerr.New(azerr.AuthorizationFailure)
+		}
+	}
+	switch id.Kind {
 	case AccountSAS:
 		return id.authorizeAccountSAS(a)
 	case ServiceSAS:
 		return id.authorizeServiceSAS(a)
+	case DelegationSAS:
+		return id.authorizeDelegationSAS(a)
 	}
 	return authorizeAnonymous(a)
 }
 
+// AuthorizeOwner authorizes an operation only the account key may call on
+// a container, queue, table or share (Get and Set of its ACL): Shared Key
+// passes, any SAS is 403 AuthorizationFailure, an anonymous caller 401.
+func (id *Identity) AuthorizeOwner(svc Service, container string) error {
+	if id == nil {
+		return azerr.New(azerr.NoAuthenticationInformation)
+	}
+	return id.Authorize(Access{Service: svc, ResourceType: ResourceContainer, Container: container, KeyOnly: true})
+}
+
 func authorizeAnonymous(a Access) error {
-	if a.PublicRead {
+	if a.PublicRead && !a.KeyOnly {
 		return nil
 	}
 	if a.Service == Blob && a.ResourceType != ResourceService && a.Perm != "" && strings.Trim(a.Perm, "rl") == "" {

@@ -3,16 +3,19 @@
 //
 // Authentication (Authenticator.Authenticate) runs once per request in the
 // shared middleware. It checks the credentials a request carries — a Shared
-// Key or Shared Key Lite Authorization header, or a shared access signature
-// (SAS) in the query — against the keys of the addressed account and returns
-// an Identity. A request without credentials is Anonymous; whether that is
-// enough is decided later, per operation.
+// Key or Shared Key Lite Authorization header, an OAuth Bearer token (with
+// --oauth; bearer.go, jwt.go), or a shared access signature (SAS) in the
+// query, user delegation SAS included (delegationsas.go) — against the keys
+// of the addressed account and returns an Identity. A request without
+// credentials is Anonymous; whether that is enough is decided later, per
+// operation.
 //
 // Authorization (Identity.Authorize) runs in the service handlers once they
-// know the operation and its target. A Shared Key caller may do anything; a
-// SAS caller only what its signed services, resource types, resource scope,
-// permissions, time window, source IP range and protocol allow; an anonymous
-// caller only what a public container allows.
+// know the operation and its target. A Shared Key or Bearer caller may do
+// anything; a SAS caller only what its signed services, resource types,
+// resource scope, permissions, time window, source IP range and protocol
+// allow (a user delegation SAS also only while its key is valid); an
+// anonymous caller only what a public container allows.
 //
 // Signature verification follows the Azure Storage REST documentation and, where
 // the official SDKs canonicalise differently from the documentation (header

@@ -36,10 +36,12 @@ type Kind int
 
 // The ways a request can authenticate.
 const (
-	Anonymous  Kind = iota
-	SharedKey       // Shared Key or Shared Key Lite Authorization header
-	AccountSAS      // account shared access signature (ss, srt)
-	ServiceSAS      // service shared access signature (sr, or a queue/table SAS)
+	Anonymous     Kind = iota
+	SharedKey          // Shared Key or Shared Key Lite Authorization header
+	AccountSAS         // account shared access signature (ss, srt)
+	ServiceSAS         // service shared access signature (sr, or a queue/table SAS)
+	Bearer             // OAuth access token (Authorization: Bearer), see bearer.go
+	DelegationSAS      // user delegation SAS (skoid, sktid), see delegationsas.go
 )
 
 func (k Kind) String() string {
@@ -52,6 +54,10 @@ func (k Kind) String() string {
 		return "accountsas"
 	case ServiceSAS:
 		return "servicesas"
+	case Bearer:
+		return "bearer"
+	case DelegationSAS:
+		return "delegationsas"
 	}
 	return "unknown"
 }
@@ -63,6 +69,8 @@ type Identity struct {
 	// SAS holds the signature-verified SAS query parameters when Kind is
 	// AccountSAS or ServiceSAS.
 	SAS *SAS
+	// Principal is who a Bearer token or a user delegation SAS speaks for.
+	Principal *Principal
 
 	// What Authorize needs to know about the request, captured when it was
 	// authenticated.
@@ -106,6 +114,10 @@ type Access struct {
 	// Container is the container, queue, table or share name; Object the
 	// blob name or file path. Both as the service parsed them (decoded).
 	Container, Object string
+	// KeyOnly marks operations only the account key may perform (the
+	// ACLs of containers, queues, tables and shares: "only the account
+	// owner may call this operation"); every SAS is refused.
+	KeyOnly bool
 	// ServiceSASDenied marks operations a service SAS can never perform
 	// whatever its permissions (create, delete or list containers, queues and
 	// tables; set ACLs; container leases). Account SAS is unaffected.

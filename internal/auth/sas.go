@@ -37,6 +37,8 @@ type SAS struct {
 	ContentLanguage    string // rscl
 	ContentType        string // rsct
 	Signature          string // sig
+	// Delegation is set for a user delegation SAS (skoid, sktid, ...).
+	Delegation *Delegation
 
 	// SignedContainer and SignedObject are the resource a service SAS was
 	// signed for: the container, queue, table or share, and for sr=b, bs, bv
@@ -68,6 +70,23 @@ func (s *SAS) ResponseHeaders() http.Header {
 	return h
 }
 
+// sasFields are the query parameters a SAS is made of.
+var sasFields = []string{"sv", "ss", "srt", "sr", "sp", "sip", "spr", "si", "ses", "tn", "spk", "srk", "epk", "erk",
+	"rscc", "rscd", "rsce", "rscl", "rsct", "sig", "st", "se", "sdd", "skoid", "sktid", "skt", "ske", "sks", "skv",
+	"saoid", "suoid", "scid", "sduoid", "skdutid"}
+
+// refuseRepeatedSASFields answers 403 AuthenticationFailed for a SAS field
+// given twice: the signature covers one value, and a second one (a second
+// sig, a second sp) must not be read by any part of the server.
+func refuseRepeatedSASFields(q url.Values) error {
+	for _, name := range sasFields {
+		if len(q[name]) > 1 {
+			return authFailed(name + " is given more than once.")
+		}
+	}
+	return nil
+}
+
 var versionFormat = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
 
 // Oldest versions accepted: the first with service SAS for queues and tables,
@@ -81,6 +100,9 @@ const (
 // the signature is verified separately. Errors are 403 AuthenticationFailed
 // with a detail naming the field, as the service answers a malformed SAS.
 func parseSAS(q url.Values, svc Service) (*SAS, error) {
+	if err := refuseRepeatedSASFields(q); err != nil {
+		return nil, err
+	}
 	s := &SAS{
 		Version: q.Get("sv"), Services: q.Get("ss"), ResourceTypes: q.Get("srt"), Resource: q.Get("sr"),
 		Permissions: q.Get("sp"), IP: q.Get("sip"), Protocol: q.Get("spr"), Identifier: q.Get("si"),
@@ -93,11 +115,14 @@ func parseSAS(q url.Values, svc Service) (*SAS, error) {
 	if s.Signature == "" {
 		return nil, authFailed("sig is mandatory. Cannot be empty")
 	}
-	if q.Has("skoid") || q.Has("sktid") {
-		return nil, authFailed("User delegation SAS is not supported: sign the SAS with an account key.")
-	}
 	if err := s.parseCommon(); err != nil {
 		return nil, err
+	}
+	if q.Has("skoid") || q.Has("sktid") {
+		var err error
+		if s.Delegation, err = parseDelegation(q, s); err != nil {
+			return nil, err
+		}
 	}
 	if s.IsAccount() {
 		return s, s.checkAccount()

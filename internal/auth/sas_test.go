@@ -126,7 +126,7 @@ func TestParseSASErrors(t *testing.T) {
 		{"directory negative depth", Blob, base("sr", "d", "sdd", "-1"), "sdd '-1'"},
 		{"table without tn", Table, base("sr", ""), "tn is mandatory"},
 		{"row key without partition key", Table, base("sr", "", "tn", "t1", "srk", "r"), "srk and erk need spk and epk"},
-		{"user delegation", Blob, base("skoid", "x", "sktid", "y"), "User delegation SAS is not supported"},
+		{"user delegation without key start", Blob, base("skoid", "x", "sktid", "y"), "skt is mandatory in a user delegation SAS"},
 		{"account without ss", Blob, account("ss", ""), "ss is mandatory"},
 		{"account without srt", Blob, account("srt", ""), "srt is mandatory"},
 		{"account without sp", Blob, account("sp", ""), "sp is mandatory"},

@@ -17,6 +17,9 @@ func (a *Authenticator) authenticateSAS(r *http.Request, svc Service, account st
 	if !ok {
 		return nil, authFailed(fmt.Sprintf("The account '%s' does not exist.", account))
 	}
+	if s.Delegation != nil {
+		return a.authenticateDelegationSAS(r, svc, account, q, s, id)
+	}
 	if s.IsAccount() {
 		sts := accountSASStringToSign(account, s)
 		if !signatureMatches(acc.Keys, []string{sts}, s.Signature) {

@@ -42,6 +42,13 @@ func New(code string) *Error {
 	return &Error{Status: ent.status, Code: code, Message: ent.message}
 }
 
+// Lookup returns the catalogue error for code and whether the catalogue
+// has it; for an unknown code it returns an Error carrying only the code.
+func Lookup(code string) (*Error, bool) {
+	ent, ok := catalogue[code]
+	return &Error{Status: ent.status, Code: code, Message: ent.message}, ok
+}
+
 // Newf returns the catalogue error for code with a specific message.
 func Newf(code, format string, args ...any) *Error {
 	e := New(code)

@@ -31,9 +31,13 @@ type Target struct {
 	// the lean client spreads its requests over this target and its nodes
 	// in turn. The SDK driver uses the first node only.
 	Nodes []Target
-	// null, when set, is the in-process null server to tell each
-	// scenario's response body size.
-	null *nullServer
+	// null, when set, tells the null server each scenario's response body
+	// size.
+	null nullControl
+	// Server is the process serving the target, when known: its CPU time
+	// gives the server's CPU per operation, and a target with a start script
+	// is restarted before each scenario.
+	Server *Process
 }
 
 func (t Target) keyBytes() ([]byte, error) {
@@ -119,8 +123,11 @@ type Result struct {
 	P999ms    float64 `json:"p999_ms"`
 	// CPUusPerOp is this process's CPU time per operation in microseconds
 	// (see processCPU).
-	CPUusPerOp float64          `json:"cpu_us_per_op,omitempty"`
-	Errors     map[string]int64 `json:"errors,omitempty"`
+	CPUusPerOp float64 `json:"cpu_us_per_op,omitempty"`
+	// ServerCPUusPerOp is the server process's CPU time per operation in
+	// microseconds, when the benchmark knows that process (Target.Server).
+	ServerCPUusPerOp float64          `json:"server_cpu_us_per_op,omitempty"`
+	Errors           map[string]int64 `json:"errors,omitempty"`
 }
 
 // env is what a scenario's setup gets.
@@ -153,8 +160,8 @@ type scenario struct {
 	// nullBody is the body size the null target answers with.
 	nullBody int
 	// setup prepares data with the lean client and returns the op and a
-	// cleanup; sdkSetup does the same through the Azure SDK.
-	setup, sdkSetup setupFunc
+	// cleanup (sdkSetups holds its SDK version, in builds that have one).
+	setup setupFunc
 }
 
 // setupFunc prepares a scenario's data and returns its op and a cleanup.
@@ -182,13 +189,20 @@ func runScenario(ctx context.Context, t Target, s scenario, opts Options) (Resul
 	if s.workers > 0 {
 		workers = s.workers
 	}
+	if t.Server.restartable() {
+		if err := t.Server.restart(ctx); err != nil {
+			return Result{}, err
+		}
+	}
 	e := &env{opts: opts, prefix: s.shortName() + randomHex(4), workers: workers}
 	setup, err := e.connect(t, s, workers*8)
 	if err != nil {
 		return Result{}, err
 	}
 	if t.null != nil {
-		t.null.setBody(s.nullBody)
+		if err := t.null.setBodySize(ctx, s.nullBody); err != nil {
+			return Result{}, err
+		}
 	}
 	do, cleanup, err := setup(ctx, e)
 	if err != nil {
@@ -203,8 +217,10 @@ func runScenario(ctx context.Context, t Target, s scenario, opts Options) (Resul
 	// Sequence numbers continue past the warm-up's so that operations that
 	// create named objects never collide with warm-up ones.
 	cpu0 := processCPU()
+	server0, serverKnown := t.Server.cpu()
 	m := measure(ctx, do, workers, opts.Duration, 1<<30)
 	cpu := processCPU() - cpu0
+	server1, serverStill := t.Server.cpu()
 	r := Result{Target: t.Name, Scenario: s.name, Ops: m.ops, Seconds: m.elapsed.Seconds(), Errors: m.errors,
 		P50ms: ms(m.hist.quantile(0.5)), P99ms: ms(m.hist.quantile(0.99)), P999ms: ms(m.hist.quantile(0.999))}
 	if r.Seconds > 0 {
@@ -213,6 +229,9 @@ func runScenario(ctx context.Context, t Target, s scenario, opts Options) (Resul
 	}
 	if m.ops > 0 {
 		r.CPUusPerOp = float64(cpu) / float64(m.ops) / float64(time.Microsecond)
+		if serverKnown && serverStill {
+			r.ServerCPUusPerOp = float64(server1-server0) / float64(m.ops) / float64(time.Microsecond)
+		}
 	}
 	return r, nil
 }

@@ -9,10 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
-	"github.com/Azure/azure-sdk-for-go/sdk/azcore/to"
-	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/blob"
-
 	"github.com/lazuli-storage/lazuli/internal/auth"
 	"github.com/lazuli-storage/lazuli/internal/clock"
 	"github.com/lazuli-storage/lazuli/internal/lazulitest"
@@ -75,6 +71,15 @@ func startLazuli(t *testing.T) Target {
 	return target
 }
 
+// drivers are the drivers this build has: the lean one, and the SDK's
+// with -tags sdkbench.
+func drivers() []bool {
+	if sdkBuilt {
+		return []bool{false, true}
+	}
+	return []bool{false}
+}
+
 func driverName(sdk bool) string {
 	if sdk {
 		return "sdk"
@@ -84,7 +89,28 @@ func driverName(sdk bool) string {
 
 func TestScenariosLean(t *testing.T) { runEveryScenario(t, startLazuli(t), testOptions(false), All()) }
 
-func TestScenariosSDK(t *testing.T) { runEveryScenario(t, startLazuli(t), testOptions(true), All()) }
+func TestScenariosSDK(t *testing.T) {
+	if !sdkBuilt {
+		t.Skip("the SDK driver is built with -tags sdkbench")
+	}
+	runEveryScenario(t, startLazuli(t), testOptions(true), All())
+}
+
+// Without the sdkbench tag --sdk says how to get the driver.
+func TestSDKDriverLeftOut(t *testing.T) {
+	if sdkBuilt {
+		t.Skip("this build has the SDK driver")
+	}
+	target, closeNull, err := NullTarget()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer closeNull()
+	_, err = Run(context.Background(), target, []string{"blob-put-1k"}, testOptions(true))
+	if !errors.Is(err, errNoSDK) {
+		t.Fatalf("--sdk without the driver: %v, want errNoSDK", err)
+	}
+}
 
 // TestBigTransfersFullSize performs one operation of each 256 MiB scenario
 // as the command runs it (the other tests shrink them to 8 MiB), in both
@@ -94,7 +120,7 @@ func TestBigTransfersFullSize(t *testing.T) {
 		t.Skip("moves 1 GiB per driver; skipped under -short and the race detector")
 	}
 	target := startLazuli(t)
-	for _, sdk := range []bool{false, true} {
+	for _, sdk := range drivers() {
 		for _, name := range []string{"blob-upload-256m", "blob-download-256m"} {
 			t.Run(driverName(sdk)+"/"+name, func(t *testing.T) {
 				if n := runOnce(t, target, name, Options{Concurrency: 1, SDK: sdk}); n != 256*mib {
@@ -176,7 +202,7 @@ func TestNullTarget(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer closeNull()
-	for _, sdk := range []bool{false, true} {
+	for _, sdk := range drivers() {
 		t.Run(driverName(sdk), func(t *testing.T) {
 			for _, name := range All() {
 				opts := testOptions(sdk)
@@ -197,38 +223,6 @@ func TestNullTarget(t *testing.T) {
 	}
 }
 
-// TestSDKErrorKeys checks that a failed SDK request is reported under the
-// same "<status> <code>" key as the lean client's.
-func TestSDKErrorKeys(t *testing.T) {
-	target := startLazuli(t)
-	c, err := newSDKClient(target, auth.Blob, 2)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cc := c.blob.NewContainerClient("errkeys")
-	ctx := context.Background()
-	if _, err := cc.Create(ctx, nil); err != nil {
-		t.Fatal(err)
-	}
-	if err := sdkPutBlob(ctx, cc, "b", payload(16), nil); err != nil {
-		t.Fatal(err)
-	}
-	stale := azcore.ETag(`"0x1"`)
-	err = sdkPutBlob(ctx, cc, "b", payload(16), &blob.AccessConditions{
-		ModifiedAccessConditions: &blob.ModifiedAccessConditions{IfMatch: &stale}})
-	if got := errorKey(err); got != "412 ConditionNotMet" {
-		t.Errorf("stale If-Match: key %q (%v)", got, err)
-	}
-	_, err = cc.Create(ctx, nil)
-	if got := errorKey(err); got != "409 ContainerAlreadyExists" {
-		t.Errorf("second create: key %q (%v)", got, err)
-	}
-	_, err = cc.NewBlockBlobClient("missing").DownloadStream(ctx, &blob.DownloadStreamOptions{RangeGetContentMD5: to.Ptr(false)})
-	if got := errorKey(err); got != "404 BlobNotFound" {
-		t.Errorf("missing blob: key %q (%v)", got, err)
-	}
-}
-
 func TestErrorKey(t *testing.T) {
 	long := strings.Repeat("x", 100)
 	for _, tc := range []struct {
@@ -237,9 +231,7 @@ func TestErrorKey(t *testing.T) {
 	}{
 		{&statusError{status: 412, code: "ConditionNotMet"}, "412 ConditionNotMet"},
 		{&statusError{status: 500}, "500"},
-		{&azcore.ResponseError{StatusCode: 409, ErrorCode: "LeaseAlreadyPresent"}, "409 LeaseAlreadyPresent"},
-		{fmt.Errorf("put: %w", &azcore.ResponseError{StatusCode: 404, ErrorCode: "BlobNotFound"}), "404 BlobNotFound"},
-		{&azcore.ResponseError{StatusCode: 503}, "503"},
+		{fmt.Errorf("put: %w", &statusError{status: 404, code: "BlobNotFound"}), "404 BlobNotFound"},
 		{errors.New("queue empty"), "queue empty"},
 		{errors.New(long), long[:60]},
 	} {

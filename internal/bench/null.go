@@ -1,6 +1,9 @@
 package bench
 
 import (
+	"context"
+	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"strconv"
@@ -88,7 +91,46 @@ func nullStatus(r *http.Request) int {
 	return http.StatusOK
 }
 
+// nullBodyPath is where a benchmark in another process sets the size of the
+// null server's GET bodies (POST ?size=N). No storage request has a path
+// starting with a dot segment, so it cannot collide with a scenario's.
+const nullBodyPath = "/.lazuli-null/body"
+
+// nullControl sets the size of the bodies the null target answers GETs with,
+// before each scenario: in this process, or over HTTP in a child.
+type nullControl interface {
+	setBodySize(ctx context.Context, size int) error
+}
+
+func (n *nullServer) setBodySize(_ context.Context, size int) error {
+	n.setBody(size)
+	return nil
+}
+
+// remoteNull is a null server in another process.
+type remoteNull struct{ url string }
+
+func (n remoteNull) setBodySize(ctx context.Context, size int) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, n.url+nullBodyPath+"?size="+strconv.Itoa(size), nil)
+	if err != nil {
+		return err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusNoContent {
+		return fmt.Errorf("null server: setting the body size answered %s", resp.Status)
+	}
+	return nil
+}
+
 func (n *nullServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Path == nullBodyPath {
+		n.serveBodySize(w, r)
+		return
+	}
 	// Drain the request body as a real server must.
 	buf := make([]byte, 32*1024)
 	for {
@@ -121,6 +163,16 @@ func (n *nullServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	_, _ = w.Write(body)
 }
 
+func (n *nullServer) serveBodySize(w http.ResponseWriter, r *http.Request) {
+	size, err := strconv.Atoi(r.URL.Query().Get("size"))
+	if r.Method != http.MethodPost || err != nil || size < 0 || size > 64<<20 {
+		http.Error(w, "POST ?size=N (0 to 64 MiB)", http.StatusBadRequest)
+		return
+	}
+	n.setBody(size)
+	w.WriteHeader(http.StatusNoContent)
+}
+
 // rangeSize is the length of the byte range a GET asks for, if it asks for
 // a bounded one.
 func rangeSize(r *http.Request) (int, bool) {
@@ -142,14 +194,52 @@ func rangeSize(r *http.Request) (int, bool) {
 
 func (n *nullServer) close() { _ = n.srv.Close() }
 
-// NullTarget starts the null server and returns it as a target with a
-// close function.
+// NullTarget starts the null server in this process and returns it as a
+// target with a close function.
 func NullTarget() (Target, func(), error) {
 	n, err := startNull()
 	if err != nil {
 		return Target{}, nil, err
 	}
-	t := Target{Name: "null", BlobURL: n.url + "/acct", QueueURL: n.url + "/acct", TableURL: n.url + "/acct",
-		FileURL: n.url + "/acct", Account: "acct", Key: "a2V5", null: n}
-	return t, n.close, nil
+	return nullTarget(n.url, n), n.close, nil
+}
+
+func nullTarget(url string, control nullControl) Target {
+	return Target{Name: "null", BlobURL: url + "/acct", QueueURL: url + "/acct", TableURL: url + "/acct",
+		FileURL: url + "/acct", Account: "acct", Key: "a2V5", null: control}
+}
+
+// nullAnnouncement starts the line ServeNull prints when it is ready.
+const nullAnnouncement = "null server listening on "
+
+// ServeNull runs the null server on addr until ctx ends, after printing its
+// URL on out: the body of the null target when it runs as a process of its
+// own, apart from the load generator.
+func ServeNull(ctx context.Context, addr string, out io.Writer) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	n := &nullServer{url: "http://" + ln.Addr().String()}
+	n.setBody(0)
+	n.srv = &http.Server{Handler: n, ReadHeaderTimeout: 10 * time.Second}
+	fmt.Fprintln(out, nullAnnouncement+n.url)
+	go func() {
+		<-ctx.Done()
+		n.close()
+	}()
+	if err := n.srv.Serve(ln); err != http.ErrServerClosed {
+		return err
+	}
+	return nil
+}
+
+// NullChildReady recognises ServeNull's announcement in a child's output,
+// for StartChild.
+func NullChildReady(line string) (Target, bool) {
+	url, ok := strings.CutPrefix(line, nullAnnouncement)
+	if !ok {
+		return Target{}, false
+	}
+	return nullTarget(url, remoteNull{url: url}), true
 }

@@ -43,12 +43,21 @@ func scenarioByName(name string) (scenario, bool) {
 // Print writes results as a table.
 func Print(w io.Writer, results []Result) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "target\tscenario\tops/s\tMB/s\tp50 ms\tp99 ms\tp99.9 ms\tcpu µs/op\terrors\t")
+	fmt.Fprintln(tw, "target\tscenario\tops/s\tMB/s\tp50 ms\tp99 ms\tp99.9 ms\tclient cpu µs/op\tserver cpu µs/op\terrors\t")
 	for _, r := range results {
-		fmt.Fprintf(tw, "%s\t%s\t%.0f\t%.1f\t%.2f\t%.2f\t%.2f\t%.0f\t%s\t\n", r.Target, r.Scenario, r.OpsPerSec, r.MBPerSec,
-			r.P50ms, r.P99ms, r.P999ms, r.CPUusPerOp, formatErrors(r.Errors))
+		fmt.Fprintf(tw, "%s\t%s\t%.0f\t%.1f\t%.2f\t%.2f\t%.2f\t%.0f\t%s\t%s\t\n", r.Target, r.Scenario, r.OpsPerSec, r.MBPerSec,
+			r.P50ms, r.P99ms, r.P999ms, r.CPUusPerOp, formatServerCPU(r), formatErrors(r.Errors))
 	}
 	tw.Flush()
+}
+
+// formatServerCPU prints the server's CPU per operation, or "-" when the
+// server process is not known to the benchmark.
+func formatServerCPU(r Result) string {
+	if r.ServerCPUusPerOp == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.0f", r.ServerCPUusPerOp)
 }
 
 func formatErrors(errs map[string]int64) string {

@@ -21,15 +21,15 @@ const (
 
 func blobScenarios() []scenario {
 	return []scenario{
-		{name: "blob-put-1k", svc: auth.Blob, setup: putBlobs(kib), sdkSetup: sdkPutBlobs(kib)},
-		{name: "blob-get-1k", svc: auth.Blob, nullBody: kib, setup: getBlobs(kib), sdkSetup: sdkGetBlobs(kib)},
-		{name: "blob-put-1m", svc: auth.Blob, setup: putBlobs(mib), sdkSetup: sdkPutBlobs(mib)},
-		{name: "blob-get-1m", svc: auth.Blob, nullBody: mib, setup: getBlobs(mib), sdkSetup: sdkGetBlobs(mib)},
-		{name: "blob-upload-256m", svc: auth.Blob, workers: 1, setup: upload256, sdkSetup: sdkUpload256},
-		{name: "blob-download-256m", svc: auth.Blob, workers: 1, nullBody: 8 * mib, setup: download256, sdkSetup: sdkDownload256},
-		{name: "cond-update", svc: auth.Blob, nullBody: kib, setup: condUpdate, sdkSetup: sdkCondUpdate},
-		{name: "lease-cycle", svc: auth.Blob, setup: leaseCycle, sdkSetup: sdkLeaseCycle},
-		{name: "list-blobs", svc: auth.Blob, setup: listBlobs, sdkSetup: sdkListBlobs},
+		{name: "blob-put-1k", svc: auth.Blob, setup: putBlobs(kib)},
+		{name: "blob-get-1k", svc: auth.Blob, nullBody: kib, setup: getBlobs(kib)},
+		{name: "blob-put-1m", svc: auth.Blob, setup: putBlobs(mib)},
+		{name: "blob-get-1m", svc: auth.Blob, nullBody: mib, setup: getBlobs(mib)},
+		{name: "blob-upload-256m", svc: auth.Blob, workers: 1, setup: upload256},
+		{name: "blob-download-256m", svc: auth.Blob, workers: 1, nullBody: 8 * mib, setup: download256},
+		{name: "cond-update", svc: auth.Blob, nullBody: kib, setup: condUpdate},
+		{name: "lease-cycle", svc: auth.Blob, setup: leaseCycle},
+		{name: "list-blobs", svc: auth.Blob, setup: listBlobs},
 	}
 }
 

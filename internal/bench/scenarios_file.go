@@ -11,8 +11,8 @@ import (
 
 func fileScenarios() []scenario {
 	return []scenario{
-		{name: "file-write-1m", svc: auth.File, setup: fileWrite, sdkSetup: sdkFileWrite},
-		{name: "file-read-1m", svc: auth.File, nullBody: mib, setup: fileRead, sdkSetup: sdkFileRead},
+		{name: "file-write-1m", svc: auth.File, setup: fileWrite},
+		{name: "file-read-1m", svc: auth.File, nullBody: mib, setup: fileRead},
 	}
 }
 

@@ -11,8 +11,8 @@ import (
 
 func queueScenarios() []scenario {
 	return []scenario{
-		{name: "queue-put", svc: auth.Queue, setup: queuePut, sdkSetup: sdkQueuePut},
-		{name: "queue-get-delete", svc: auth.Queue, setup: queueGetDelete, sdkSetup: sdkQueueGetDelete},
+		{name: "queue-put", svc: auth.Queue, setup: queuePut},
+		{name: "queue-get-delete", svc: auth.Queue, setup: queueGetDelete},
 	}
 }
 

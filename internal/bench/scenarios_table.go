@@ -13,11 +13,11 @@ import (
 
 func tableScenarios() []scenario {
 	return []scenario{
-		{name: "table-insert", svc: auth.Table, setup: tableInsert, sdkSetup: sdkTableInsert},
-		{name: "table-point-get", svc: auth.Table, nullBody: 200, setup: tablePointGet, sdkSetup: sdkTablePointGet},
-		{name: "table-merge-ifmatch", svc: auth.Table, setup: tableMergeIfMatch, sdkSetup: sdkTableMergeIfMatch},
-		{name: "table-query", svc: auth.Table, nullBody: 20000, setup: tableQuery, sdkSetup: sdkTableQuery},
-		{name: "table-batch-100", svc: auth.Table, setup: tableBatch, sdkSetup: sdkTableBatch},
+		{name: "table-insert", svc: auth.Table, setup: tableInsert},
+		{name: "table-point-get", svc: auth.Table, nullBody: 200, setup: tablePointGet},
+		{name: "table-merge-ifmatch", svc: auth.Table, setup: tableMergeIfMatch},
+		{name: "table-query", svc: auth.Table, nullBody: 20000, setup: tableQuery},
+		{name: "table-batch-100", svc: auth.Table, setup: tableBatch},
 	}
 }
 

@@ -1,3 +1,5 @@
+//go:build sdkbench
+
 package bench
 
 import (
@@ -36,22 +38,6 @@ type sdkClient struct {
 	queue  *azqueue.ServiceClient
 	table  *aztables.ServiceClient
 	file   *fileservice.Client
-}
-
-// connect gives e the client of the driver its options select and returns
-// that driver's setup for s.
-func (e *env) connect(t Target, s scenario, conns int) (setupFunc, error) {
-	if !e.opts.SDK {
-		c, err := newClient(t, conns)
-		e.c = c
-		return s.setup, err
-	}
-	if s.sdkSetup == nil {
-		return nil, fmt.Errorf("scenario %s has no SDK version", s.name)
-	}
-	c, err := newSDKClient(t, s.svc, conns)
-	e.sdk = c
-	return s.sdkSetup, err
 }
 
 // sdkOptions are the azcore options every SDK client gets: the benchmark's
@@ -104,13 +90,9 @@ func newSDKClient(t Target, svc auth.Service, conns int) (*sdkClient, error) {
 	return c, nil
 }
 
-// responseStatus is the HTTP status and Azure error code of a failed
-// request, from either driver.
-func responseStatus(err error) (status int, code string, ok bool) {
-	var se *statusError
-	if errors.As(err, &se) {
-		return se.status, se.code, true
-	}
+// azcoreStatus is the HTTP status and Azure error code of a failed SDK
+// request.
+func azcoreStatus(err error) (status int, code string, ok bool) {
 	var re *azcore.ResponseError
 	if errors.As(err, &re) {
 		return re.StatusCode, re.ErrorCode, true

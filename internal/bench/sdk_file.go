@@ -1,3 +1,5 @@
+//go:build sdkbench
+
 package bench
 
 import (

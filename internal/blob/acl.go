@@ -106,7 +106,7 @@ func (s *Service) setContainerACL(w http.ResponseWriter, r *http.Request) error 
 	return write(w, http.StatusOK)
 }
 
-var ownerContainerWrite = access{level: ownerContainer.level, perm: "w", serviceSASDenied: true}
+var ownerContainerWrite = access{level: ownerContainer.level, perm: "w", keyOnly: true}
 
 // parseACL reads a SignedIdentifiers body. More than five identifiers is
 // 400 InvalidXmlDocument, as is an identifier that is empty or longer than

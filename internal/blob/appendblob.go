@@ -1,6 +1,7 @@
 package blob
 
 import (
+	"github.com/lazuli-storage/lazuli/internal/structured"
 	"net/http"
 	"strconv"
 
@@ -158,6 +159,7 @@ func (s *Service) commitAppend(w http.ResponseWriter, r *http.Request, conds con
 	h := w.Header()
 	setWriteResult(h, rec)
 	d.setHeaders(h, info.MD5, crc)
+	structured.EchoUpload(h, r.Header)
 	h.Set("X-Ms-Blob-Append-Offset", itoa(offset))
 	h.Set(committedCountHeader, strconv.Itoa(blocks))
 	h.Set("X-Ms-Request-Server-Encrypted", "true")

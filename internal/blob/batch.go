@@ -203,7 +203,7 @@ func writeBatchResponse(w http.ResponseWriter, subs []subRequest, results []*sub
 		sort.Strings(names)
 		for _, name := range names {
 			for _, v := range res.header[name] {
-				fmt.Fprintf(&b, "%s: %s\r\n", name, v)
+				fmt.Fprintf(&b, "%s: %s\r\n", subHeaderName(name), v)
 			}
 		}
 		b.WriteString("\r\n")
@@ -217,6 +217,16 @@ func writeBatchResponse(w http.ResponseWriter, subs []subRequest, results []*sub
 	w.WriteHeader(http.StatusAccepted)
 	_, err := w.Write(b.Bytes())
 	return err
+}
+
+// subHeaderName spells a sub-response header as the service does: its own
+// x-ms-* headers in lower case, which the JavaScript SDK's batch parser
+// requires (it finds x-ms-error-code by exact name).
+func subHeaderName(name string) string {
+	if strings.HasPrefix(name, "X-Ms-") {
+		return strings.ToLower(name)
+	}
+	return name
 }
 
 // newRequestID returns a random UUID for a sub-request's x-ms-request-id.

@@ -57,7 +57,30 @@ func TestSplitBatch(t *testing.T) {
 	}
 }
 
+// jsBatchBody is a body as the JavaScript SDK's BlobBatchClient writes it:
+// each sub-request's headers end with the CRLF of the next delimiter, with
+// no blank line of their own. Azure accepts it.
+const jsBatchBody = "--batch_1\r\nContent-Type: application/http\r\nContent-Transfer-Encoding: binary\r\nContent-ID: 0\r\n\r\n" +
+	"DELETE /container/a.txt HTTP/1.1\r\nx-ms-date: Tue, 24 Nov 2026 14:00:00 GMT\r\nAuthorization: SharedKey devstoreaccount1:c2ln\r\n" +
+	"--batch_1\r\nContent-Type: application/http\r\nContent-Transfer-Encoding: binary\r\nContent-ID: 1\r\n\r\n" +
+	"DELETE /container/b.txt HTTP/1.1\r\nx-ms-date: Tue, 24 Nov 2026 14:00:00 GMT\r\n" +
+	"--batch_1--\r\n"
+
+func TestSplitBatchWithoutBlankLineAfterHeaders(t *testing.T) {
+	subs, err := splitBatch([]byte(jsBatchBody), "batch_1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(subs) != 2 || subs[0].req.URL.Path != "/container/a.txt" || subs[1].contentID != "1" ||
+		subs[0].req.Header.Get("Authorization") != "SharedKey devstoreaccount1:c2ln" || subs[1].req.Header.Get("x-ms-date") == "" {
+		t.Fatalf("parsed %+v", subs)
+	}
+}
+
 func FuzzSplitBatch(f *testing.F) {
+	f.Add(strings.ReplaceAll(jsBatchBody, "batch_1", "b"))
+	f.Add("--b\r\n\r\nDELETE /c/x HTTP/1.1\r\n--b--")
+	f.Add("--b\r\n\r\nDELETE /c/x HTTP/1.1\nHost: x\n--b--")
 	f.Add(batchBody("b", "DELETE /c/x HTTP/1.1\r\n\r\n"))
 	f.Add(batchBody("b", "PUT /c/x?comp=tier HTTP/1.1\r\nx-ms-access-tier: Hot\r\n\r\n", "DELETE /c/y HTTP/1.1\r\n\r\n"))
 	f.Add("--b\r\n\r\n--b--")

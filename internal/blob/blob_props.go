@@ -89,7 +89,7 @@ func (s *Service) leaseBlob(w http.ResponseWriter, r *http.Request) error {
 		if err != nil {
 			return err
 		}
-		if err := authorize(r, t, leaseBlob, c); err != nil {
+		if err := authorize(r, t, leaseAccess(req.Action, false), c); err != nil {
 			return err
 		}
 		if !found {

@@ -39,7 +39,8 @@ func (s *Service) writeBlobAs(r *http.Request, conds cond.Conditions, creates bo
 	account := request.Of(r).Account
 	var result *blobRecord
 	err := s.store.Update(r.Context(), func(tx store.Tx) error {
-		if _, found, err := loadContainer(tx, account, t.Container); err != nil || !found {
+		c, found, err := loadContainer(tx, account, t.Container)
+		if err != nil || !found {
 			return firstErr(err, containerNotFound())
 		}
 		old, _, err := loadBlob(tx, account, t.Container, t.Blob)
@@ -52,6 +53,12 @@ func (s *Service) writeBlobAs(r *http.Request, conds cond.Conditions, creates bo
 			return blobNotFound()
 		case committed && creates && conds.IfNoneMatchStar():
 			return azerr.New(azerr.BlobAlreadyExists)
+		case committed && creates:
+			// Decided here, in the write's own transaction: a create-only
+			// SAS may not replace the blob that now exists.
+			if err := authorize(r, t, *createBlob.overwrite, c); err != nil {
+				return err
+			}
 		}
 		if err := checkWriteConditions(conds, old); err != nil {
 			return err

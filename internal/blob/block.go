@@ -2,6 +2,7 @@ package blob
 
 import (
 	"errors"
+	"github.com/lazuli-storage/lazuli/internal/structured"
 	"net/http"
 	"sort"
 
@@ -38,7 +39,7 @@ func parsePutBlock(r *http.Request) (putBlockArgs, error) {
 	if _, err := blobConditions(r, 0); err != nil {
 		return a, err
 	}
-	if err := refuseStructuredBody(r.Header); err != nil {
+	if _, err := structured.AcceptUpload(r); err != nil {
 		return a, err
 	}
 	if a.sums, err = parseChecksums(r.Header); err != nil {
@@ -89,6 +90,7 @@ func (s *Service) commitBlock(w http.ResponseWriter, r *http.Request, id string,
 		return err
 	}
 	d.setHeaders(w.Header(), info.MD5, crc)
+	structured.EchoUpload(w.Header(), r.Header)
 	w.Header().Set("X-Ms-Request-Server-Encrypted", "true")
 	return write(w, http.StatusCreated)
 }

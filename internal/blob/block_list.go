@@ -3,7 +3,7 @@ package blob
 import (
 	"bytes"
 	"crypto/md5"
-	"io"
+	"github.com/lazuli-storage/lazuli/internal/crc64"
 	"net/http"
 
 	"github.com/lazuli-storage/lazuli/internal/azerr"
@@ -46,16 +46,13 @@ func parsePutBlockList(r *http.Request) (putBlockListArgs, error) {
 	if err != nil {
 		return a, err
 	}
-	body, err := io.ReadAll(io.LimitReader(r.Body, blocklist.MaxBodyBytes+1))
+	body, err := request.ReadBody(r, blocklist.MaxBodyBytes)
 	if err != nil {
 		return a, err
 	}
-	if len(body) > blocklist.MaxBodyBytes {
-		return a, azerr.New(azerr.RequestBodyTooLarge)
-	}
 	a.bodyMD5 = md5.Sum(body)
 	if sums.crc64 != nil {
-		a.bodyCRC = crc64Bytes(body)
+		a.bodyCRC = crc64.Bytes(body)
 	}
 	if err := sums.verify(a.bodyMD5, a.bodyCRC); err != nil {
 		return a, err

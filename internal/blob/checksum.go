@@ -4,6 +4,7 @@ import (
 	"crypto/md5"
 	"encoding/base64"
 	"encoding/binary"
+	"github.com/lazuli-storage/lazuli/internal/crc64"
 	"io"
 	"net/http"
 
@@ -96,7 +97,7 @@ func (d digests) wrap(r io.Reader) *crcReader {
 func (c *crcReader) Read(p []byte) (int, error) {
 	n, err := c.r.Read(p)
 	if c.on && n > 0 {
-		c.sum = crc64Update(c.sum, p[:n])
+		c.sum = crc64.Update(c.sum, p[:n])
 	}
 	return n, err
 }

@@ -33,23 +33,34 @@ type access struct {
 	publicLevel byte
 	// serviceSASDenied: no service SAS may do this.
 	serviceSASDenied bool
+	// keyOnly: only the account key may do this (container ACLs).
+	keyOnly bool
+	// overwrite is the access a write that created needs instead when its
+	// target already exists: the create permission (c) writes new blobs
+	// only, replacing one needs write (w).
+	overwrite *access
 }
 
 // Access levels of the operations.
 var (
-	readBlob        = access{level: auth.ResourceObject, perm: "r", public: true, publicLevel: accessBlob}
-	writeBlob       = access{level: auth.ResourceObject, perm: "w"}
-	createBlob      = access{level: auth.ResourceObject, perm: "cw"}
-	deleteBlob      = access{level: auth.ResourceObject, perm: "d"}
-	leaseBlob       = access{level: auth.ResourceObject, perm: "wd"}
+	readBlob   = access{level: auth.ResourceObject, perm: "r", public: true, publicLevel: accessBlob}
+	writeBlob  = access{level: auth.ResourceObject, perm: "w"}
+	createBlob = access{level: auth.ResourceObject, perm: "cw", overwrite: &writeBlob}
+	deleteBlob = access{level: auth.ResourceObject, perm: "d"}
+	// The delete permission also lets a SAS break a lease (version
+	// 2017-07-29 on); acquiring, renewing, changing and releasing one need
+	// write.
+	leaseBlob       = access{level: auth.ResourceObject, perm: "w"}
+	breakBlobLease  = access{level: auth.ResourceObject, perm: "wd"}
 	readContainer   = access{level: auth.ResourceContainer, perm: "r", public: true, publicLevel: accessContainer}
 	listContainer   = access{level: auth.ResourceContainer, perm: "l", public: true, publicLevel: accessContainer}
 	writeContainer  = access{level: auth.ResourceContainer, perm: "w", serviceSASDenied: true}
 	createContainer = access{level: auth.ResourceContainer, perm: "cw", serviceSASDenied: true}
 	deleteContainer = access{level: auth.ResourceContainer, perm: "d", serviceSASDenied: true}
-	leaseContainer  = access{level: auth.ResourceContainer, perm: "wd", serviceSASDenied: true}
-	// Container metadata and ACL are the owner's (no service SAS).
-	ownerContainer = access{level: auth.ResourceContainer, perm: "r", serviceSASDenied: true}
+	leaseContainer  = access{level: auth.ResourceContainer, perm: "w", serviceSASDenied: true}
+	breakContainer  = access{level: auth.ResourceContainer, perm: "wd", serviceSASDenied: true}
+	// Container ACLs are the account owner's: no SAS of any kind.
+	ownerContainer = access{level: auth.ResourceContainer, perm: "r", keyOnly: true}
 )
 
 // authorize checks the caller may perform an operation of kind a on t,
@@ -61,12 +72,26 @@ func authorize(r *http.Request, t target, a access, c *containerRecord) error {
 		return azerr.New(azerr.NoAuthenticationInformation)
 	}
 	acc := auth.Access{Service: auth.Blob, ResourceType: a.level, Perm: a.perm,
-		Container: t.Container, Object: t.Blob, ServiceSASDenied: a.serviceSASDenied}
+		Container: t.Container, Object: t.Blob, ServiceSASDenied: a.serviceSASDenied, KeyOnly: a.keyOnly}
 	if c != nil {
 		acc.Policy = c.policy
 		acc.PublicRead = a.public && !c.Deleting && c.Public >= a.publicLevel
 	}
 	return id.Authorize(acc)
+}
+
+// leaseAccess is the access a lease action needs: break also takes the
+// delete permission, every other action write.
+func leaseAccess(action string, onContainer bool) access {
+	switch {
+	case onContainer && action == lease.Break:
+		return breakContainer
+	case onContainer:
+		return leaseContainer
+	case action == lease.Break:
+		return breakBlobLease
+	}
+	return leaseBlob
 }
 
 // policy looks up a stored access policy for service SAS.

@@ -248,7 +248,7 @@ func (s *Service) leaseContainer(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	var res lease.Result
-	c, err := s.updateContainer(r, leaseContainer, conds, func(c *containerRecord) (bool, error) {
+	c, err := s.updateContainer(r, leaseAccess(req.Action, true), conds, func(c *containerRecord) (bool, error) {
 		next, result, err := lease.Apply(c.Lease, req, s.now(), lease.Container)
 		c.Lease, res = next, result
 		return false, err

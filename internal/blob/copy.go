@@ -69,9 +69,6 @@ func (s *Service) parseCopy(r *http.Request, sync bool) (copyArgs, error) {
 			return a, err
 		}
 	}
-	if r.Header.Get("X-Ms-Copy-Source-Authorization") != "" {
-		return a, azerr.Newf(azerr.NotImplemented, "OAuth copy sources (x-ms-copy-source-authorization) are not implemented by Lazuli.")
-	}
 	if raw := r.Header.Get("X-Ms-Seal-Blob"); raw != "" {
 		seal, err := strconv.ParseBool(raw)
 		if err != nil {

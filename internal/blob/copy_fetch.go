@@ -61,7 +61,12 @@ func (s *Service) fetchSource(r *http.Request, src copySource, rng *byterange.Ra
 		req.Header.Set("X-Ms-Range", spec)
 		req.Header.Set("Range", spec)
 	}
-	s.signFileSource(r, src, req)
+	if src.authorization != "" {
+		req.Header.Set("Authorization", src.authorization)
+		req.Header.Set("X-Ms-Version", request.Of(r).Version)
+	} else {
+		s.signFileSource(r, src, req)
+	}
 	resp, err := fetchClient.Do(req)
 	if err != nil {
 		return nil, copySourceError(http.StatusBadGateway, "", fmt.Sprintf("Could not read the copy source: %v", err))

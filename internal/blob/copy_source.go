@@ -27,6 +27,8 @@ type copySource struct {
 	account string
 	t       target
 	sel     selector
+	// authorization is x-ms-copy-source-authorization ("Bearer <token>").
+	authorization string
 }
 
 // parseCopySource reads x-ms-copy-source: an absolute http(s) URL. A URL
@@ -34,12 +36,21 @@ type copySource struct {
 // known account) is a local blob; its snapshot or version query selects
 // the state to copy.
 func (s *Service) parseCopySource(r *http.Request) (copySource, error) {
-	raw := r.Header.Get("X-Ms-Copy-Source")
+	return s.parseBlobURL(r, "x-ms-copy-source")
+}
+
+// parseBlobURL reads a header holding a blob's URL (a copy source, a
+// previous snapshot) as parseCopySource describes.
+func (s *Service) parseBlobURL(r *http.Request, header string) (copySource, error) {
+	raw := r.Header.Get(header)
 	u, err := url.Parse(raw)
 	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
-		return copySource{}, azerr.InvalidHeader("x-ms-copy-source", raw)
+		return copySource{}, azerr.InvalidHeader(header, raw)
 	}
 	src := copySource{raw: raw, url: u}
+	if src.authorization, err = auth.CopySourceToken(r.Header); err != nil {
+		return copySource{}, err
+	}
 	account, local := s.localAccount(r, u)
 	if !local {
 		return src, nil
@@ -184,34 +195,44 @@ func (s *Service) loadSource(tx store.Tx, r *http.Request, src copySource, a sou
 }
 
 // authorizeSource checks the caller may read a local source: a SAS in the
-// source URL must grant read on it; without one, the request must be
-// Shared Key for the source's account, or the source's container public.
+// source URL, or else a token in x-ms-copy-source-authorization, must grant
+// read on it; without either, the request must be Shared Key or Bearer for
+// the source's account, or the source's container public.
 func (s *Service) authorizeSource(r *http.Request, src copySource, c *containerRecord) error {
-	if src.hasSAS() {
-		req := &http.Request{Method: http.MethodGet, URL: src.url, Header: http.Header{},
-			RemoteAddr: r.RemoteAddr, TLS: r.TLS, Host: src.url.Host}
-		id, err := s.authn.Authenticate(req.WithContext(r.Context()), auth.Blob, src.account)
-		if err == nil {
-			acc := auth.Access{Service: auth.Blob, ResourceType: auth.ResourceObject, Perm: "r",
-				Container: src.t.Container, Object: src.t.Blob}
-			if c != nil {
-				acc.Policy = c.policy
-			}
-			err = id.Authorize(acc)
-		}
-		if err != nil {
-			return sourceDenied(err)
-		}
-		return nil
+	switch {
+	case src.hasSAS():
+		return s.authorizeSourceAs(r, src, c, http.Header{})
+	case src.authorization != "":
+		return s.authorizeSourceAs(r, src, c, http.Header{"Authorization": {src.authorization}})
 	}
 	id := request.Of(r).Identity
-	if id != nil && id.Kind == auth.SharedKey && id.Account == src.account {
+	if id != nil && (id.Kind == auth.SharedKey || id.Kind == auth.Bearer) && id.Account == src.account {
 		return nil
 	}
 	if c != nil && !c.Deleting && c.Public >= accessBlob {
 		return nil
 	}
 	return sourceDenied(azerr.New(azerr.AuthorizationFailure))
+}
+
+// authorizeSourceAs checks the source may be read by a GET of its URL
+// carrying header, as if that read had come on its own.
+func (s *Service) authorizeSourceAs(r *http.Request, src copySource, c *containerRecord, header http.Header) error {
+	req := &http.Request{Method: http.MethodGet, URL: src.url, Header: header,
+		RemoteAddr: r.RemoteAddr, TLS: r.TLS, Host: src.url.Host}
+	id, err := s.authn.Authenticate(req.WithContext(r.Context()), auth.Blob, src.account)
+	if err == nil {
+		acc := auth.Access{Service: auth.Blob, ResourceType: auth.ResourceObject, Perm: "r",
+			Container: src.t.Container, Object: src.t.Blob}
+		if c != nil {
+			acc.Policy = c.policy
+		}
+		err = id.Authorize(acc)
+	}
+	if err != nil {
+		return sourceDenied(err)
+	}
+	return nil
 }
 
 // sourceMissing is the answer for a copy source that does not exist.

@@ -79,9 +79,6 @@ func (s *Service) parsePutBlobFromURL(r *http.Request) (putBlobFromURLArgs, erro
 	if a.copyTags, err = parseTagOption(r.Header, a.tags); err != nil {
 		return a, err
 	}
-	if r.Header.Get("X-Ms-Copy-Source-Authorization") != "" {
-		return a, azerr.Newf(azerr.NotImplemented, "OAuth copy sources (x-ms-copy-source-authorization) are not implemented by Lazuli.")
-	}
 	if a.src, err = s.parseCopySource(r); err != nil {
 		return a, err
 	}
@@ -218,9 +215,6 @@ func (s *Service) parsePutBlockFromURL(r *http.Request) (putBlockFromURLArgs, er
 		if a.sums.crc64, err = base64.StdEncoding.DecodeString(v); err != nil || len(a.sums.crc64) != 8 {
 			return a, azerr.InvalidHeader("x-ms-source-content-crc64", v)
 		}
-	}
-	if r.Header.Get("X-Ms-Copy-Source-Authorization") != "" {
-		return a, azerr.Newf(azerr.NotImplemented, "OAuth copy sources (x-ms-copy-source-authorization) are not implemented by Lazuli.")
 	}
 	a.src, err = s.parseCopySource(r)
 	return a, err

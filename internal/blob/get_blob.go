@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"crypto/md5"
 	"encoding/base64"
+	"github.com/lazuli-storage/lazuli/internal/crc64"
+	"github.com/lazuli-storage/lazuli/internal/structured"
+	"io"
 	"net/http"
 	"strconv"
 	"time"
@@ -27,6 +30,8 @@ type readArgs struct {
 	rng     *byterange.Range
 	wantMD5 bool
 	wantCRC bool
+	// structured asks for the content framed as a structured message.
+	structured bool
 }
 
 func parseRead(r *http.Request) (readArgs, error) {
@@ -38,7 +43,7 @@ func parseRead(r *http.Request) (readArgs, error) {
 	if r.Method != http.MethodGet || r.URL.Query().Get("comp") != "" {
 		return a, nil
 	}
-	if err := refuseStructuredBody(r.Header); err != nil {
+	if a.structured, err = structured.Requested(r.Header); err != nil {
 		return a, err
 	}
 	// x-ms-range wins over Range. A malformed x-ms-range is an error; a
@@ -158,12 +163,19 @@ func (s *Service) getBlob(w http.ResponseWriter, r *http.Request) error {
 		status = http.StatusPartialContent
 		h.Set("Content-Range", byterange.ContentRange(offset, length, b.Size))
 		setIf(h, "X-Ms-Blob-Content-Md5", md5Base64(b.Props.MD5))
-		if a.wantMD5 || a.wantCRC {
+		if (a.wantMD5 || a.wantCRC) && !a.structured {
 			return s.writeChecksummed(w, c, a, status)
 		}
 	}
-	w.WriteHeader(status)
-	_, err = c.WriteTo(w)
+	if a.structured {
+		err = structured.WriteDownload(w, status, length, func(enc io.Writer) error {
+			_, err := c.WriteTo(enc)
+			return err
+		})
+	} else {
+		w.WriteHeader(status)
+		_, err = c.WriteTo(w)
+	}
 	if err != nil {
 		// The status is sent; the client sees a short body.
 		s.logger.Log(r.Context(), request.InterruptedLevel(r, err), "blob read interrupted", "request_id", request.Of(r).ID, "err", err)
@@ -192,7 +204,7 @@ func (s *Service) writeChecksummed(w http.ResponseWriter, c *content, a readArgs
 		w.Header().Set("Content-MD5", base64.StdEncoding.EncodeToString(sum[:]))
 	}
 	if a.wantCRC {
-		crc := crc64Bytes(buf.Bytes())
+		crc := crc64.Bytes(buf.Bytes())
 		w.Header().Set("X-Ms-Content-Crc64", base64.StdEncoding.EncodeToString(crc))
 	}
 	w.WriteHeader(status)

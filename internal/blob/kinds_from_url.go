@@ -46,9 +46,6 @@ func (s *Service) parseKindSource(r *http.Request, rangeRequired bool) (putBlock
 			return a, azerr.InvalidHeader("x-ms-source-content-crc64", v)
 		}
 	}
-	if r.Header.Get("X-Ms-Copy-Source-Authorization") != "" {
-		return a, azerr.Newf(azerr.NotImplemented, "OAuth copy sources (x-ms-copy-source-authorization) are not implemented by Lazuli.")
-	}
 	a.src, err = s.parseCopySource(r)
 	return a, err
 }

@@ -130,6 +130,7 @@ func firstErr(errs ...error) error {
 
 func (s *Service) writeBlobList(w http.ResponseWriter, r *http.Request, container string, p listParams, items []blobItem, next string) error {
 	now := s.now()
+	p.encodeNames = request.Of(r).Version >= encodedNamesVersion
 	x := newXMLWriter()
 	x.WriteString("<EnumerationResults")
 	x.attr("ServiceEndpoint", serviceEndpoint(r))
@@ -140,7 +141,7 @@ func (s *Service) writeBlobList(w http.ResponseWriter, r *http.Request, containe
 	for _, it := range items {
 		if it.rec == nil {
 			x.open("BlobPrefix")
-			x.elem("Name", it.name)
+			x.nameElem(it.name, p.encodeNames)
 			x.close("BlobPrefix")
 			continue
 		}
@@ -155,12 +156,12 @@ func (s *Service) writeBlobList(w http.ResponseWriter, r *http.Request, containe
 func writeBlobItem(x *xmlWriter, it blobItem, p listParams, now time.Time) {
 	b := it.rec
 	x.open("Blob")
-	x.elem("Name", it.name)
+	x.nameElem(it.name, p.encodeNames)
 	writeItemIdentity(x, it, p, now)
 	x.open("Properties")
 	x.elem("Creation-Time", httpTime(b.Created))
 	x.elem("Last-Modified", httpTime(b.LastModified()))
-	x.elem("Etag", b.ETag.String())
+	x.elem("Etag", b.ETag.Bare())
 	x.int("Content-Length", b.Size)
 	x.elem("Content-Type", b.Props.Type)
 	x.elem("Content-Encoding", b.Props.Encoding)

@@ -20,6 +20,9 @@ type listParams struct {
 	max                                int
 	prefixGiven, markerGiven, maxGiven bool
 	include                            map[string]bool
+	// encodeNames lets names that XML cannot carry be listed percent-encoded
+	// (Encoded="true"), which clients understand from version 2019-12-12.
+	encodeNames bool
 }
 
 // includeContainers and includeBlobs are the include= values each listing

@@ -35,7 +35,7 @@ func validContainerName(name string) error {
 
 // validBlobName checks a blob name is 1 to 1024 characters long.
 func validBlobName(name string) error {
-	if name == "" || utf8.RuneCountInString(name) > maxBlobNameChars {
+	if name == "" || !utf8.ValidString(name) || utf8.RuneCountInString(name) > maxBlobNameChars {
 		return invalidName()
 	}
 	return nil

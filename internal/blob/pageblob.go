@@ -1,6 +1,7 @@
 package blob
 
 import (
+	"github.com/lazuli-storage/lazuli/internal/structured"
 	"math"
 	"net/http"
 	"strconv"
@@ -252,6 +253,7 @@ func (s *Service) putPage(w http.ResponseWriter, r *http.Request) error {
 	h.Set("X-Ms-Blob-Sequence-Number", itoa(rec.SequenceNumber))
 	if !a.clear {
 		d.setHeaders(h, info.MD5, crc)
+		structured.EchoUpload(h, r.Header)
 		h.Set("X-Ms-Request-Server-Encrypted", "true")
 	}
 	return write(w, http.StatusCreated)

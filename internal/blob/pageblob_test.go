@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"net/http"
+	"net/url"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -341,6 +342,23 @@ func TestPageRangesDiffAndSnapshots(t *testing.T) {
 	if fmt.Sprint(changed) != "[[512 1023] [6144 6655]]" || fmt.Sprint(cleared) != "[[4608 5119]]" {
 		t.Fatalf("diff: changed %v cleared %v", changed, cleared)
 	}
+	// The managed-disk form names the snapshot by URL and gives the same diff.
+	snapURL := pb.URL() + "?snapshot=" + url.QueryEscape(*snap.Snapshot)
+	byURL, err := pb.NewGetPageRangesDiffPager(&pageblob.GetPageRangesDiffOptions{PrevSnapshotURL: &snapURL}).NextPage(e.ctx)
+	if err != nil {
+		t.Fatalf("diff by x-ms-previous-snapshot-url: %v", err)
+	}
+	if len(byURL.PageRange) != 2 || *byURL.PageRange[1].Start != 6144 || len(byURL.ClearRange) != 1 || *byURL.ClearRange[0].Start != 4608 {
+		t.Fatalf("diff by URL: %+v", byURL.PageList)
+	}
+	other := e.newPageBlob(c, "other", 512, nil)
+	otherSnap, _ := other.CreateSnapshot(e.ctx, nil)
+	otherURL := other.URL() + "?snapshot=" + url.QueryEscape(*otherSnap.Snapshot)
+	_, err = pb.NewGetPageRangesDiffPager(&pageblob.GetPageRangesDiffOptions{PrevSnapshotURL: &otherURL}).NextPage(e.ctx)
+	wantCode(t, err, 501, "NotImplemented")
+	noSnapshot := pb.URL()
+	_, err = pb.NewGetPageRangesDiffPager(&pageblob.GetPageRangesDiffOptions{PrevSnapshotURL: &noSnapshot}).NextPage(e.ctx)
+	wantCode(t, err, 400, "InvalidHeaderValue")
 	// The snapshot keeps its own map and content.
 	if r := e.pageRanges(pb, &pageblob.GetPageRangesOptions{Snapshot: snap.Snapshot}); fmt.Sprint(r) != "[[0 2047] [4096 5119]]" {
 		t.Fatalf("snapshot ranges: %v", r)

@@ -25,14 +25,11 @@ type pageRangesArgs struct {
 	paged    bool  // marker or maxresults given: answer a NextMarker
 }
 
-func parsePageRanges(r *http.Request) (pageRangesArgs, error) {
+func (s *Service) parsePageRanges(r *http.Request) (pageRangesArgs, error) {
 	a := pageRangesArgs{to: maxPageBlobSize - 1}
 	var err error
 	if a.conds, a.sel, err = parseSelectedRequest(r, cond.AllConditions); err != nil {
 		return a, err
-	}
-	if r.Header.Get("X-Ms-Previous-Snapshot-Url") != "" {
-		return a, azerr.Newf(azerr.NotImplemented, "Get Page Ranges with x-ms-previous-snapshot-url (managed disks) is not implemented by Lazuli.")
 	}
 	q := r.URL.Query()
 	if raw, ok := q["prevsnapshot"]; ok {
@@ -41,10 +38,42 @@ func parsePageRanges(r *http.Request) (pageRangesArgs, error) {
 			return a, azerr.InvalidQuery("prevsnapshot", raw[0], "")
 		}
 	}
+	if r.Header.Get(previousSnapshotURL) != "" {
+		if a.prev, err = s.previousSnapshot(r); err != nil {
+			return a, err
+		}
+	}
 	if err := a.parseRange(r.Header); err != nil {
 		return a, err
 	}
 	return a, a.parsePaging(q)
+}
+
+const previousSnapshotURL = "X-Ms-Previous-Snapshot-Url"
+
+// previousSnapshot reads x-ms-previous-snapshot-url, the URL form of
+// prevsnapshot that managed disks use: a snapshot of the page blob the
+// request reads, on this server. Its snapshot time is returned. A
+// snapshot of another blob (a diff across disks) answers 501.
+func (s *Service) previousSnapshot(r *http.Request) (string, error) {
+	src, err := s.parseBlobURL(r, previousSnapshotURL)
+	if err != nil {
+		return "", err
+	}
+	raw := r.Header.Get(previousSnapshotURL)
+	snapshot := src.url.Query().Get("snapshot")
+	if snapshot == "" {
+		return "", azerr.InvalidHeader("x-ms-previous-snapshot-url", raw)
+	}
+	stamp, valid := parseStamp(snapshot)
+	if !valid {
+		return "", azerr.InvalidHeader("x-ms-previous-snapshot-url", raw)
+	}
+	if !src.local || src.account != request.Of(r).Account || src.t != targetOf(r) {
+		return "", azerr.Newf(azerr.NotImplemented,
+			"Get Page Ranges compares a page blob with snapshots of itself only; x-ms-previous-snapshot-url names another blob.")
+	}
+	return stamp, nil
 }
 
 // parseRange reads the optional range, widened to whole pages.
@@ -98,7 +127,7 @@ type rangeItem struct {
 // of one of its snapshots), or with prevsnapshot the pages changed and
 // cleared since that snapshot, read from one consistent View.
 func (s *Service) getPageRanges(w http.ResponseWriter, r *http.Request) error {
-	a, err := parsePageRanges(r)
+	a, err := s.parsePageRanges(r)
 	if err != nil {
 		return err
 	}

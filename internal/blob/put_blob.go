@@ -2,6 +2,7 @@ package blob
 
 import (
 	"errors"
+	"github.com/lazuli-storage/lazuli/internal/structured"
 	"io"
 	"net/http"
 	"strings"
@@ -18,12 +19,11 @@ import (
 // Body limits of the current service version (2019-12-12 and later); older
 // versions had smaller ones.
 const (
-	maxPutBlobBytes      = 5000 << 20
-	maxPutBlockBytes     = 4000 << 20
-	legacyPutBlobBytes   = 256 << 20
-	legacyPutBlockBytes  = 100 << 20
-	largeLimitsVersion   = "2019-12-12"
-	structuredBodyHeader = "x-ms-structured-body"
+	maxPutBlobBytes     = 5000 << 20
+	maxPutBlockBytes    = 4000 << 20
+	legacyPutBlobBytes  = 256 << 20
+	legacyPutBlockBytes = 100 << 20
+	largeLimitsVersion  = "2019-12-12"
 )
 
 // putBlobOrCopy dispatches a PUT on a blob with no comp: Put Blob by
@@ -48,24 +48,16 @@ func (s *Service) putBlobOrCopy(w http.ResponseWriter, r *http.Request) error {
 
 // parseContentWrite starts parsing a request whose body is blob content
 // (Put Blob, Put Page, Append Block): the container name, a structured
-// body Lazuli cannot read, then the conditional headers.
+// message body unwrapped into the content it frames, then the conditional
+// headers.
 func parseContentWrite(r *http.Request) (cond.Conditions, error) {
 	if err := validContainerName(targetOf(r).Container); err != nil {
 		return cond.Conditions{}, err
 	}
-	if err := refuseStructuredBody(r.Header); err != nil {
+	if _, err := structured.AcceptUpload(r); err != nil {
 		return cond.Conditions{}, err
 	}
 	return blobConditions(r, cond.AllConditions)
-}
-
-// refuseStructuredBody is 501 for a request that asks for structured
-// message bodies (x-ms-structured-body), which Lazuli does not implement.
-func refuseStructuredBody(h http.Header) error {
-	if h.Get(structuredBodyHeader) != "" {
-		return azerr.Newf(azerr.NotImplemented, "Structured message bodies (x-ms-structured-body) are not implemented by Lazuli yet.")
-	}
-	return nil
 }
 
 // versionLimit is a body limit that grew with a service version: current
@@ -147,6 +139,7 @@ func (s *Service) putBlob(w http.ResponseWriter, r *http.Request) error {
 	h := w.Header()
 	setWriteResult(h, rec)
 	d.setHeaders(h, info.MD5, crc)
+	structured.EchoUpload(h, r.Header)
 	h.Set("X-Ms-Request-Server-Encrypted", "true")
 	return write(w, http.StatusCreated)
 }
@@ -168,7 +161,7 @@ func (s *Service) receive(r *http.Request, length int64, sums checksums, d diges
 	case errors.Is(err, io.ErrUnexpectedEOF):
 		return info, nil, azerr.Newf(azerr.InvalidInput, "The request body is shorter than its Content-Length.")
 	case err != nil:
-		return info, nil, err
+		return info, nil, request.BodyError(err)
 	case info.Size != length:
 		return info, nil, azerr.Newf(azerr.InvalidInput, "The request body is shorter than its Content-Length.")
 	}

@@ -48,7 +48,7 @@ func New(d server.Deps) (*Service, error) {
 		accounts = auth.DevAccounts()
 	}
 	// Request dates are judged against wall time, as the middleware does.
-	s.authn = &auth.Authenticator{Accounts: accounts, Clock: s.clock, RequestClock: clock.Real{}, Logger: s.logger}
+	s.authn = &auth.Authenticator{Accounts: accounts, Clock: s.clock, RequestClock: clock.Real{}, Logger: s.logger, OAuth: d.OAuth}
 	s.routes = s.table()
 	return s, nil
 }

@@ -2,7 +2,7 @@ package blob
 
 import (
 	"crypto/md5"
-	"io"
+	"github.com/lazuli-storage/lazuli/internal/crc64"
 	"net/http"
 
 	"github.com/lazuli-storage/lazuli/internal/auth"
@@ -119,16 +119,13 @@ func readTagsBody(r *http.Request) (tagSet, error) {
 	if err != nil {
 		return nil, err
 	}
-	body, err := io.ReadAll(io.LimitReader(r.Body, maxTagsBody+1))
+	body, err := request.ReadBody(r, maxTagsBody)
 	if err != nil {
 		return nil, err
 	}
-	if len(body) > maxTagsBody {
-		return nil, azerr.New(azerr.RequestBodyTooLarge)
-	}
 	var crc []byte
 	if sums.crc64 != nil {
-		crc = crc64Bytes(body)
+		crc = crc64.Bytes(body)
 	}
 	if err := sums.verify(md5.Sum(body), crc); err != nil {
 		return nil, err

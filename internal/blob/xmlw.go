@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"encoding/xml"
 	"net/http"
+	"net/url"
 	"strconv"
+	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/lazuli-storage/lazuli/internal/lease"
 	"github.com/lazuli-storage/lazuli/internal/metadata"
@@ -32,6 +35,37 @@ func (w *xmlWriter) elem(name, value string) {
 }
 
 func (w *xmlWriter) text(value string) { _ = xml.EscapeText(w, []byte(value)) }
+
+// encodedNamesVersion is the first version whose listings may carry
+// percent-encoded names.
+const encodedNamesVersion = "2019-12-12"
+
+// nameElem writes a <Name>. A name holding a character XML cannot carry
+// (a control character other than tab, CR and LF, U+FFFE, U+FFFF) is
+// written percent-encoded with Encoded="true" when the client understands
+// it, as the service lists such names; otherwise XML would turn it into
+// U+FFFD and two blobs could list under one name that reaches neither.
+func (w *xmlWriter) nameElem(name string, encode bool) {
+	if !encode || xmlCarries(name) {
+		w.elem("Name", name)
+		return
+	}
+	w.WriteString(`<Name Encoded="true">`)
+	w.text(strings.ReplaceAll(url.QueryEscape(name), "+", "%20"))
+	w.WriteString("</Name>")
+}
+
+// xmlCarries reports whether every character of s is one XML 1.0 allows.
+func xmlCarries(s string) bool {
+	for _, r := range s {
+		switch {
+		case r == '\t' || r == '\n' || r == '\r':
+		case r < 0x20, r == 0xFFFE, r == 0xFFFF, r == utf8.RuneError:
+			return false
+		}
+	}
+	return true
+}
 
 // attr writes name="escaped value" inside an open tag.
 func (w *xmlWriter) attr(name, value string) {

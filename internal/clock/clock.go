@@ -50,3 +50,18 @@ func (f *Fake) Set(t time.Time) {
 	f.now = t.UTC()
 	f.mu.Unlock()
 }
+
+// Pin stops the fake time at t; a Fake never runs, so this is Set.
+func (f *Fake) Pin(t time.Time) { f.Set(t) }
+
+// Release does nothing: a Fake stands still until it is moved.
+func (f *Fake) Release() {}
+
+// Adjustable is a clock the test-control API can move: forward by a
+// duration, pinned at an instant, or released to run again.
+type Adjustable interface {
+	Clock
+	Advance(d time.Duration)
+	Pin(t time.Time)
+	Release()
+}

@@ -8,9 +8,11 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/lazuli-storage/lazuli/internal/server"
 	"io"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/lazuli-storage/lazuli/internal/auth"
 )
@@ -37,6 +39,10 @@ type Config struct {
 	// Store is an explicit store URL (memory:, sqlite:PATH, postgres://...);
 	// empty means derived from Location and InMemory.
 	Store string
+	// BodyTimeout, WriteTimeout and MaxConns protect a shared server from
+	// clients that stall (server/limits.go).
+	BodyTimeout, WriteTimeout time.Duration
+	MaxConns                  int
 	// PostgresConns sizes the connection pools of the postgres engines
 	// (0: pgx's default).
 	PostgresConns int
@@ -51,8 +57,18 @@ type Config struct {
 	DebugLog               string // file for the debug log, "" for none
 	Cert, Key, Pwd         string
 	Accounts               *auth.Accounts
+	// OAuth accepts Bearer tokens when set (--oauth basic, --oauthKeys).
+	OAuth *auth.OAuth
 	// Services lists the services to start; empty means all.
 	Services []string
+	// Admin is the admin listener (test control, metrics, console);
+	// NoAdmin turns it off. AdminToken admits non-loopback callers.
+	Admin      Endpoint
+	NoAdmin    bool
+	AdminToken string
+	// LogFormat is "text" (the default) or "json" for the access and
+	// error logs.
+	LogFormat string
 }
 
 // StoreURL is the store the server opens.
@@ -84,12 +100,20 @@ func Parse(args []string, getenv func(string) string, usageOut io.Writer) (*Conf
 	endpoint(&c.Table, "table", 10002)
 	endpoint(&c.File, "file", 10003)
 	endpoint(&c.SMB, "smb", 10445)
+	fs.StringVar(&c.Admin.Host, "adminHost", "127.0.0.1", "address of the admin listener (test control, metrics, web console)")
+	fs.IntVar(&c.Admin.Port, "adminPort", 10009, "port of the admin listener (0 picks a free port)")
+	fs.BoolVar(&c.NoAdmin, "noAdmin", false, "do not start the admin listener")
+	fs.StringVar(&c.LogFormat, "logFormat", "text", "format of the access and error logs: text or json (one object a line)")
+	fs.StringVar(&c.AdminToken, "adminToken", "", "bearer token that admits non-loopback callers to the admin listener (or LAZULI_ADMIN_TOKEN)")
 	for _, n := range []string{"l", "location"} {
 		fs.StringVar(&c.Location, n, "./lazuli-data", "data directory")
 	}
 	fs.BoolVar(&c.InMemory, "inMemoryPersistence", false, "keep all data in memory; nothing is written to disk")
 	fs.StringVar(&c.Store, "store", "", "store URL: sqlite:PATH, memory:, or postgres://user@host:port/db (default sqlite under --location)")
 	fs.IntVar(&c.PostgresConns, "pgConns", 0, "connection pool size for a postgres store (0: default)")
+	fs.DurationVar(&c.BodyTimeout, "bodyTimeout", server.DefaultBodyTimeout, "close a connection whose request body makes no progress for this long (0: never)")
+	fs.DurationVar(&c.WriteTimeout, "writeTimeout", server.DefaultWriteTimeout, "abandon a response the client stops reading for this long (0: never)")
+	fs.IntVar(&c.MaxConns, "maxConns", server.DefaultMaxConns, "connections each listener serves at once; more wait to be accepted (0: no limit)")
 	for _, n := range []string{"L", "loose"} {
 		fs.BoolVar(&c.Loose, n, false, "ignore headers of unsupported features instead of rejecting the request")
 	}
@@ -106,8 +130,9 @@ func Parse(args []string, getenv func(string) string, usageOut io.Writer) (*Conf
 	fs.StringVar(&c.Pwd, "pwd", "", "password of a PFX certificate")
 	var ignored bool
 	fs.BoolVar(&ignored, "disableTelemetry", false, "accepted for Azurite compatibility; Lazuli sends no telemetry")
-	var oauth string
-	fs.StringVar(&oauth, "oauth", "", "accepted for Azurite compatibility; only \"basic\" is understood")
+	var oauth, oauthKeys string
+	fs.StringVar(&oauth, "oauth", "", "accept OAuth Bearer tokens as Azurite does (\"basic\": issuer, audience and lifetime checked); needs --cert")
+	fs.StringVar(&oauthKeys, "oauthKeys", "", "JWKS or PEM file of public keys: Bearer token signatures must verify against one of them (implies --oauth basic)")
 	var services string
 	fs.StringVar(&services, "services", "", "comma-separated services to start (blob,queue,table,file,smb); default all")
 	if err := fs.Parse(args); err != nil {
@@ -116,11 +141,17 @@ func Parse(args []string, getenv func(string) string, usageOut io.Writer) (*Conf
 	if fs.NArg() > 0 {
 		return nil, fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
-	if oauth != "" && oauth != "basic" {
-		return nil, fmt.Errorf("--oauth %q: only basic is supported", oauth)
+	if err := c.parseOAuth(oauth, oauthKeys); err != nil {
+		return nil, err
 	}
 	if (c.Cert == "") != (c.Key == "" && c.Pwd == "") {
 		return nil, errors.New("--cert needs --key (PEM) or --pwd (PFX), and they need --cert")
+	}
+	if c.AdminToken == "" {
+		c.AdminToken = getenv("LAZULI_ADMIN_TOKEN")
+	}
+	if c.LogFormat != "text" && c.LogFormat != "json" {
+		return nil, fmt.Errorf("--logFormat %q: want text or json", c.LogFormat)
 	}
 	if services != "" {
 		for _, s := range strings.Split(services, ",") {
@@ -141,6 +172,30 @@ func Parse(args []string, getenv func(string) string, usageOut io.Writer) (*Conf
 		c.Accounts = accts
 	}
 	return c, nil
+}
+
+// parseOAuth sets c.OAuth from --oauth and --oauthKeys. Azure accepts
+// Bearer tokens over HTTPS only, so both need --cert, as Azurite's --oauth
+// does.
+func (c *Config) parseOAuth(level, keysFile string) error {
+	if level == "" && keysFile == "" {
+		return nil
+	}
+	if level != "" && level != "basic" {
+		return fmt.Errorf("--oauth %q: only basic is supported", level)
+	}
+	if c.Cert == "" {
+		return errors.New("--oauth and --oauthKeys need HTTPS: give --cert (and --key or --pwd)")
+	}
+	c.OAuth = &auth.OAuth{}
+	if keysFile != "" {
+		keys, err := auth.LoadKeySet(keysFile)
+		if err != nil {
+			return fmt.Errorf("--oauthKeys %s: %w", keysFile, err)
+		}
+		c.OAuth.Keys = keys
+	}
+	return nil
 }
 
 // Enabled reports whether the named service should start.

@@ -2,6 +2,8 @@ package config
 
 import (
 	"io"
+	"os"
+	"path/filepath"
 	"testing"
 )
 
@@ -54,10 +56,62 @@ func TestParseErrors(t *testing.T) {
 		{"--cert", "c.pem"},
 		{"--services", "blob,nope"},
 		{"--oauth", "bearer"},
+		{"--logFormat", "xml"},
+		{"--adminPort", "x"},
+		{"--oauth", "basic"}, // OAuth needs HTTPS
+		{"--oauthKeys", "keys.pem"},
+		{"--cert", "c.pem", "--key", "k.pem", "--oauthKeys", "/nonexistent/keys.pem"},
 		{"stray"},
 	} {
 		if _, err := Parse(args, func(string) string { return "" }, io.Discard); err == nil {
 			t.Errorf("%v: want an error", args)
 		}
+	}
+}
+
+func TestParseOAuth(t *testing.T) {
+	tls := []string{"--cert", "c.pem", "--key", "k.pem"}
+	c, err := Parse(append(tls, "--oauth", "basic"), func(string) string { return "" }, io.Discard)
+	if err != nil || c.OAuth == nil || c.OAuth.Keys != nil {
+		t.Fatalf("--oauth basic: %+v, %v", c, err)
+	}
+	keys := filepath.Join(t.TempDir(), "keys.json")
+	jwks := `{"keys":[{"kty":"EC","crv":"P-256","x":"MKBCTNIcKUSDii11ySs3526iDZ8AiTo7Tu6KPAqv7D4","y":"4Etl6SRW2YiLUrN5vfvVHuhp7x8PxltmWWlbbM4IFyM"}]}`
+	if err := os.WriteFile(keys, []byte(jwks), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	c, err = Parse(append(tls, "--oauthKeys", keys), func(string) string { return "" }, io.Discard)
+	if err != nil || c.OAuth == nil || c.OAuth.Keys == nil {
+		t.Fatalf("--oauthKeys: %+v, %v", c, err)
+	}
+	if c, _ := Parse(nil, func(string) string { return "" }, io.Discard); c.OAuth != nil {
+		t.Fatal("OAuth on by default")
+	}
+}
+
+func TestAdminFlags(t *testing.T) {
+	c, err := Parse(nil, func(string) string { return "" }, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Admin.Addr() != "127.0.0.1:10009" || c.NoAdmin || c.AdminToken != "" || c.LogFormat != "text" {
+		t.Errorf("defaults: %+v %v %q %q", c.Admin, c.NoAdmin, c.AdminToken, c.LogFormat)
+	}
+	env := func(k string) string {
+		if k == "LAZULI_ADMIN_TOKEN" {
+			return "from-env"
+		}
+		return ""
+	}
+	c, err = Parse([]string{"--adminHost", "0.0.0.0", "--adminPort", "0", "--noAdmin", "--logFormat", "json"}, env, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Admin.Addr() != "0.0.0.0:0" || !c.NoAdmin || c.AdminToken != "from-env" || c.LogFormat != "json" {
+		t.Errorf("flags: %+v %v %q %q", c.Admin, c.NoAdmin, c.AdminToken, c.LogFormat)
+	}
+	c, _ = Parse([]string{"--adminToken", "flag"}, env, io.Discard)
+	if c.AdminToken != "flag" {
+		t.Errorf("--adminToken %q, want the flag over the environment", c.AdminToken)
 	}
 }

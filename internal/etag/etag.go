@@ -37,7 +37,13 @@ func (t Tick) Time() time.Time {
 
 // String renders the quoted ETag, e.g. "0x8D7FADAB3EA4124".
 func (t Tick) String() string {
-	return `"0x` + strings.ToUpper(strconv.FormatUint(uint64(t), 16)) + `"`
+	return `"` + t.Bare() + `"`
+}
+
+// Bare renders the ETag without quotes, as List Blobs lists it
+// (<Etag>0x8D7FADAB3EA4124</Etag>, in the service's recorded answers).
+func (t Tick) Bare() string {
+	return "0x" + strings.ToUpper(strconv.FormatUint(uint64(t), 16))
 }
 
 // Next issues a new tick for an object whose previous tick was prev (0 for a

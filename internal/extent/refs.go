@@ -163,3 +163,17 @@ func withdrawFromCollection(tx store.Tx, id string) error {
 	}
 	return tx.Delete(gcLookupKey(id))
 }
+
+// Forget drops every reference extent id holds and queues it for
+// collection as freed at now: for a wholesale removal of records (the admin
+// API's reset) that cannot tell how many references each held.
+func Forget(tx store.Tx, id string, now time.Time) error {
+	n, err := RefCount(tx, id)
+	if err != nil || n == 0 {
+		return err
+	}
+	if err := tx.Delete(refKey(id)); err != nil {
+		return err
+	}
+	return queueForCollection(tx, id, now)
+}

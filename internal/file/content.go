@@ -1,9 +1,11 @@
 package file
 
 import (
+	"context"
 	"crypto/md5"
 	"encoding/base64"
 	"fmt"
+	"github.com/lazuli-storage/lazuli/internal/structured"
 	"io"
 	"net/http"
 	"strconv"
@@ -117,21 +119,14 @@ func writeFileHeaders(h http.Header, n *node, now time.Time) {
 // copying can only abort the connection.
 func (s *Service) stream(w http.ResponseWriter, r *http.Request, n *node, segs []ranges.Segment, start, end int64, ranged, wantMD5 bool) error {
 	plan := ranges.Plan(segs, start, end)
-	readers := map[string]extent.Reader{}
-	defer func() {
-		for _, rd := range readers {
-			_ = rd.Close()
-		}
-	}()
-	for _, p := range plan {
-		if p.Extent == "" || readers[p.Extent] != nil {
-			continue
-		}
-		rd, err := s.extents.Open(r.Context(), p.Extent)
-		if err != nil {
-			return fmt.Errorf("file %d: open extent %s: %w", n.ID, p.Extent, err)
-		}
-		readers[p.Extent] = rd
+	readers, err := s.openPlan(r.Context(), plan)
+	if err != nil {
+		return fmt.Errorf("file %d: %w", n.ID, err)
+	}
+	defer closeReaders(readers)
+	framed, err := structured.Requested(r.Header)
+	if err != nil {
+		return err
 	}
 	h := w.Header()
 	h.Set("Content-Length", strconv.FormatInt(end-start, 10))
@@ -151,12 +146,40 @@ func (s *Service) stream(w http.ResponseWriter, r *http.Request, n *node, segs [
 			h.Set("Content-MD5", sum)
 		}
 	}
-	w.WriteHeader(status)
-	if err := copyPlan(w, plan, readers); err != nil {
+	if framed {
+		err = structured.WriteDownload(w, status, end-start, func(enc io.Writer) error { return copyPlan(enc, plan, readers) })
+	} else {
+		w.WriteHeader(status)
+		err = copyPlan(w, plan, readers)
+	}
+	if err != nil {
 		s.logger.Log(r.Context(), request.InterruptedLevel(r, err), "file download aborted", "file", n.ID, "error", err)
 		panic(http.ErrAbortHandler)
 	}
 	return nil
+}
+
+// openPlan opens every extent a plan reads.
+func (s *Service) openPlan(ctx context.Context, plan []ranges.Piece) (map[string]extent.Reader, error) {
+	readers := map[string]extent.Reader{}
+	for _, p := range plan {
+		if p.Extent == "" || readers[p.Extent] != nil {
+			continue
+		}
+		rd, err := s.extents.Open(ctx, p.Extent)
+		if err != nil {
+			closeReaders(readers)
+			return nil, fmt.Errorf("open extent %s: %w", p.Extent, err)
+		}
+		readers[p.Extent] = rd
+	}
+	return readers, nil
+}
+
+func closeReaders(readers map[string]extent.Reader) {
+	for _, rd := range readers {
+		_ = rd.Close()
+	}
 }
 
 var zeros = make([]byte, 64<<10)

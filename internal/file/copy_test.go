@@ -2,6 +2,8 @@ package file_test
 
 import (
 	"bytes"
+	"encoding/binary"
+	stdcrc64 "hash/crc64"
 	"net/http"
 	"testing"
 
@@ -151,4 +153,23 @@ func TestPutRangeFromURL(t *testing.T) {
 	}
 	_, err = dst.UploadRangeFromURL(ctx, src.URL(), 10, 0, 8, nil)
 	wantCode(t, err, http.StatusRequestedRangeNotSatisfiable, "InvalidRange")
+
+	// Source CRC-64s: the checksum of source bytes 2..9 (holes as zeros).
+	sum := stdcrc64.Checksum([]byte("\x00\x00ABCD\x00\x00"), stdcrc64.MakeTable(0x9A6C9329AC4BC9B5))
+	sumBytes := binary.LittleEndian.AppendUint64(nil, sum)
+	_, err = dst.UploadRangeFromURL(ctx, src.URL(), 2, 8, 8, &file.UploadRangeFromURLOptions{
+		SourceContentValidation: file.SourceContentValidationTypeCRC64(sum)})
+	must(t, err)
+	_, err = dst.UploadRangeFromURL(ctx, src.URL(), 2, 8, 8, &file.UploadRangeFromURLOptions{
+		SourceContentValidation: file.SourceContentValidationTypeCRC64(sum + 1)})
+	wantCode(t, err, http.StatusBadRequest, "Crc64Mismatch")
+	_, err = dst.UploadRangeFromURL(ctx, src.URL(), 2, 8, 8, &file.UploadRangeFromURLOptions{
+		SourceModifiedAccessConditions: &file.SourceModifiedAccessConditions{SourceIfMatchCRC64: sumBytes}})
+	must(t, err)
+	_, err = dst.UploadRangeFromURL(ctx, src.URL(), 2, 8, 8, &file.UploadRangeFromURLOptions{
+		SourceModifiedAccessConditions: &file.SourceModifiedAccessConditions{SourceIfNoneMatchCRC64: sumBytes}})
+	wantCode(t, err, http.StatusPreconditionFailed, "SourceConditionNotMet")
+	_, err = dst.UploadRangeFromURL(ctx, blobURL, 3, 0, 4, &file.UploadRangeFromURLOptions{
+		SourceContentValidation: file.SourceContentValidationTypeCRC64(stdcrc64.Checksum([]byte("3456"), stdcrc64.MakeTable(0x9A6C9329AC4BC9B5)))})
+	must(t, err)
 }

@@ -2,6 +2,7 @@ package file_test
 
 import (
 	"encoding/base64"
+	"encoding/hex"
 	"fmt"
 	"net/http"
 	"strings"
@@ -311,9 +312,24 @@ func TestBinaryPermission(t *testing.T) {
 	if *got.Permission != sd {
 		t.Fatalf("binary permission round trip: %q", *got.Permission)
 	}
-	// Lazuli does not convert between the formats, and says so.
-	_, err = sh.GetPermission(ctx, *resp.FilePermissionKey, nil)
-	wantCode(t, err, http.StatusNotImplemented, "NotImplemented")
+	// Read in the other format, it is converted: a DACL present with no
+	// list is a NULL DACL.
+	asSDDL, err := sh.GetPermission(ctx, *resp.FilePermissionKey, nil)
+	must(t, err)
+	if *asSDDL.Permission != "D:NO_ACCESS_CONTROL" {
+		t.Fatalf("as SDDL: %q", *asSDDL.Permission)
+	}
+	// And the other way: an SDDL permission read as binary is the
+	// self-relative descriptor MS-DTYP lays out (owner, group, DACL).
+	created, err := sh.CreatePermission(ctx, "O:BAG:SYD:(A;;FA;;;BA)", nil)
+	must(t, err)
+	asBinary, err := sh.GetPermission(ctx, *created.FilePermissionKey, &share.GetPermissionOptions{FilePermissionFormat: to.Ptr(share.FilePermissionFormatBinary)})
+	must(t, err)
+	wantHex := "01000480140000002400000000000000300000000102000000000005200000002002000001010000000000051200000002002000010000000000180" +
+		"0ff011f0001020000000000052000000020020000"
+	if raw, _ := base64.StdEncoding.DecodeString(*asBinary.Permission); hex.EncodeToString(raw) != wantHex {
+		t.Fatalf("as binary: %x", raw)
+	}
 	_, err = sh.NewDirectoryClient("e").Create(ctx, &directory.CreateOptions{
 		FilePermissions: &file.Permissions{Permission: to.Ptr("AAAA")}, FilePermissionFormat: to.Ptr(share.FilePermissionFormatBinary)})
 	wantCode(t, err, http.StatusBadRequest, "FileInvalidPermission")

@@ -1,7 +1,14 @@
 package file
 
 import (
+	"bytes"
 	"encoding/base64"
+	"errors"
+	"github.com/lazuli-storage/lazuli/internal/extent"
+	"github.com/lazuli-storage/lazuli/internal/file/ranges"
+	"github.com/lazuli-storage/lazuli/internal/request"
+	"github.com/lazuli-storage/lazuli/internal/structured"
+	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -83,6 +90,10 @@ func (s *Service) createFile(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	content, err := s.receiveCreateContent(r, size)
+	if err != nil {
+		return err
+	}
 	now := s.now()
 	leaseID := r.Header.Get(lease.HeaderID)
 	var n *node
@@ -98,6 +109,9 @@ func (s *Service) createFile(w http.ResponseWriter, r *http.Request) error {
 		}
 		delta := size
 		if old != nil {
+			if err := s.authorizeOverwrite(tx, r, t); err != nil {
+				return err
+			}
 			n.ID, n.ETag, n.Lease = old.ID, old.ETag, old.Lease.AfterWrite(now)
 			n.Opens = old.Opens // SMB handles stay open on the replaced file
 			delta -= old.Size
@@ -112,13 +126,61 @@ func (s *Service) createFile(w http.ResponseWriter, r *http.Request) error {
 		if err := smb.create(tx, t, n, parent, now); err != nil {
 			return err
 		}
-		return saveNode(tx, t.Account, t.Share, "", t.Path, n)
+		if err := saveNode(tx, t.Account, t.Share, "", t.Path, n); err != nil {
+			return err
+		}
+		if content == nil {
+			return nil
+		}
+		return writeSegments(tx, t, n.ID, 0, size, []ranges.Segment{{Length: size, Extent: content.ID}}, now)
 	})
 	if err != nil {
 		return err
 	}
+	if content != nil {
+		w.Header().Set("Content-MD5", base64.StdEncoding.EncodeToString(content.MD5[:]))
+		structured.EchoUpload(w.Header(), r.Header)
+	}
 	writeNodeWrite(w, n, http.StatusCreated)
 	return nil
+}
+
+// receiveCreateContent reads the content a Create File may carry (newer
+// versions let the SDKs create a small file and write it in one request):
+// exactly x-ms-content-length bytes, at most 4 MiB, checked against
+// Content-MD5, into an extent. It returns nil when the request has no body.
+func (s *Service) receiveCreateContent(r *http.Request, size int64) (*extent.Info, error) {
+	if _, err := structured.AcceptUpload(r); err != nil {
+		return nil, err
+	}
+	if r.ContentLength <= 0 {
+		return nil, nil
+	}
+	if r.ContentLength != size {
+		return nil, azerr.Newf(azerr.InvalidHeaderValue, "A Create File body must be as long as x-ms-content-length.").
+			With("HeaderName", "Content-Length").With("HeaderValue", strconv.FormatInt(r.ContentLength, 10))
+	}
+	if size > maxPutRange {
+		return nil, azerr.Newf(azerr.RequestBodyTooLarge, "Create File takes at most 4 MiB of content.")
+	}
+	wantMD5, err := contentMD5(r.Header)
+	if err != nil {
+		return nil, err
+	}
+	info, err := s.extents.Write(r.Context(), r.Body, size)
+	if errors.Is(err, io.ErrUnexpectedEOF) {
+		return nil, azerr.Newf(azerr.InvalidInput, "The body is shorter than its Content-Length.")
+	}
+	if err != nil {
+		return nil, request.BodyError(err)
+	}
+	if info.Size != size {
+		return nil, azerr.Newf(azerr.InvalidInput, "The body is shorter than its Content-Length.")
+	}
+	if wantMD5 != nil && !bytes.Equal(wantMD5, info.MD5[:]) {
+		return nil, azerr.New(azerr.Md5Mismatch)
+	}
+	return &info, nil
 }
 
 // replaceable returns the file Create File would replace (nil when there

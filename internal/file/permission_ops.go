@@ -2,7 +2,7 @@ package file
 
 import (
 	"encoding/json"
-	"io"
+	"github.com/lazuli-storage/lazuli/internal/request"
 	"net/http"
 	"strconv"
 	"strings"
@@ -31,7 +31,7 @@ func (s *Service) createPermission(w http.ResponseWriter, r *http.Request) error
 	if err := s.authorizeWrite(r, t, auth.ResourceContainer, "cw", true); err != nil {
 		return err
 	}
-	raw, err := io.ReadAll(io.LimitReader(r.Body, 1<<20))
+	raw, err := request.ReadBody(r, 1<<20)
 	if err != nil {
 		return err
 	}
@@ -92,13 +92,12 @@ func (s *Service) getPermission(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if format != want {
-		// Converting between SDDL and binary security descriptors needs
-		// the SDDL alias and rights tables, which Lazuli does not have.
-		return azerr.Newf(azerr.NotImplemented,
-			"The permission is stored as %s; converting it to %s is not implemented by Lazuli.", format, want)
+	// Stored permissions were validated in their own format, so converting
+	// one cannot fail.
+	if value, err = convertPermission(value, format, want); err != nil {
+		return err
 	}
-	out, _ := json.Marshal(permissionBody{Permission: value, Format: wireFormat(format)})
+	out, _ := json.Marshal(permissionBody{Permission: value, Format: wireFormat(want)})
 	h := w.Header()
 	h.Set("Content-Type", "application/json")
 	h.Set("Content-Length", strconv.Itoa(len(out)))

@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/binary"
 	"errors"
+	"github.com/lazuli-storage/lazuli/internal/sddl"
 	"net/http"
 	"strconv"
 	"strings"
@@ -165,8 +166,10 @@ func validPermission(value, format string) error {
 	invalid := azerr.New(azerr.FileInvalidPermission)
 	if format == formatBinary {
 		raw, err := base64.StdEncoding.DecodeString(value)
-		// A self-relative descriptor has a 20-byte header, revision 1.
-		if err != nil || len(raw) < 20 || raw[0] != 1 {
+		if err != nil {
+			return invalid
+		}
+		if _, err := sddl.FromBinary(raw); err != nil {
 			return invalid
 		}
 		return nil
@@ -177,95 +180,35 @@ func validPermission(value, format string) error {
 	return nil
 }
 
-// validSDDL checks the structure of an SDDL string: owner (O:), group
-// (G:), DACL (D:) and optional SACL (S:) parts in that order (the service
-// requires owner, group and DACL);
-// owner and group are SIDs or two-letter aliases; ACLs are optional flags
-// followed by parenthesised ACEs of at least six ';'-separated fields.
+// validSDDL checks that an SDDL permission parses and has the parts the
+// service requires: owner, group and DACL.
 func validSDDL(s string) bool {
-	order := "OGDS"
-	last := -1
-	for s != "" {
-		if len(s) < 2 || s[1] != ':' {
-			return false
-		}
-		idx := strings.IndexByte(order, s[0])
-		if idx != last+1 {
-			return false // out of order, repeated, or a required part missing
-		}
-		last = idx
-		body, rest := splitSDDLPart(s[2:])
-		ok := false
-		if s[0] == 'O' || s[0] == 'G' {
-			ok = validSID(body)
-		} else {
-			ok = validACL(body)
-		}
-		if !ok {
-			return false
-		}
-		s = rest
-	}
-	return last >= 2
+	d, err := sddl.Parse(s)
+	return err == nil && d.Owner != nil && d.Group != nil && d.DACL.Present
 }
 
-// splitSDDLPart cuts one part's body from the text that follows it: the
-// body ends where the next "X:" part starts outside parentheses.
-func splitSDDLPart(s string) (body, rest string) {
-	depth := 0
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '(':
-			depth++
-		case ')':
-			depth--
-		default:
-			if depth == 0 && i+1 < len(s) && s[i+1] == ':' && strings.IndexByte("OGDS", s[i]) >= 0 {
-				return s[:i], s[i:]
-			}
-		}
+// convertPermission renders a stored permission in the other format: SDDL
+// to a base64 self-relative security descriptor, or back.
+func convertPermission(value, from, to string) (string, error) {
+	if from == to {
+		return value, nil
 	}
-	return s, ""
+	var d *sddl.Descriptor
+	var err error
+	if from == formatBinary {
+		raw, decodeErr := base64.StdEncoding.DecodeString(value)
+		if decodeErr != nil {
+			return "", decodeErr
+		}
+		d, err = sddl.FromBinary(raw)
+	} else {
+		d, err = sddl.Parse(value)
+	}
+	if err != nil {
+		return "", err
+	}
+	if to == formatBinary {
+		return base64.StdEncoding.EncodeToString(d.Binary()), nil
+	}
+	return d.String(), nil
 }
-
-func validSID(s string) bool {
-	if len(s) == 2 {
-		return isUpperAlpha(s[0]) && isUpperAlpha(s[1])
-	}
-	parts := strings.Split(s, "-")
-	if len(parts) < 3 || parts[0] != "S" {
-		return false
-	}
-	for _, p := range parts[1:] {
-		if _, err := strconv.ParseUint(p, 0, 64); err != nil {
-			return false
-		}
-	}
-	return true
-}
-
-func validACL(s string) bool {
-	flags, aces, _ := strings.Cut(s, "(")
-	for _, f := range flags {
-		if !isUpperAlpha(byte(f)) && f != '_' {
-			return false
-		}
-	}
-	if aces == "" {
-		return !strings.Contains(s, "(")
-	}
-	aces = "(" + aces
-	for aces != "" {
-		if aces[0] != '(' {
-			return false
-		}
-		end := strings.IndexByte(aces, ')')
-		if end < 0 || strings.Count(aces[1:end], ";") < 5 {
-			return false
-		}
-		aces = aces[end+1:]
-	}
-	return true
-}
-
-func isUpperAlpha(c byte) bool { return c >= 'A' && c <= 'Z' }

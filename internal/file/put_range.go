@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/base64"
 	"errors"
+	"github.com/lazuli-storage/lazuli/internal/request"
+	"github.com/lazuli-storage/lazuli/internal/structured"
 	"net/http"
 	"sort"
 	"strconv"
@@ -74,6 +76,9 @@ func (s *Service) putRange(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	if _, err := structured.AcceptUpload(r); err != nil {
+		return err
+	}
 	length := rw.end - rw.start
 	if rw.clear {
 		if r.ContentLength > 0 {
@@ -103,7 +108,7 @@ func (s *Service) putRange(w http.ResponseWriter, r *http.Request) error {
 		return azerr.Newf(azerr.InvalidInput, "The body is longer than x-ms-range.")
 	}
 	if err != nil {
-		return err
+		return request.BodyError(err)
 	}
 	if info.Size != length {
 		return azerr.Newf(azerr.InvalidInput, "The body is shorter than x-ms-range.")
@@ -115,6 +120,7 @@ func (s *Service) putRange(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	structured.EchoUpload(w.Header(), r.Header)
 	writeRangeResult(w, n, info.MD5[:])
 	return nil
 }

@@ -1,6 +1,11 @@
 package file
 
 import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/binary"
+	"github.com/lazuli-storage/lazuli/internal/crc64"
 	"net/http"
 	"strconv"
 	"time"
@@ -33,10 +38,12 @@ func (s *Service) putRangeFromURL(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	for _, h := range []string{"x-ms-copy-source-authorization", "x-ms-source-if-match-crc64", "x-ms-source-if-none-match-crc64", "x-ms-source-content-crc64"} {
-		if r.Header.Get(h) != "" {
-			return azerr.Newf(azerr.NotImplemented, "Put Range From URL with %s is not implemented by Lazuli.", h)
-		}
+	if _, err := auth.CopySourceToken(r.Header); err != nil {
+		return err
+	}
+	checks, err := parseSourceCRCs(r.Header)
+	if err != nil {
+		return err
 	}
 	src, err := s.resolveSource(r, "x-ms-copy-source", r.Header.Get("X-Ms-Copy-Source"))
 	if err != nil {
@@ -58,6 +65,9 @@ func (s *Service) putRangeFromURL(w http.ResponseWriter, r *http.Request) error 
 		if err != nil {
 			return err
 		}
+		if err := s.checkSourceCRC(r.Context(), checks, segs, rw.start, rw.end); err != nil {
+			return err
+		}
 		if !rw.preserveWrite {
 			n.SMB.Written, n.SMB.Changed = now, now
 		}
@@ -68,6 +78,70 @@ func (s *Service) putRangeFromURL(w http.ResponseWriter, r *http.Request) error 
 	}
 	writeRangeResult(w, n, nil)
 	return nil
+}
+
+// sourceCRCs are the CRC-64 headers of Put Range From URL, each eight
+// bytes or nil: the checksum the source range must have, and the source
+// conditions on it.
+type sourceCRCs struct {
+	content, ifMatch, ifNoneMatch []byte
+}
+
+func (c sourceCRCs) any() bool { return c.content != nil || c.ifMatch != nil || c.ifNoneMatch != nil }
+
+func parseSourceCRCs(h http.Header) (sourceCRCs, error) {
+	var c sourceCRCs
+	for _, f := range []struct {
+		name string
+		dst  *[]byte
+	}{{"x-ms-source-content-crc64", &c.content}, {"x-ms-source-if-match-crc64", &c.ifMatch}, {"x-ms-source-if-none-match-crc64", &c.ifNoneMatch}} {
+		raw := h.Get(f.name)
+		if raw == "" {
+			continue
+		}
+		sum, err := base64.StdEncoding.DecodeString(raw)
+		if err != nil || len(sum) != 8 {
+			return c, azerr.InvalidHeader(f.name, raw)
+		}
+		*f.dst = sum
+	}
+	return c, nil
+}
+
+// checkSourceCRC computes the CRC-64 of the source bytes (segments placed
+// at [start, end), holes reading as zeros) when a CRC-64 header asks for
+// it: a different x-ms-source-content-crc64 is 400 Crc64Mismatch, an
+// unmet source condition 412 SourceConditionNotMet.
+func (s *Service) checkSourceCRC(ctx context.Context, c sourceCRCs, segs []ranges.Segment, start, end int64) error {
+	if !c.any() {
+		return nil
+	}
+	plan := ranges.Plan(segs, start, end)
+	readers, err := s.openPlan(ctx, plan)
+	if err != nil {
+		return err
+	}
+	defer closeReaders(readers)
+	var sum crcWriter
+	if err := copyPlan(&sum, plan, readers); err != nil {
+		return err
+	}
+	got := binary.LittleEndian.AppendUint64(nil, uint64(sum))
+	switch {
+	case c.content != nil && !bytes.Equal(c.content, got):
+		return azerr.New(azerr.Crc64Mismatch)
+	case c.ifMatch != nil && !bytes.Equal(c.ifMatch, got), c.ifNoneMatch != nil && bytes.Equal(c.ifNoneMatch, got):
+		return azerr.New(azerr.SourceConditionNotMet)
+	}
+	return nil
+}
+
+// crcWriter accumulates the CRC-64 of what is written to it.
+type crcWriter uint64
+
+func (w *crcWriter) Write(p []byte) (int, error) {
+	*w = crcWriter(crc64.Update(uint64(*w), p))
+	return len(p), nil
 }
 
 // parseSourceRange reads x-ms-source-range, which must be as long as the

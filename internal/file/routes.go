@@ -23,7 +23,7 @@ func (s *Service) table() route.Table {
 		{Op: "ListShares", Method: GET, Level: levelService, Comp: "list", Handle: s.listShares},
 		{Op: "GetFileServiceProperties", Method: GET, Level: levelService, Restype: "service", Comp: "properties", Handle: s.getServiceProperties},
 		{Op: "SetFileServiceProperties", Method: PUT, Level: levelService, Restype: "service", Comp: "properties", Handle: s.setServiceProperties},
-		{Op: "GetUserDelegationKey", Method: PST, Level: levelService, Restype: "service", Comp: "userdelegationkey", Handle: notImplemented("Get User Delegation Key (OAuth)")},
+		{Op: "GetUserDelegationKey", Method: PST, Level: levelService, Restype: "service", Comp: "userdelegationkey", Handle: s.getUserDelegationKey},
 
 		// Shares.
 		{Op: "CreateShare", Method: PUT, Level: levelShare, Restype: "share", Handle: s.createShare},

@@ -2,6 +2,7 @@ package file_test
 
 import (
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -147,4 +148,29 @@ func TestAccountSAS(t *testing.T) {
 	if _, status := code(err); status != http.StatusUnauthorized {
 		t.Fatalf("anonymous request: %v", err)
 	}
+}
+
+// TestCreateOnlySASCannotReplaceAFile: Create File on an existing file
+// replaces it (and zeroes its content), which the create permission alone
+// does not allow: 403 AuthorizationPermissionMismatch; a new file it may
+// create. Before, the existing file was replaced with 201.
+func TestCreateOnlySASCannotReplaceAFile(t *testing.T) {
+	_, svc := start(t, lazulitest.Options{InMemory: true})
+	sh := newShare(t, svc, "conly")
+	existing := sh.NewRootDirectoryClient().NewFileClient("keep")
+	_, err := existing.Create(ctx, 4, nil)
+	must(t, err)
+	_, err = existing.UploadRange(ctx, 0, streamOf([]byte("keep")), nil)
+	must(t, err)
+	expiry := time.Now().Add(time.Hour)
+	shareURL, err := sh.GetSASURL(sas.SharePermissions{Create: true}, expiry, nil)
+	must(t, err)
+	base, query, _ := strings.Cut(shareURL, "?")
+	_, err = sasFileClient(t, base+"/keep?"+query).Create(ctx, 4, nil)
+	wantCode(t, err, http.StatusForbidden, "AuthorizationPermissionMismatch")
+	if got := download(t, existing); got != "keep" {
+		t.Fatalf("the file now reads %q", got)
+	}
+	_, err = sasFileClient(t, base+"/new?"+query).Create(ctx, 4, nil)
+	must(t, err)
 }

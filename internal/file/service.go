@@ -53,7 +53,7 @@ func New(d server.Deps) (*Service, error) {
 	if s.accounts == nil {
 		s.accounts = auth.DevAccounts()
 	}
-	s.authn = &auth.Authenticator{Accounts: s.accounts, Clock: s.clock, Logger: s.logger}
+	s.authn = &auth.Authenticator{Accounts: s.accounts, Clock: s.clock, Logger: s.logger, OAuth: d.OAuth}
 	s.routes = s.table()
 	return s, nil
 }
@@ -162,6 +162,19 @@ func (s *Service) authorize(r *http.Request, t *target, rt auth.ResourceType, pe
 		a.Policy = func(si string) (*auth.AccessPolicy, error) { return s.lookupPolicy(r.Context(), t, si) }
 	}
 	return id.Authorize(a)
+}
+
+// authorizeOverwrite is the check a Create File that finds the file
+// existing makes in its own transaction: the create permission (c) makes
+// new files only, replacing one needs write (w).
+func (s *Service) authorizeOverwrite(tx store.Tx, r *http.Request, t *target) error {
+	id := request.Of(r).Identity
+	if id == nil {
+		return azerr.New(azerr.NoAuthenticationInformation)
+	}
+	return id.Authorize(auth.Access{Service: auth.File, ResourceType: auth.ResourceObject, Perm: "w",
+		Container: t.Share, Object: t.Path.String(),
+		Policy: func(si string) (*auth.AccessPolicy, error) { return policyIn(tx, t, si) }})
 }
 
 // authorizeWrite authorizes a write as authorize does, then refuses it on

@@ -3,6 +3,7 @@ package file
 import (
 	"context"
 	"encoding/xml"
+	"github.com/lazuli-storage/lazuli/internal/request"
 	"io"
 	"net/http"
 	"strconv"
@@ -85,7 +86,7 @@ func parsePolicyTime(raw, node string) (time.Time, error) {
 
 func (s *Service) getShareACL(w http.ResponseWriter, r *http.Request) error {
 	t := targetOf(r)
-	if err := s.authorize(r, t, auth.ResourceContainer, "r", true); err != nil {
+	if err := request.Of(r).Identity.AuthorizeOwner(auth.File, t.Share); err != nil {
 		return err
 	}
 	sh, err := s.viewShare(r, t, s.now())
@@ -118,7 +119,10 @@ func (s *Service) getShareACL(w http.ResponseWriter, r *http.Request) error {
 
 func (s *Service) setShareACL(w http.ResponseWriter, r *http.Request) error {
 	t := targetOf(r)
-	if err := s.authorizeWrite(r, t, auth.ResourceContainer, "w", true); err != nil {
+	if err := request.Of(r).Identity.AuthorizeOwner(auth.File, t.Share); err != nil {
+		return err
+	}
+	if err := readOnlySnapshot(t); err != nil {
 		return err
 	}
 	acl, err := parseACL(r.Body)
@@ -139,28 +143,37 @@ func (s *Service) setShareACL(w http.ResponseWriter, r *http.Request) error {
 func (s *Service) lookupPolicy(ctx context.Context, t *target, si string) (*auth.AccessPolicy, error) {
 	var found *auth.AccessPolicy
 	err := s.store.View(ctx, func(tx store.Tx) error {
-		sh, ok, err := loadShare(tx, t.Account, t.Share, "")
-		if err != nil || !ok {
-			return err
-		}
-		for _, id := range sh.ACL {
-			if id.ID != si {
-				continue
-			}
-			p := &auth.AccessPolicy{Permission: id.Permission}
-			if !id.Start.IsZero() {
-				start := id.Start
-				p.Start = &start
-			}
-			if !id.Expiry.IsZero() {
-				expiry := id.Expiry
-				p.Expiry = &expiry
-			}
-			found = p
-		}
-		return nil
+		var err error
+		found, err = policyIn(tx, t, si)
+		return err
 	})
 	return found, err
+}
+
+// policyIn reads the stored access policy si of the target's share in tx
+// (nil when there is none).
+func policyIn(tx store.Tx, t *target, si string) (*auth.AccessPolicy, error) {
+	sh, ok, err := loadShare(tx, t.Account, t.Share, "")
+	if err != nil || !ok {
+		return nil, err
+	}
+	var found *auth.AccessPolicy
+	for _, id := range sh.ACL {
+		if id.ID != si {
+			continue
+		}
+		p := &auth.AccessPolicy{Permission: id.Permission}
+		if !id.Start.IsZero() {
+			start := id.Start
+			p.Start = &start
+		}
+		if !id.Expiry.IsZero() {
+			expiry := id.Expiry
+			p.Expiry = &expiry
+		}
+		found = p
+	}
+	return found, nil
 }
 
 func (s *Service) leaseShare(w http.ResponseWriter, r *http.Request) error {

@@ -33,9 +33,10 @@ var sourceClient = &http.Client{Timeout: 30 * time.Minute}
 const blobServer = "Lazuli-Blob/1.0"
 
 // readBlob reads a blob source (all of it, or rng) into a new extent. A
-// source URL without a SAS is signed with the account's key when the
-// request itself was Shared Key for the same account, which is how the
-// service authorizes same-account sources.
+// source URL without a SAS carries the token of
+// x-ms-copy-source-authorization, or else is signed with the account's key
+// when the request itself was Shared Key for the same account, which is how
+// the service authorizes same-account sources.
 func (s *Service) readBlob(r *http.Request, src sourceRef, rng *byteRange) (*blobContent, error) {
 	req, err := http.NewRequestWithContext(r.Context(), http.MethodGet, src.url.String(), nil)
 	if err != nil {
@@ -47,7 +48,12 @@ func (s *Service) readBlob(r *http.Request, src sourceRef, rng *byteRange) (*blo
 		req.Header.Set("X-Ms-Range", rng.String())
 	}
 	id := request.Of(r).Identity
-	if !src.hasSAS() && id != nil && id.Kind == auth.SharedKey && id.Account == src.account {
+	token, _ := auth.CopySourceToken(r.Header)
+	switch {
+	case src.hasSAS():
+	case token != "":
+		req.Header.Set("Authorization", token)
+	case id != nil && id.Kind == auth.SharedKey && id.Account == src.account:
 		if acct, ok := s.accounts.Lookup(src.account); ok && len(acct.Keys) > 0 {
 			auth.SignSharedKey(req, auth.Blob, src.account, acct.Keys[0])
 		}
@@ -103,14 +109,19 @@ func copySourceFailure(resp *http.Response) error {
 }
 
 // authorizeSource checks the caller may read a file source: a SAS in the
-// source URL must grant read on it; without one, the request must be
-// Shared Key for the source's account.
+// source URL, or else the token of x-ms-copy-source-authorization, must
+// grant read on it; without either, the request must be Shared Key for the
+// source's account.
 func (s *Service) authorizeSource(r *http.Request, src sourceRef) error {
 	denied := azerr.Newf(azerr.CannotVerifyCopySource, "The copy source is not authorized for this request.").
 		WithStatus(http.StatusForbidden)
-	if src.hasSAS() {
+	token, _ := auth.CopySourceToken(r.Header)
+	if src.hasSAS() || token != "" {
 		req := &http.Request{Method: http.MethodGet, URL: src.url, Header: http.Header{},
 			RemoteAddr: r.RemoteAddr, TLS: r.TLS, Host: src.url.Host}
+		if !src.hasSAS() {
+			req.Header.Set("Authorization", token)
+		}
 		id, err := s.authn.Authenticate(req.WithContext(r.Context()), auth.File, src.account)
 		if err != nil {
 			return denied

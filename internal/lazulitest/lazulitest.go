@@ -1,12 +1,14 @@
-// Package lazulitest starts a real Lazuli in-process on 127.0.0.1 with free
-// ports and a temporary data directory, for integration tests that drive it
-// with the official Azure SDKs over real sockets.
+// Package lazulitest is the project's own test server helper: it starts a
+// real Lazuli in-process on 127.0.0.1 with free ports and a temporary data
+// directory, for integration tests that drive it with the official Azure
+// SDKs over real sockets. It is built on the public package
+// github.com/lazuli-storage/lazuli/lazulitest, adding what only the
+// project's tests need: a clock that stands still by default, an explicit
+// store URL, configuration edits, the running app, and several nodes over
+// one store.
 package lazulitest
 
 import (
-	"context"
-	"encoding/base64"
-	"io"
 	"log/slog"
 	"testing"
 	"time"
@@ -14,12 +16,14 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/app"
 	"github.com/lazuli-storage/lazuli/internal/clock"
 	"github.com/lazuli-storage/lazuli/internal/config"
+	"github.com/lazuli-storage/lazuli/internal/testhost"
+	public "github.com/lazuli-storage/lazuli/lazulitest"
 )
 
 // Dev account credentials, as every SDK's development-storage shortcut uses.
 const (
-	Account = "devstoreaccount1"
-	Key     = "Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw=="
+	Account = public.Account
+	Key     = public.Key
 )
 
 // Options adjust a test server.
@@ -40,6 +44,8 @@ type Options struct {
 	Services []string
 	// Configure edits the configuration before the start (e.g. TLS files).
 	Configure func(*config.Config)
+	// AccessLog receives one line per request; nil for none.
+	AccessLog *slog.Logger
 }
 
 // Instance is a running test server.
@@ -52,85 +58,55 @@ type Instance struct {
 
 	BlobURL, QueueURL, TableURL, FileURL string
 	ConnectionString                     string
-	SMBAddr                              string // host:port of the SMB endpoint, "" when not running
+	// AdminURL is the admin listener (test control), without a trailing slash.
+	AdminURL string
+	// SMBAddr is host:port of the SMB endpoint, "" when it is not running.
+	SMBAddr string
 
-	opts Options
+	// Server is the public test server this instance runs on.
+	Server *public.Server
 }
 
 // Start runs Lazuli until the test ends.
 func Start(t testing.TB, opts Options) *Instance {
 	t.Helper()
-	if opts.Dir == "" && !opts.InMemory {
-		opts.Dir = t.TempDir()
-	}
 	if opts.Clock == nil {
 		opts.Clock = clock.NewFake(time.Now())
 	}
-	in := &Instance{Dir: opts.Dir, Clock: opts.Clock, opts: opts}
+	in := &Instance{Clock: opts.Clock}
 	in.Fake, _ = opts.Clock.(*clock.Fake)
-	in.start(t)
+	host := &testhost.Options{Clock: opts.Clock, Store: opts.Store, Configure: opts.Configure,
+		AccessLog: opts.AccessLog, Started: func(a *app.App) { in.App = a }}
+	in.Server = public.Start(t, public.Options{Persistent: !opts.InMemory, Dir: opts.Dir, Services: opts.Services, Host: host})
+	in.Dir = in.Server.Dir
+	in.sync()
 	return in
 }
 
-func (in *Instance) start(t testing.TB) {
-	t.Helper()
-	cfg, err := config.Parse([]string{"--blobPort", "0", "--queuePort", "0", "--tablePort", "0", "--filePort", "0", "--smbPort", "0"},
-		func(string) string { return "" }, io.Discard)
-	if err != nil {
-		t.Fatalf("lazulitest: config: %v", err)
+// sync copies the server's endpoints after a start.
+func (in *Instance) sync() {
+	s := in.Server
+	in.BlobURL, in.QueueURL, in.TableURL, in.FileURL = s.BlobURL, s.QueueURL, s.TableURL, s.FileURL
+	in.ConnectionString, in.AdminURL = s.ConnectionString, s.AdminURL
+	if in.App != nil {
+		in.SMBAddr = in.App.SMBAddr
 	}
-	cfg.Location = in.Dir
-	cfg.InMemory = in.opts.InMemory
-	cfg.Store = in.opts.Store
-	cfg.Services = in.opts.Services
-	if in.opts.Configure != nil {
-		in.opts.Configure(cfg)
-	}
-	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-	a, err := app.Start(context.Background(), cfg, app.Options{Clock: in.Clock, Logger: logger})
-	if err != nil {
-		t.Fatalf("lazulitest: start: %v", err)
-	}
-	in.App = a
-	in.BlobURL = a.Endpoints["blob"] + "/"
-	in.QueueURL = a.Endpoints["queue"] + "/"
-	in.TableURL = a.Endpoints["table"] + "/"
-	in.FileURL = a.Endpoints["file"] + "/"
-	in.SMBAddr = a.SMBAddr
-	in.ConnectionString = a.ConnectionString()
-	t.Cleanup(func() { in.stop() })
-}
-
-func (in *Instance) stop() {
-	if in.App == nil {
-		return
-	}
-	// Go's graceful shutdown waits up to 5 s on connections a client opened
-	// but never used; a test has no request in flight at its end, so a
-	// short grace keeps teardown quick.
-	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-	defer cancel()
-	_ = in.App.Close(ctx)
-	in.App = nil
 }
 
 // Stop stops the server and closes its storage, as a process exit would,
 // keeping the data for a later Restart or for another program to open.
-func (in *Instance) Stop() { in.stop() }
+func (in *Instance) Stop() {
+	in.Server.Stop()
+	in.App = nil
+}
 
 // Restart stops the server and starts it again on the same data directory
 // (new ports), as a process restart would.
 func (in *Instance) Restart(t testing.TB) {
 	t.Helper()
-	if in.opts.InMemory || in.opts.Store == "memory:" {
-		t.Fatal("lazulitest: Restart needs a persistent instance")
-	}
-	in.stop()
-	in.start(t)
+	in.Server.Restart(t)
+	in.sync()
 }
 
 // KeyBytes is the decoded account key.
-func KeyBytes() []byte {
-	b, _ := base64.StdEncoding.DecodeString(Key)
-	return b
-}
+func KeyBytes() []byte { return public.KeyBytes() }

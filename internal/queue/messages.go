@@ -126,13 +126,17 @@ func (s *Service) getMessages(w http.ResponseWriter, r *http.Request, t target) 
 // dequeue delivers up to n visible messages, hiding each for vis. The scan of
 // the visible range and the moves happen in one serializable transaction, so
 // concurrent consumers never receive the same message. Expired messages met
-// on the way are deleted and not counted.
+// on the way are deleted and not counted, at most expiredBound of them: a
+// queue whose head holds more asks the reaper to clear them (reaper.go) and
+// this call answers with what it found before the bound, so that no request
+// does work proportional to a backlog of expired messages.
 func (s *Service) dequeue(ctx context.Context, account, queue string, n int, vis time.Duration) ([]message, error) {
 	now := s.clock.Now()
 	nowNS := nanos(now)
 	hideUntil := nanos(now.Add(vis))
 	prefix := msgPrefix(account, queue)
 	var out []message
+	var backlog bool
 	err := s.store.Update(ctx, func(tx store.Tx) error {
 		out = out[:0]
 		if err := requireQueue(tx, account, queue); err != nil {
@@ -142,6 +146,7 @@ func (s *Service) dequeue(ctx context.Context, account, queue string, n int, vis
 		if err != nil {
 			return err
 		}
+		backlog = len(expired) >= expiredBound
 		for _, k := range expired {
 			if err := tx.Delete(k); err != nil {
 				return err
@@ -156,21 +161,29 @@ func (s *Service) dequeue(ctx context.Context, account, queue string, n int, vis
 		}
 		return nil
 	})
+	if err == nil && backlog {
+		s.reaper.request(account, queue)
+	}
 	return out, err
 }
 
 // rawMessage is a record met by a scan, copied out of the transaction.
 type rawMessage struct{ key, value []byte }
 
+// expiredBound is the most expired messages one request deletes, and the
+// most one reaper transaction deletes.
+const expiredBound = 256
+
 // scanVisible collects up to n unexpired messages visible at now, in
-// delivery order, and the keys of the expired ones met before them.
+// delivery order, and the keys of the expired ones met before them: at
+// most expiredBound, where the scan stops.
 func scanVisible(tx store.Tx, prefix []byte, now uint64, n int) ([]rawMessage, [][]byte, error) {
 	var found []rawMessage
 	var expired [][]byte
 	err := tx.Scan(prefix, visibleBefore(prefix, now), store.ScanOptions{}, func(k, v []byte) bool {
 		if valueExpired(v, now) {
 			expired = append(expired, bytes.Clone(k))
-			return true
+			return len(expired) < expiredBound
 		}
 		found = append(found, rawMessage{bytes.Clone(k), bytes.Clone(v)})
 		return len(found) < n
@@ -199,8 +212,9 @@ func deliver(tx store.Tx, prefix []byte, raw *rawMessage, hideUntil uint64) (mes
 }
 
 // peek returns up to n visible messages without changing them. It reads a
-// snapshot; if it met expired messages it purges them afterwards, so that a
-// queue that is only ever peeked does not keep scanning them.
+// snapshot; if it met expired messages it purges them afterwards (at most
+// expiredBound, as dequeue), so that a queue that is only ever peeked does
+// not keep scanning them.
 func (s *Service) peek(ctx context.Context, account, queue string, n int) ([]message, error) {
 	nowNS := nanos(s.clock.Now())
 	prefix := msgPrefix(account, queue)
@@ -224,6 +238,9 @@ func (s *Service) peek(ctx context.Context, account, queue string, n int) ([]mes
 	})
 	if err != nil || len(expired) == 0 {
 		return out, err
+	}
+	if len(expired) >= expiredBound {
+		s.reaper.request(account, queue)
 	}
 	return out, s.purge(ctx, expired, nowNS)
 }

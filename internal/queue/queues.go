@@ -3,7 +3,6 @@ package queue
 import (
 	"encoding/json"
 	"errors"
-	"io"
 	"net/http"
 	"strconv"
 
@@ -205,7 +204,7 @@ func (s *Service) updateQueue(r *http.Request, account, name string, change func
 
 // getACL is Get Queue ACL (GET or HEAD).
 func (s *Service) getACL(w http.ResponseWriter, r *http.Request, t target) error {
-	if err := s.authorize(r, t, "r", true); err != nil {
+	if err := request.Of(r).Identity.AuthorizeOwner(auth.Queue, t.queue); err != nil {
 		return err
 	}
 	account := request.Of(r).Account
@@ -224,7 +223,7 @@ func (s *Service) getACL(w http.ResponseWriter, r *http.Request, t target) error
 // setACL is Set Queue ACL: the body's signed identifiers (at most five)
 // replace the queue's.
 func (s *Service) setACL(w http.ResponseWriter, r *http.Request, t target) error {
-	if err := s.authorize(r, t, "w", true); err != nil {
+	if err := request.Of(r).Identity.AuthorizeOwner(auth.Queue, t.queue); err != nil {
 		return err
 	}
 	body, err := readBody(r, maxACLBody)
@@ -263,19 +262,5 @@ func (s *Service) lookupPolicy(r *http.Request, account, name, id string) (*auth
 // readBody reads a request body of at most limit bytes; a larger one is 413
 // RequestBodyTooLarge with the limit, as the service reports it.
 func readBody(r *http.Request, limit int64) ([]byte, error) {
-	if r.ContentLength > limit {
-		return nil, tooLarge(limit)
-	}
-	body, err := io.ReadAll(io.LimitReader(r.Body, limit+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(body)) > limit {
-		return nil, tooLarge(limit)
-	}
-	return body, nil
-}
-
-func tooLarge(limit int64) error {
-	return azerr.New(azerr.RequestBodyTooLarge).With("MaxLimit", strconv.FormatInt(limit, 10))
+	return request.ReadBody(r, limit)
 }

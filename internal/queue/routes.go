@@ -18,6 +18,7 @@ func (s *Service) table() route.Table {
 		{Op: "GetQueueServiceProperties", Method: get, Level: route.Service, Restype: "service", Comp: "properties", Handle: op(s.getProperties)},
 		{Op: "SetQueueServiceProperties", Method: put, Level: route.Service, Restype: "service", Comp: "properties", Handle: op(s.setProperties)},
 		{Op: "GetQueueServiceStats", Method: get, Level: route.Service, Restype: "service", Comp: "stats", Handle: op(s.getStats)},
+		{Op: "GetUserDelegationKey", Method: post, Level: route.Service, Restype: "service", Comp: "userdelegationkey", Handle: op(s.getUserDelegationKey)},
 
 		// A queue.
 		{Op: "CreateQueue", Method: put, Level: route.Container, Handle: op(s.createQueue)},

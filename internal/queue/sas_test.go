@@ -174,3 +174,20 @@ func queryOf(t *testing.T, u string) string {
 	t.Fatalf("no query in %s", u)
 	return ""
 }
+
+// TestQueueACLNeedsTheAccountKey: Get and Set Queue ACL are the account
+// owner's, like the container, table and share ACLs. Before, an account
+// SAS with r or w could read and replace a queue's stored access policies.
+func TestQueueACLNeedsTheAccountKey(t *testing.T) {
+	e := start(t, lazulitest.Options{InMemory: true})
+	e.queue("owned")
+	acct := e.accountSAS(sas.AccountPermissions{Read: true, Write: true}, sas.AccountResourceTypes{Container: true, Object: true})
+	q := acct.NewQueueClient("owned")
+	_, err := q.GetAccessPolicy(e.ctx, nil)
+	wantError(t, err, http.StatusForbidden, "AuthorizationFailure")
+	_, err = q.SetAccessPolicy(e.ctx, nil)
+	wantError(t, err, http.StatusForbidden, "AuthorizationFailure")
+	if _, err := e.svc.NewQueueClient("owned").GetAccessPolicy(e.ctx, nil); err != nil {
+		t.Fatalf("the account key reads the ACL: %v", err)
+	}
+}

@@ -17,10 +17,12 @@ import (
 
 // Service is the Queue service. It is safe for concurrent use.
 type Service struct {
-	store  store.Store
-	clock  clock.Clock
-	log    *slog.Logger
-	routes route.Table
+	store    store.Store
+	clock    clock.Clock
+	log      *slog.Logger
+	routes   route.Table
+	accounts *auth.Accounts // for the user delegation keys it derives
+	reaper   reaper         // expired messages to remove (reaper.go)
 }
 
 // New builds the Queue service on the host's store and clock.
@@ -28,7 +30,10 @@ func New(d server.Deps) (*Service, error) {
 	if d.Store == nil {
 		return nil, errors.New("queue: no store")
 	}
-	s := &Service{store: d.Store, clock: d.Clock, log: d.Logger}
+	s := &Service{store: d.Store, clock: d.Clock, log: d.Logger, accounts: d.Accounts, reaper: newReaper()}
+	if s.accounts == nil {
+		s.accounts = auth.DevAccounts()
+	}
 	if s.clock == nil {
 		s.clock = clock.Real{}
 	}

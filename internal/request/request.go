@@ -21,6 +21,27 @@ type Info struct {
 	Start    time.Time
 	// PathStyle is true when the account came from the path, not the host.
 	PathStyle bool
+	// Op is the operation the route table matched (its Rule.Op), for logs,
+	// metrics and fault rules; "" until the request is routed.
+	Op string
+	// Routed, when set by the middleware, runs once the operation is known
+	// and before its handler; an error it returns is the request's answer.
+	Routed func(op string) error
+}
+
+// Route records the operation a route table matched for the request in
+// ctx and runs the middleware's Routed hook. Only the first call counts:
+// the sub-requests of a batch are routed again under the batch's Info.
+func Route(ctx context.Context, op string) error {
+	info := From(ctx)
+	if info == nil || info.Op != "" {
+		return nil
+	}
+	info.Op = op
+	if info.Routed != nil {
+		return info.Routed(op)
+	}
+	return nil
 }
 
 type ctxKey struct{}

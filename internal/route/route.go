@@ -8,6 +8,7 @@ import (
 	"net/http"
 
 	"github.com/lazuli-storage/lazuli/internal/azerr"
+	"github.com/lazuli-storage/lazuli/internal/request"
 )
 
 // Level is how deep a request path goes, as the service defines it (for
@@ -44,10 +45,22 @@ type Rule struct {
 // Table is a service's route table.
 type Table []Rule
 
-// Match finds the rule for r at level. No rule for the method and level
+// Match finds the rule for r at level and records its operation in the
+// request's Info (request.Route), whose hook may answer instead of the rule. No rule for the method and level
 // gives 405 UnsupportedHttpVerb when another method would match, otherwise
 // 400 InvalidQueryParameterValue naming comp (or restype).
 func (t Table) Match(r *http.Request, level Level) (*Rule, error) {
+	rule, err := t.match(r, level)
+	if err != nil {
+		return nil, err
+	}
+	if err := request.Route(r.Context(), rule.Op); err != nil {
+		return nil, err
+	}
+	return rule, nil
+}
+
+func (t Table) match(r *http.Request, level Level) (*Rule, error) {
 	q := r.URL.Query()
 	restype, comp := q.Get("restype"), q.Get("comp")
 	var fallback *Rule

@@ -19,4 +19,7 @@ type Deps struct {
 	// Loose ignores headers of unsupported features instead of rejecting
 	// the request (--loose).
 	Loose bool
+	// OAuth accepts Bearer tokens when set; services that authenticate
+	// requests of their own (batch sub-requests, copy sources) need it.
+	OAuth *auth.OAuth
 }

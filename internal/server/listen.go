@@ -17,6 +17,10 @@ type Listener struct {
 	Name    string
 	Addr    string // as configured; Bound() gives the real address
 	Handler http.Handler
+	// ConnState, when set, follows the listener's connections (metrics).
+	ConnState func(net.Conn, http.ConnState)
+	// MaxConns bounds the connections served at once (0: no bound).
+	MaxConns int
 
 	ln  net.Listener
 	srv *http.Server
@@ -43,12 +47,14 @@ func Listen(listeners []*Listener, tlsConfig *tls.Config) (*Server, error) {
 			s.closeListeners()
 			return nil, fmt.Errorf("%s service: listen on %s: %w", l.Name, l.Addr, err)
 		}
+		ln = limitConns(ln, l.MaxConns)
 		if tlsConfig != nil {
 			ln = tls.NewListener(ln, tlsConfig)
 		}
 		l.ln = ln
 		l.srv = &http.Server{
 			Handler:           l.Handler,
+			ConnState:         l.ConnState,
 			ReadHeaderTimeout: 30 * time.Second,
 			IdleTimeout:       2 * time.Minute,
 			ErrorLog:          slog.NewLogLogger(slog.Default().Handler(), slog.LevelDebug),

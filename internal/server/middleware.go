@@ -20,6 +20,7 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/auth"
 	"github.com/lazuli-storage/lazuli/internal/azerr"
 	"github.com/lazuli-storage/lazuli/internal/clock"
+	"github.com/lazuli-storage/lazuli/internal/fault"
 	"github.com/lazuli-storage/lazuli/internal/request"
 	"github.com/lazuli-storage/lazuli/internal/store"
 	"github.com/lazuli-storage/lazuli/internal/svcprops"
@@ -39,6 +40,13 @@ type Service interface {
 	Handle(w http.ResponseWriter, r *http.Request) error
 }
 
+// Background is implemented by a service with work of its own to do while
+// it runs (the queue's reaper of expired messages): the host calls Run in a
+// goroutine and cancels ctx at shutdown.
+type Background interface {
+	Run(ctx context.Context)
+}
+
 // Options configure the chain.
 type Options struct {
 	Store                  store.Store
@@ -48,6 +56,20 @@ type Options struct {
 	DisableProductStyleURL bool
 	// AccessLog receives one line per request; nil for none.
 	AccessLog *slog.Logger
+	// BodyTimeout and WriteTimeout bound how long a request body may stop
+	// arriving and a response stop being read (limits.go); 0 for no bound.
+	BodyTimeout, WriteTimeout time.Duration
+	// Faults are the test-control API's fault rules; nil for none.
+	Faults *fault.Set
+	// Observer learns every answered request (metrics); nil for none.
+	Observer Observer
+}
+
+// Observer is told about every answered request: its service, operation
+// (route table name, "" when unrouted), status, Azure error code, request
+// and response body bytes, and wall-clock duration.
+type Observer interface {
+	Request(service, operation string, status int, code string, in, out int64, d time.Duration)
 }
 
 // ErrorFormat is the error body format of a service.
@@ -82,9 +104,21 @@ type statusWriter struct {
 	// began is wall time, for the logged duration: info.Start comes from
 	// the injectable clock, which tests move freely.
 	began time.Time
+	// faultRule is the fault rule that acted on the request (0: none);
+	// cut is set when it closes the connection mid-body (faults.go), after
+	// budget bytes (-1 until the body starts).
+	faultRule int
+	cut       bool
+	budget    int64
+	// writeTimeout bounds each write of the response (limits.go).
+	writeTimeout time.Duration
 }
 
 func (s *statusWriter) WriteHeader(code int) {
+	if s.cut {
+		s.cutWriteHeader(code)
+		return
+	}
 	if s.status == 0 {
 		s.status = code
 	}
@@ -92,9 +126,13 @@ func (s *statusWriter) WriteHeader(code int) {
 }
 
 func (s *statusWriter) Write(b []byte) (int, error) {
+	if s.cut {
+		return s.cutWrite(b)
+	}
 	if s.status == 0 {
 		s.status = http.StatusOK
 	}
+	s.extendWrite()
 	n, err := s.ResponseWriter.Write(b)
 	s.bytes += int64(n)
 	return n, err
@@ -103,10 +141,13 @@ func (s *statusWriter) Write(b []byte) (int, error) {
 // ReadFrom keeps the connection's zero-copy path (sendfile) reachable for
 // handlers that stream files.
 func (s *statusWriter) ReadFrom(r io.Reader) (int64, error) {
+	if s.cut {
+		return io.Copy(writerOnly{s}, r)
+	}
 	if s.status == 0 {
 		s.status = http.StatusOK
 	}
-	n, err := io.Copy(s.ResponseWriter, r)
+	n, err := s.copyInChunks(s.ResponseWriter, r)
 	s.bytes += n
 	return n, err
 }
@@ -115,8 +156,21 @@ func (s *statusWriter) ReadFrom(r io.Reader) (int64, error) {
 func (s *statusWriter) Unwrap() http.ResponseWriter { return s.ResponseWriter }
 
 func (c *chain) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
-	w := &statusWriter{ResponseWriter: rw, began: time.Now()}
+	w := &statusWriter{ResponseWriter: rw, began: time.Now(), budget: -1, writeTimeout: c.opts.WriteTimeout}
 	info := &request.Info{ID: newRequestID(), Start: c.opts.Clock.Now()}
+	if c.opts.Faults != nil {
+		info.Routed = c.routedHook(w, r, info)
+	}
+	// The body is wrapped on a copy of the request: net/http decides from
+	// the original's body type whether an unread body may be discarded
+	// after the answer or must close the connection.
+	wrapped := *r
+	if c.opts.BodyTimeout > 0 && r.Body != nil && r.Body != http.NoBody {
+		wrapped.Body = &progressBody{ReadCloser: r.Body, rc: http.NewResponseController(rw), timeout: c.opts.BodyTimeout}
+	}
+	body := &countingBody{ReadCloser: wrapped.Body}
+	wrapped.Body = body
+	r = &wrapped
 	h := w.Header()
 	h.Set(azerr.RequestIDHeader, info.ID)
 	h.Set("Server", c.serverHeader)
@@ -127,6 +181,8 @@ func (c *chain) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 	defer func() {
 		if p := recover(); p != nil {
 			if p == http.ErrAbortHandler {
+				c.logAccess(r, w, info)
+				c.observe(w, info, body.n)
 				panic(p)
 			}
 			slog.Error("panic in handler", "request_id", info.ID, "method", r.Method, "url", r.URL.String(), "panic", fmt.Sprint(p))
@@ -135,10 +191,15 @@ func (c *chain) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 			}
 		}
 		c.logAccess(r, w, info)
+		c.observe(w, info, body.n)
 	}()
 	r = r.WithContext(request.With(r.Context(), info))
-	if err := c.serve(w, r, info); err != nil {
+	if err := c.serve(w, r, info); err != nil && !w.cut {
 		azerr.Write(w, r, err, c.format)
+	}
+	if w.cut {
+		// A fault rule cut the response: drop the connection.
+		panic(http.ErrAbortHandler)
 	}
 }
 
@@ -282,12 +343,22 @@ func (c *chain) logAccess(r *http.Request, w *statusWriter, info *request.Info) 
 	c.opts.AccessLog.LogAttrs(context.Background(), slog.LevelInfo, "request",
 		slog.String("service", string(c.svc.Name())),
 		slog.String("request_id", info.ID),
+		slog.String("operation", info.Op),
 		slog.String("method", r.Method),
 		slog.String("url", r.URL.RequestURI()),
 		slog.Int("status", status),
 		slog.String("error_code", w.Header().Get(azerr.ErrorCodeHeader)),
 		slog.Int64("bytes", w.bytes),
-		slog.Duration("duration", time.Since(w.began)))
+		slog.Duration("duration", time.Since(w.began)),
+		faultAttr(w))
+}
+
+// faultAttr marks an access-log line whose answer a fault rule injected.
+func faultAttr(w *statusWriter) slog.Attr {
+	if w.faultRule == 0 {
+		return slog.Attr{}
+	}
+	return slog.Int("fault_rule", w.faultRule)
 }
 
 // newRequestID returns a random RFC 4122 version 4 UUID.

@@ -73,6 +73,14 @@ type Tx interface {
 	Scan(start, end []byte, opts ScanOptions, fn func(key, value []byte) bool) error
 }
 
+// CommitObserver is implemented by engines that commit several Updates in
+// one transaction (SQLite's group commit). fn is called once per committed
+// transaction with the number of Update closures it carried; it must be
+// quick, as the committer waits for it. Set it before the store is used.
+type CommitObserver interface {
+	ObserveCommits(fn func(updates int))
+}
+
 // ScanOptions tunes a Scan.
 type ScanOptions struct {
 	Limit   int

@@ -61,3 +61,21 @@ func TestAccountSAS(t *testing.T) {
 		t.Fatalf("read with read-only account SAS: %d %v", n, err)
 	}
 }
+
+// TestTableACLNeedsTheAccountKey: Get and Set Table ACL are the account
+// owner's; an account SAS holding r and w is refused.
+func TestTableACLNeedsTheAccountKey(t *testing.T) {
+	e := start(t, lazulitest.Options{InMemory: true})
+	owner, err := aztables.NewServiceClientFromConnectionString(e.in.ConnectionString, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := owner.CreateTable(e.ctx, "ownedacl", nil); err != nil {
+		t.Fatal(err)
+	}
+	tc := accountSASClient(t, e, "rw", "sco").NewClient("ownedacl")
+	_, err = tc.GetAccessPolicy(e.ctx, nil)
+	wantCode(t, err, 403, "AuthorizationFailure")
+	_, err = tc.SetAccessPolicy(e.ctx, nil)
+	wantCode(t, err, 403, "AuthorizationFailure")
+}

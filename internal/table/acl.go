@@ -102,7 +102,7 @@ func normaliseIdentifier(si *signedIdentifier) error {
 
 func (s *Service) getACL(w http.ResponseWriter, r *http.Request) error {
 	info, t := request.Of(r), targetOf(r)
-	if err := authorizeTableOp(r, t.table, "r", auth.ResourceContainer); err != nil {
+	if err := request.Of(r).Identity.AuthorizeOwner(auth.Table, t.table); err != nil {
 		return err
 	}
 	var rec *tableRecord
@@ -131,10 +131,10 @@ func (s *Service) getACL(w http.ResponseWriter, r *http.Request) error {
 
 func (s *Service) setACL(w http.ResponseWriter, r *http.Request) error {
 	info, t := request.Of(r), targetOf(r)
-	if err := authorizeTableOp(r, t.table, "w", auth.ResourceContainer); err != nil {
+	if err := request.Of(r).Identity.AuthorizeOwner(auth.Table, t.table); err != nil {
 		return err
 	}
-	body, err := readBody(r.Body)
+	body, err := readBody(r)
 	if err != nil {
 		return err
 	}

@@ -3,6 +3,7 @@ package table
 import (
 	"crypto/rand"
 	"fmt"
+	"github.com/lazuli-storage/lazuli/internal/auth"
 	"net/http"
 	"strings"
 	"time"
@@ -35,7 +36,12 @@ type batchOp struct {
 // batch serves POST /$batch: an entity group transaction, all of whose
 // operations commit in one store Update or none do.
 func (s *Service) batch(w http.ResponseWriter, r *http.Request) error {
-	body, err := readBody(r.Body)
+	// A batch is refused whole, before its body is read, when nobody is
+	// authenticated: no anonymous caller may change or read a table.
+	if id := request.Of(r).Identity; id == nil || id.Kind == auth.Anonymous {
+		return azerr.New(azerr.AuthorizationFailure)
+	}
+	body, err := readBody(r)
 	if err != nil {
 		return err
 	}

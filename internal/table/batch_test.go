@@ -134,3 +134,23 @@ func TestBatchSingleQuery(t *testing.T) {
 		t.Fatalf("batch query: %d %s", resp.StatusCode, out)
 	}
 }
+
+// TestAnonymousBatchRefusedWhole: an entity group transaction without
+// credentials is refused as a whole with 403, not answered 202 with every
+// operation failing inside it.
+func TestAnonymousBatchRefusedWhole(t *testing.T) {
+	e := start(t, lazulitest.Options{InMemory: true})
+	if _, err := e.svc.CreateTable(e.ctx, "anonbatch", nil); err != nil {
+		t.Fatal(err)
+	}
+	anon, err := aztables.NewClientWithNoCredential(e.in.TableURL+"anonbatch", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = anon.SubmitTransaction(e.ctx, []aztables.TransactionAction{
+		action(t, aztables.TransactionTypeAdd, "p", "r", nil)}, nil)
+	var re *azcore.ResponseError
+	if !errors.As(err, &re) || re.StatusCode != http.StatusForbidden || re.ErrorCode != "AuthorizationFailure" {
+		t.Fatalf("anonymous batch: %v", err)
+	}
+}

@@ -236,7 +236,7 @@ func (s *Service) write(w http.ResponseWriter, r *http.Request, method string) e
 	}
 	var body []byte
 	if method != http.MethodDelete {
-		if body, err = readBody(r.Body); err != nil {
+		if body, err = readBody(r); err != nil {
 			return err
 		}
 	}

@@ -4,8 +4,9 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
-	"io"
+	"github.com/lazuli-storage/lazuli/internal/request"
 	"math"
+	"net/http"
 	"strconv"
 	"strings"
 	"unicode"
@@ -36,15 +37,8 @@ type payload struct {
 }
 
 // readBody reads a request body up to the service's 4 MiB limit.
-func readBody(r io.Reader) ([]byte, error) {
-	b, err := io.ReadAll(io.LimitReader(r, maxRequestBytes+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(b) > maxRequestBytes {
-		return nil, azerr.New(azerr.RequestBodyTooLarge)
-	}
-	return b, nil
+func readBody(r *http.Request) ([]byte, error) {
+	return request.ReadBody(r, maxRequestBytes)
 }
 
 // parsePayload decodes and validates an entity JSON body.

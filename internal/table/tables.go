@@ -115,7 +115,7 @@ func (s *Service) createTable(w http.ResponseWriter, r *http.Request) error {
 	if err := checkContentType(r); err != nil {
 		return err
 	}
-	body, err := readBody(r.Body)
+	body, err := readBody(r)
 	if err != nil {
 		return err
 	}

@@ -66,6 +66,12 @@ func (e *Engine) Write(ctx context.Context, r io.Reader, limit int64) (extent.In
 	return extent.Info{ID: id, Size: int64(len(data)), MD5: extent.SumMD5(ctx, data)}, nil
 }
 
+// preallocateMax bounds the buffer readLimited allocates up front from the
+// limit. Callers pass the request's Content-Length as the limit, so up to
+// this size the buffer is exact and the bytes are copied once; a larger or
+// unknown size grows from there.
+const preallocateMax = 32 << 20
+
 // readLimited reads r to the end into a slice of its own, failing with
 // extent.ErrTooLarge past limit and with ctx's error once ctx ends.
 func readLimited(ctx context.Context, r io.Reader, limit int64) ([]byte, error) {
@@ -73,12 +79,18 @@ func readLimited(ctx context.Context, r io.Reader, limit int64) ([]byte, error) 
 		return nil, err
 	}
 	src := r
+	initial := int64(bytes.MinRead)
 	if limit >= 0 && limit < 1<<62 {
 		// One byte past the limit is enough to tell that the input is too
 		// large without reading the rest of it.
 		src = io.LimitReader(r, limit+1)
+		// Growing a buffer by doubling from nothing zeroes and copies about
+		// three times the content (the profile of a 1 MiB Put Blob showed it
+		// as a third of the server's CPU); a buffer sized from the limit is
+		// filled once.
+		initial = min(limit+1+bytes.MinRead, preallocateMax)
 	}
-	var buf bytes.Buffer
+	buf := bytes.NewBuffer(make([]byte, 0, initial))
 	if _, err := buf.ReadFrom(ctxReader{ctx, src}); err != nil {
 		return nil, err
 	}
@@ -86,9 +98,10 @@ func readLimited(ctx context.Context, r io.Reader, limit int64) ([]byte, error) 
 		return nil, extent.ErrTooLarge
 	}
 	data := buf.Bytes()
-	if cap(data)-len(data) > len(data)/4 {
-		// Growing by doubling can leave up to half the array unused; the
-		// extent lives as long as the blob, so pay one copy to return it.
+	if cap(data)-len(data) > len(data)/4+bytes.MinRead {
+		// Growing by doubling, or a limit larger than the content, can leave
+		// much of the array unused; the extent lives as long as the blob, so
+		// pay one copy to return it.
 		data = bytes.Clone(data)
 	}
 	return data, nil

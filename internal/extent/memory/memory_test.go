@@ -38,3 +38,28 @@ func TestListAgeFollowsClock(t *testing.T) {
 		t.Fatalf("age = %v s, want 90", got)
 	}
 }
+
+// TestStoredCapacity checks that an extent keeps about its own size in
+// memory whether the limit was its exact length (the buffer is sized from
+// it), far larger (a copy source's maximum), or absent (grown by doubling).
+func TestStoredCapacity(t *testing.T) {
+	const size = 300_000
+	content := bytes.Repeat([]byte("z"), size)
+	for _, limit := range []int64{size, 64 << 20, -1} {
+		e := New()
+		info, err := e.Write(context.Background(), bytes.NewReader(content), limit)
+		if err != nil {
+			t.Fatalf("limit %d: %v", limit, err)
+		}
+		data := e.extents[info.ID].data
+		if !bytes.Equal(data, content) {
+			t.Fatalf("limit %d: content differs", limit)
+		}
+		if waste := cap(data) - len(data); waste > size/4+bytes.MinRead {
+			t.Errorf("limit %d: %d bytes of capacity unused for %d stored", limit, waste, size)
+		}
+	}
+	if _, err := New().Write(context.Background(), bytes.NewReader(content), size-1); err != extent.ErrTooLarge {
+		t.Errorf("one byte over the limit: %v, want ErrTooLarge", err)
+	}
+}

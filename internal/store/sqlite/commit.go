@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 
 	"github.com/lazuli-storage/lazuli/internal/store"
 )
@@ -49,6 +50,9 @@ type committer struct {
 	wake    chan struct{} // capacity 1: "the queue may be non-empty"
 	stop    chan struct{}
 	stopped chan struct{}
+
+	// observe, when set, learns the size of every committed batch.
+	observe atomic.Pointer[func(updates int)]
 }
 
 func newCommitter(c *conn, maxBatch int) *committer {
@@ -170,6 +174,9 @@ func (w *committer) runTransaction(reqs []*request) error {
 	if err := c.control(c.commit); err != nil {
 		w.abandon()
 		return fmt.Errorf("sqlite: commit: %w", err)
+	}
+	if fn := w.observe.Load(); fn != nil {
+		(*fn)(len(reqs))
 	}
 	return nil
 }

@@ -59,6 +59,10 @@ type Store struct {
 	gate    gate.Gate
 }
 
+// ObserveCommits implements store.CommitObserver: fn learns how many
+// Updates each group commit carried.
+func (s *Store) ObserveCommits(fn func(updates int)) { s.writer.observe.Store(&fn) }
+
 // Open opens the database file at path, creating it if needed.
 func Open(path string, opts Options) (*Store, error) {
 	if path == "" || strings.Contains(path, "?") {

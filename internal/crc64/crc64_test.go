@@ -1,12 +1,12 @@
-package blob
+package crc64
 
 import (
-	"hash/crc64"
+	stdcrc64 "hash/crc64"
 	"math/rand/v2"
 	"testing"
 )
 
-var referenceTable = crc64.MakeTable(crc64Poly)
+var referenceTable = stdcrc64.MakeTable(Poly)
 
 func TestCRC64MatchesHashCRC64(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
@@ -15,15 +15,15 @@ func TestCRC64MatchesHashCRC64(t *testing.T) {
 		for i := range p {
 			p[i] = byte(rng.Uint32())
 		}
-		want := crc64.Checksum(p, referenceTable)
-		if got := crc64Update(0, p); got != want {
+		want := stdcrc64.Checksum(p, referenceTable)
+		if got := Update(0, p); got != want {
 			t.Fatalf("%d bytes: %x, want %x", n, got, want)
 		}
 		// Fed in uneven pieces, as a body arrives.
 		var crc uint64
 		for rest := p; len(rest) > 0; {
 			k := min(len(rest), 1+rng.IntN(5000))
-			crc, rest = crc64Update(crc, rest[:k]), rest[k:]
+			crc, rest = Update(crc, rest[:k]), rest[k:]
 		}
 		if crc != want {
 			t.Fatalf("%d bytes in pieces: %x, want %x", n, crc, want)
@@ -34,11 +34,11 @@ func TestCRC64MatchesHashCRC64(t *testing.T) {
 func FuzzCRC64(f *testing.F) {
 	f.Add([]byte("lazuli"), 3)
 	f.Fuzz(func(t *testing.T, p []byte, cut int) {
-		want := crc64.Checksum(p, referenceTable)
+		want := stdcrc64.Checksum(p, referenceTable)
 		if cut < 0 || cut > len(p) {
 			cut = len(p) / 2
 		}
-		if got := crc64Update(crc64Update(0, p[:cut]), p[cut:]); got != want {
+		if got := Update(Update(0, p[:cut]), p[cut:]); got != want {
 			t.Fatalf("%x split at %d: %x, want %x", p, cut, got, want)
 		}
 	})
@@ -50,13 +50,13 @@ func BenchmarkCRC64(b *testing.B) {
 	b.Run("slicing16", func(b *testing.B) {
 		b.SetBytes(int64(len(p)))
 		for b.Loop() {
-			crc64Update(0, p)
+			Update(0, p)
 		}
 	})
 	b.Run("hash/crc64", func(b *testing.B) {
 		b.SetBytes(int64(len(p)))
 		for b.Loop() {
-			crc64.Checksum(p, referenceTable)
+			stdcrc64.Checksum(p, referenceTable)
 		}
 	})
 }

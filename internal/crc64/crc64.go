@@ -1,12 +1,15 @@
-package blob
+// Package crc64 is Azure Storage's CRC-64 (the checksum x-ms-content-crc64
+// and structured message bodies carry), computed by slicing-by-16 over
+// tables built once.
+package crc64
 
 import "encoding/binary"
 
-// crc64Poly is the (reversed) polynomial of Azure Storage's CRC-64, the one
+// Poly is the (reversed) polynomial of Azure Storage's CRC-64, the one
 // x-ms-content-crc64 carries.
-const crc64Poly = 0x9A6C9329AC4BC9B5
+const Poly = 0x9A6C9329AC4BC9B5
 
-// crc64Slices are the slicing-by-16 tables of crc64Poly, built once:
+// crc64Slices are the slicing-by-16 tables of Poly, built once:
 // table j maps a byte to the CRC of that byte followed by j zero bytes.
 // hash/crc64 keeps slicing tables only for its two standard polynomials and
 // rebuilds 16 KiB of them on every Write of 2 KiB or more for any other, so
@@ -19,7 +22,7 @@ var crc64Slices = func() *[16][256]uint64 {
 		crc := uint64(i)
 		for range 8 {
 			if crc&1 == 1 {
-				crc = crc>>1 ^ crc64Poly
+				crc = crc>>1 ^ Poly
 			} else {
 				crc >>= 1
 			}
@@ -36,9 +39,9 @@ var crc64Slices = func() *[16][256]uint64 {
 	return &t
 }()
 
-// crc64Update returns the CRC-64 of the bytes crc covered followed by p
-// (crc64Update(0, p) is the checksum of p).
-func crc64Update(crc uint64, p []byte) uint64 {
+// Update returns the CRC-64 of the bytes crc covered followed by p
+// (Update(0, p) is the checksum of p).
+func Update(crc uint64, p []byte) uint64 {
 	t := crc64Slices
 	crc = ^crc
 	for len(p) >= 16 {
@@ -56,8 +59,8 @@ func crc64Update(crc uint64, p []byte) uint64 {
 	return ^crc
 }
 
-// crc64Bytes is the checksum of p as x-ms-content-crc64 carries it: eight
+// Bytes is the checksum of p as x-ms-content-crc64 carries it: eight
 // little-endian bytes.
-func crc64Bytes(p []byte) []byte {
-	return binary.LittleEndian.AppendUint64(nil, crc64Update(0, p))
+func Bytes(p []byte) []byte {
+	return binary.LittleEndian.AppendUint64(nil, Update(0, p))
 }

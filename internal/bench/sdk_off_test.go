@@ -1,0 +1,5 @@
+//go:build !sdkbench
+
+package bench
+
+const sdkBuilt = false

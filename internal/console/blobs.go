@@ -1,0 +1,144 @@
+package console
+
+import (
+	"encoding/xml"
+	"net/http"
+	"net/url"
+	"path"
+	"strings"
+)
+
+// blobView is one listed blob, snapshot or version.
+type blobView struct {
+	Name             string           `xml:"Name" json:"name"`
+	Snapshot         string           `xml:"Snapshot" json:"snapshot,omitempty"`
+	VersionID        string           `xml:"VersionId" json:"versionId,omitempty"`
+	IsCurrentVersion bool             `xml:"IsCurrentVersion" json:"isCurrentVersion,omitempty"`
+	Deleted          bool             `xml:"Deleted" json:"deleted,omitempty"`
+	Props            blobProps        `xml:"Properties" json:"properties"`
+	Tags             []tag            `xml:"Tags>TagSet>Tag" json:"tags"`
+	Metadata         metadataElements `xml:"Metadata" json:"metadata"`
+}
+
+type blobProps struct {
+	LastModified  string `xml:"Last-Modified" json:"lastModified"`
+	ETag          string `xml:"Etag" json:"etag"`
+	Length        int64  `xml:"Content-Length" json:"length"`
+	ContentType   string `xml:"Content-Type" json:"contentType"`
+	BlobType      string `xml:"BlobType" json:"blobType"`
+	AccessTier    string `xml:"AccessTier" json:"accessTier,omitempty"`
+	LeaseStatus   string `xml:"LeaseStatus" json:"leaseStatus"`
+	LeaseState    string `xml:"LeaseState" json:"leaseState"`
+	LeaseDuration string `xml:"LeaseDuration" json:"leaseDuration,omitempty"`
+	ExpiryTime    string `xml:"Expiry-Time" json:"expiryTime,omitempty"`
+	DeletedTime   string `xml:"DeletedTime" json:"deletedTime,omitempty"`
+}
+
+type tag struct {
+	Key   string `xml:"Key" json:"key"`
+	Value string `xml:"Value" json:"value"`
+}
+
+// metadataElements decodes <Metadata><name>value</name>...</Metadata>.
+type metadataElements map[string]string
+
+// UnmarshalXML reads each child element as one metadata pair.
+func (m *metadataElements) UnmarshalXML(d *xml.Decoder, _ xml.StartElement) error {
+	*m = metadataElements{}
+	for {
+		tok, err := d.Token()
+		if err != nil {
+			return err
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			var v string
+			if err := d.DecodeElement(&v, &t); err != nil {
+				return err
+			}
+			(*m)[t.Name.Local] = v
+		case xml.EndElement:
+			return nil
+		}
+	}
+}
+
+type blobsPage struct {
+	Blobs      []blobView `xml:"Blobs>Blob"`
+	NextMarker string     `xml:"NextMarker"`
+}
+
+// blobs lists a container's blobs with snapshots, versions, deleted blobs,
+// tags and metadata.
+func (c *Console) blobs(r *http.Request) (any, error) {
+	ctx, cancel := withTimeout(r.Context())
+	defer cancel()
+	q := r.URL.Query()
+	query := url.Values{"restype": {"container"}, "comp": {"list"}, "include": {"snapshots,versions,tags,metadata,deleted"}}
+	out := []blobView{}
+	err := listXML(ctx, c, "blob", q.Get("account"), "/"+q.Get("container"), query, func(p *blobsPage) string {
+		out = append(out, p.Blobs...)
+		return p.NextMarker
+	})
+	if err != nil {
+		return nil, err
+	}
+	for i := range out {
+		if out[i].Tags == nil {
+			out[i].Tags = []tag{}
+		}
+	}
+	return map[string]any{"blobs": out}, nil
+}
+
+// blobPath is the escaped path of a blob within its account.
+func blobPath(container, blob string) string {
+	return "/" + container + "/" + blob
+}
+
+// blobQuery selects a snapshot or version.
+func blobQuery(q url.Values) url.Values {
+	out := url.Values{}
+	if s := q.Get("snapshot"); s != "" {
+		out.Set("snapshot", s)
+	}
+	if v := q.Get("versionid"); v != "" {
+		out.Set("versionid", v)
+	}
+	return out
+}
+
+// download streams a blob (or one of its snapshots or versions) to the
+// browser as an attachment, through Get Blob.
+func (c *Console) download(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	req, err := c.request(r.Context(), "blob", q.Get("account"), http.MethodGet, blobPath(q.Get("container"), q.Get("blob")), blobQuery(q), nil)
+	h, ok := c.opts.Services["blob"]
+	if err != nil || !ok {
+		http.Error(w, "no such account or blob service", http.StatusNotFound)
+		return
+	}
+	name := path.Base(q.Get("blob"))
+	w.Header().Set("Content-Disposition", "attachment; filename=\""+strings.ReplaceAll(name, "\"", "")+"\"")
+	h.ServeHTTP(w, req)
+}
+
+// breakLease breaks a blob's lease at once.
+func (c *Console) breakLease(r *http.Request) (any, error) {
+	q := r.URL.Query()
+	_, err := c.call(r.Context(), "blob", q.Get("account"), http.MethodPut, blobPath(q.Get("container"), q.Get("blob")),
+		url.Values{"comp": {"lease"}}, http.Header{"X-Ms-Lease-Action": {"break"}, "X-Ms-Lease-Break-Period": {"0"}})
+	return map[string]bool{"ok": err == nil}, err
+}
+
+// deleteBlob deletes a blob with its snapshots, or one snapshot or version.
+func (c *Console) deleteBlob(r *http.Request) (any, error) {
+	q := r.URL.Query()
+	query := blobQuery(q)
+	header := http.Header{}
+	if len(query) == 0 {
+		header.Set("X-Ms-Delete-Snapshots", "include")
+	}
+	_, err := c.call(r.Context(), "blob", q.Get("account"), http.MethodDelete, blobPath(q.Get("container"), q.Get("blob")), query, header)
+	return map[string]bool{"ok": err == nil}, err
+}

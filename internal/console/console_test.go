@@ -1,0 +1,221 @@
+package console_test
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore/to"
+	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob"
+	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/lease"
+	"github.com/Azure/azure-sdk-for-go/sdk/storage/azqueue"
+	"github.com/chromedp/chromedp"
+
+	"github.com/lazuli-storage/lazuli/lazulitest"
+)
+
+// browser starts headless Chromium, or skips when there is none.
+func browser(t *testing.T) context.Context {
+	t.Helper()
+	path := os.Getenv("LAZULI_CHROMIUM")
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if path != "" {
+			break
+		}
+		path, _ = exec.LookPath(name)
+	}
+	if path == "" {
+		t.Skip("no Chromium to drive (install Debian's chromium or set LAZULI_CHROMIUM)")
+	}
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(path), chromedp.NoSandbox,
+		chromedp.WindowSize(1400, 900), chromedp.Flag("disable-gpu", true))
+	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancelCtx := chromedp.NewContext(alloc)
+	ctx, cancelTimeout := context.WithTimeout(ctx, 90*time.Second)
+	t.Cleanup(func() { cancelTimeout(); cancelCtx(); cancelAlloc() })
+	return ctx
+}
+
+// screenshot saves the page under $LAZULI_SCREENSHOTS, when set.
+func screenshot(t *testing.T, ctx context.Context, name string) {
+	t.Helper()
+	dir := os.Getenv("LAZULI_SCREENSHOTS")
+	if dir == "" {
+		return
+	}
+	var png []byte
+	if err := chromedp.Run(ctx, chromedp.FullScreenshot(&png, 100)); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, name+".png"), png, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// fill creates, through the SDKs, what the console must show.
+func fill(t *testing.T, srv *lazulitest.Server) {
+	t.Helper()
+	ctx := context.Background()
+	bc := srv.BlobClient(t)
+	if _, err := bc.CreateContainer(ctx, "photos", nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := bc.UploadBuffer(ctx, "photos", "cat.jpg", []byte("meow meow"), &azblobUpload{Tags: map[string]string{"animal": "cat"},
+		Metadata: map[string]*string{"author": to.Ptr("ada")}}); err != nil {
+		t.Fatal(err)
+	}
+	cat := bc.ServiceClient().NewContainerClient("photos").NewBlobClient("cat.jpg")
+	if _, err := cat.CreateSnapshot(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	leaser, _ := lease.NewBlobClient(cat, nil)
+	if _, err := leaser.AcquireLease(ctx, -1, nil); err != nil {
+		t.Fatal(err)
+	}
+	q := srv.QueueClient(t).NewQueueClient("jobs")
+	if _, err := q.Create(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, text := range []string{"first-job", "second-job"} {
+		if _, err := q.EnqueueMessage(ctx, text, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := q.DequeueMessage(ctx, &azqueue.DequeueMessageOptions{VisibilityTimeout: to.Ptr(int32(600))}); err != nil {
+		t.Fatal(err)
+	}
+	tc := srv.TableClient(t)
+	if _, err := tc.CreateTable(ctx, "orders", nil); err != nil {
+		t.Fatal(err)
+	}
+	tbl := tc.NewClient("orders")
+	for _, e := range []string{
+		`{"PartitionKey":"eu","RowKey":"1","Item":"apples","Qty":3}`,
+		`{"PartitionKey":"us","RowKey":"2","Item":"pears","Qty":7}`,
+	} {
+		if _, err := tbl.AddEntity(ctx, []byte(e), nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	share := srv.FileClient(t).NewShareClient("docs")
+	if _, err := share.Create(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	dir := share.NewDirectoryClient("reports")
+	if _, err := dir.Create(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := dir.NewFileClient("q3.txt").Create(ctx, 42, nil); err != nil {
+		t.Fatal(err)
+	}
+}
+
+type azblobUpload = azblob.UploadBufferOptions
+
+// waitText waits until selector's text contains want.
+func waitText(ctx context.Context, selector, want string) chromedp.Action {
+	return chromedp.Poll(`(() => { const e = document.querySelector(`+quote(selector)+`); return !!e && e.innerText.includes(`+quote(want)+`); })()`,
+		nil, chromedp.WithPollingInterval(100*time.Millisecond))
+}
+
+func quote(s string) string {
+	return "'" + strings.ReplaceAll(strings.ReplaceAll(s, `\`, `\\`), "'", `\'`) + "'"
+}
+
+// The console shows what the SDKs created, on every page, and keeps up
+// with changes made while it is open.
+func TestConsoleInBrowser(t *testing.T) {
+	ctx := browser(t)
+	srv := lazulitest.Start(t, lazulitest.Options{})
+	fill(t, srv)
+	base := srv.AdminURL
+
+	var text string
+	if err := chromedp.Run(ctx, chromedp.Navigate(base+"/"),
+		waitText(ctx, "#view", "photos"),
+		chromedp.Text("#view", &text)); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"devstoreaccount1", "photos", "jobs", "2 msg", "orders", "docs"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("overview lacks %q:\n%s", want, text)
+		}
+	}
+	screenshot(t, ctx, "1-overview")
+
+	// Live: a container made now appears without a reload.
+	if _, err := srv.BlobClient(t).CreateContainer(context.Background(), "created-later", nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Run(ctx, waitText(ctx, "#view", "created-later")); err != nil {
+		t.Fatalf("the overview did not show a new container: %v", err)
+	}
+
+	if err := chromedp.Run(ctx, chromedp.Navigate(base+"/#/c/devstoreaccount1/photos"),
+		waitText(ctx, "#blobs", "leased"), chromedp.Text("#blobs", &text)); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"cat.jpg", "BlockBlob", "animal=cat", "author=ada", "infinite", "0x"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("container page lacks %q:\n%s", want, text)
+		}
+	}
+	if n := strings.Count(text, "cat.jpg"); n != 2 {
+		t.Errorf("cat.jpg listed %d times, want the blob and its snapshot", n)
+	}
+	screenshot(t, ctx, "2-container")
+	// Break the lease from the page.
+	if err := chromedp.Run(ctx, chromedp.Click(`#blobs button[data-post^="/api/break-lease"]`), waitText(ctx, "#blobs", "broken")); err != nil {
+		t.Fatalf("break lease: %v", err)
+	}
+
+	if err := chromedp.Run(ctx, chromedp.Navigate(base+"/#/q/devstoreaccount1/jobs"),
+		waitText(ctx, "#messages", "second-job"), chromedp.Text("#messages", &text)); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(text, "first-job") || !strings.Contains(text, "no") || !strings.Contains(text, "yes") {
+		t.Errorf("queue page should show one invisible and one visible message:\n%s", text)
+	}
+	screenshot(t, ctx, "3-queue")
+	// Moving the clock from the side panel makes the invisible message visible.
+	if err := chromedp.Run(ctx, chromedp.SetValue(`#advance-form input`, "601s"), chromedp.Click(`#advance-form button`),
+		chromedp.Poll(`!document.querySelector('#messages tr.invisible')`, nil, chromedp.WithPollingInterval(100*time.Millisecond))); err != nil {
+		t.Fatalf("advance the clock: %v", err)
+	}
+
+	if err := chromedp.Run(ctx, chromedp.Navigate(base+"/#/t/devstoreaccount1/orders"),
+		waitText(ctx, "#entities", "pears"),
+		chromedp.SetValue(`#filter-form input`, "Qty gt 5"), chromedp.Click(`#filter-form button`),
+		chromedp.Poll(`!document.querySelector('#entities').innerText.includes('apples')`, nil, chromedp.WithPollingInterval(100*time.Millisecond)),
+		chromedp.Text("#entities", &text)); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(text, "pears") || !strings.Contains(text, "W/") {
+		t.Errorf("filtered table page:\n%s", text)
+	}
+	screenshot(t, ctx, "4-table")
+
+	if err := chromedp.Run(ctx, chromedp.Navigate(base+"/#/s/devstoreaccount1/docs"),
+		waitText(ctx, "#files", "reports/"), chromedp.Click(`#files a`),
+		waitText(ctx, "#files", "q3.txt"), chromedp.Text("#files", &text)); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(text, "42") {
+		t.Errorf("share page:\n%s", text)
+	}
+	screenshot(t, ctx, "5-share")
+
+	// Fault rules show in the side panel.
+	srv.InjectFault(t, lazulitest.Fault{Operation: "GetBlob", Status: 503})
+	if err := chromedp.Run(ctx, waitText(ctx, "#faults", "ServerBusy")); err != nil {
+		t.Fatalf("fault rule not shown: %v", err)
+	}
+	screenshot(t, ctx, "6-faults")
+}

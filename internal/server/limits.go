@@ -1,0 +1,114 @@
+package server
+
+import (
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"sync"
+	"time"
+)
+
+// What a shared server needs against clients that stall: a request body
+// that makes no progress for BodyTimeout closes the connection, a response
+// the client stops reading for WriteTimeout is abandoned, and each listener
+// serves at most MaxConns connections at once (more wait in the kernel's
+// accept queue). Progress, not duration, is what is timed: a slow upload or
+// download that keeps moving is never cut.
+const (
+	DefaultBodyTimeout  = 60 * time.Second
+	DefaultWriteTimeout = 60 * time.Second
+	DefaultMaxConns     = 10_000
+)
+
+// progressBody extends the connection's read deadline before every read of
+// the request body, so that only a body that stops arriving times out.
+type progressBody struct {
+	io.ReadCloser
+	rc      *http.ResponseController
+	timeout time.Duration
+}
+
+func (b *progressBody) Read(p []byte) (int, error) {
+	_ = b.rc.SetReadDeadline(time.Now().Add(b.timeout))
+	return b.ReadCloser.Read(p)
+}
+
+// extendWrite moves the connection's write deadline timeout ahead of now,
+// before a write of the response.
+func (s *statusWriter) extendWrite() {
+	if s.writeTimeout > 0 {
+		_ = http.NewResponseController(s.ResponseWriter).SetWriteDeadline(time.Now().Add(s.writeTimeout))
+	}
+}
+
+// writeChunk is how much of a streamed response one write deadline covers.
+const writeChunk = 4 << 20
+
+// copyInChunks copies r to w a writeChunk at a time, extending the write
+// deadline before each, keeping a file (or a bounded part of one) the kind
+// of reader the connection can send with sendfile.
+func (s *statusWriter) copyInChunks(w io.Writer, r io.Reader) (int64, error) {
+	var total int64
+	for {
+		s.extendWrite()
+		chunk, consumed := nextChunk(r, writeChunk)
+		n, err := io.Copy(w, chunk)
+		consumed(n)
+		total += n
+		if err != nil || n < writeChunk {
+			return total, err
+		}
+	}
+}
+
+// nextChunk returns a reader of at most max bytes of r, of the same kind as
+// r where that matters to sendfile (*os.File, *io.LimitedReader of one),
+// and a function to report how much of it was copied.
+func nextChunk(r io.Reader, max int64) (io.Reader, func(int64)) {
+	switch x := r.(type) {
+	case *io.LimitedReader:
+		part := &io.LimitedReader{R: x.R, N: min(x.N, max)}
+		return part, func(n int64) { x.N -= n }
+	case *os.File:
+		return &io.LimitedReader{R: x, N: max}, func(int64) {}
+	}
+	return io.LimitReader(r, max), func(int64) {}
+}
+
+// limitListener serves at most max connections at once: Accept waits for a
+// slot, and closing a connection frees it.
+type limitListener struct {
+	net.Listener
+	slots chan struct{}
+}
+
+func limitConns(ln net.Listener, max int) net.Listener {
+	if max <= 0 {
+		return ln
+	}
+	return &limitListener{Listener: ln, slots: make(chan struct{}, max)}
+}
+
+func (l *limitListener) Accept() (net.Conn, error) {
+	l.slots <- struct{}{}
+	c, err := l.Listener.Accept()
+	if err != nil {
+		<-l.slots
+		return nil, err
+	}
+	return &slotConn{Conn: c, release: func() { <-l.slots }}, nil
+}
+
+// slotConn gives its listener's slot back once, on the first Close.
+type slotConn struct {
+	net.Conn
+	once    sync.Once
+	release func()
+}
+
+func (c *slotConn) Close() error {
+	err := c.Conn.Close()
+	c.once.Do(c.release)
+	return err
+}
