@@ -204,6 +204,9 @@ func (s *Service) replaceable(tx store.Tx, t *target, leaseID string, now time.T
 	if err := old.Lease.CheckWrite(leaseID, now, lease.File); err != nil {
 		return nil, err
 	}
+	if err := smbstate.CheckReadOnly(smbstate.CreateFile, old.SMB.Attrs&attrReadOnly != 0); err != nil {
+		return nil, err
+	}
 	return old, smbstate.Check(smbstate.CreateFile, old.Opens)
 }
 
@@ -240,6 +243,9 @@ func (s *Service) updateFile(r *http.Request, t *target, op smbstate.Op, change 
 			return err
 		}
 		if err := smbstate.Check(op, n.Opens); err != nil {
+			return err
+		}
+		if err := smbstate.CheckReadOnly(op, n.SMB.Attrs&attrReadOnly != 0); err != nil {
 			return err
 		}
 		if err := change(tx, n, now); err != nil {

@@ -1,12 +1,16 @@
 package smb_test
 
 import (
+	"bytes"
 	"errors"
 	"os"
 	"testing"
 	"time"
 
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore/streaming"
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore/to"
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azfile/file"
+	"github.com/Azure/azure-sdk-for-go/sdk/storage/azfile/fileerror"
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azfile/lease"
 	smb2 "github.com/hirochachacha/go-smb2"
 )
@@ -145,5 +149,42 @@ func TestHandlesAreRealOpens(t *testing.T) {
 	}
 	if _, err := fc.Delete(ctx, nil); err != nil {
 		t.Fatalf("REST delete after force close: %v", err)
+	}
+}
+
+// TestReadOnlyOverSMB: a file set read-only over SMB answers REST writes
+// with ReadOnlyAttribute until REST clears the attribute.
+func TestReadOnlyOverSMB(t *testing.T) {
+	in, sh := startWithShare(t)
+	fs := mustDial(t, in, 0)
+	if err := fs.WriteFile("ro.txt", []byte("keep"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := fs.Chmod("ro.txt", 0o444); err != nil {
+		t.Fatal(err)
+	}
+	fc := sh.NewRootDirectoryClient().NewFileClient("ro.txt")
+	for name, op := range map[string]func() error{
+		"Put Range": func() error {
+			_, err := fc.UploadRange(ctx, 0, streaming.NopCloser(bytes.NewReader([]byte("x"))), nil)
+			return err
+		},
+		"Set File Metadata": func() error {
+			_, err := fc.SetMetadata(ctx, &file.SetMetadataOptions{Metadata: map[string]*string{"k": to.Ptr("v")}})
+			return err
+		},
+		"Create File": func() error { _, err := fc.Create(ctx, 1, nil); return err },
+	} {
+		if err := op(); !fileerror.HasCode(err, fileerror.ReadOnlyAttribute) {
+			t.Errorf("%s on a read-only file: %v, want ReadOnlyAttribute", name, err)
+		}
+	}
+	_, err := fc.SetHTTPHeaders(ctx, &file.SetHTTPHeadersOptions{SMBProperties: &file.SMBProperties{
+		Attributes: &file.NTFSFileAttributes{None: true}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := fc.SetMetadata(ctx, nil); err != nil {
+		t.Fatalf("after clearing ReadOnly: %v", err)
 	}
 }

@@ -239,3 +239,21 @@ func TestRESTLeaseMatrix(t *testing.T) {
 		release()
 	}
 }
+
+// TestImpacketSMB1Upgrade: impacket's default logon opens with an SMB1
+// NEGOTIATE; the server upgrades it to SMB2 and the session works.
+func TestImpacketSMB1Upgrade(t *testing.T) {
+	in, _ := startWithShare(t)
+	py := "/usr/bin/python3"
+	if exec.Command(py, "-c", "import impacket").Run() != nil {
+		t.Skip("python3-impacket is not installed (Debian package python3-impacket)")
+	}
+	_, port, _ := strings.Cut(in.SMBAddr, ":")
+	out, err := exec.Command(py, "testdata/smb1upgrade.py", port, auth.DevAccountKey).CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if got := strings.TrimSpace(string(out)); got != "0x300 .,..,impacket.txt from impacket" {
+		t.Fatalf("impacket: %q", got)
+	}
+}

@@ -167,3 +167,17 @@ func OpenConflicts(existing []Open, access Access, share ShareMode) bool {
 	}
 	return false
 }
+
+// CheckReadOnly returns ReadOnlyAttribute (409, as the error-code table
+// has it) when op writes a file that carries the ReadOnly attribute (set
+// over SMB or REST): Create File over it, Set File Metadata and Put Range.
+// Set File Properties stays allowed, as it is how the attribute is cleared.
+func CheckReadOnly(op Op, readOnly bool) error {
+	switch op {
+	case CreateFile, SetFileMetadata, PutRange:
+		if readOnly {
+			return azerr.New(azerr.ReadOnlyAttribute)
+		}
+	}
+	return nil
+}
