@@ -13,7 +13,8 @@ import (
 	"time"
 	"unicode/utf16"
 
-	"golang.org/x/crypto/md4" //nolint:staticcheck // NTLM is defined over MD4
+	//lint:ignore SA1019 NTLM's NT hash is defined over MD4
+	"golang.org/x/crypto/md4"
 )
 
 // NTLM negotiate flags (MS-NLMP 2.2.2.5).
