@@ -134,6 +134,11 @@ func newConn(s *Server, nc net.Conn) *conn {
 func (c *conn) serve() {
 	defer c.nc.Close()
 	defer c.release()
+	defer func() {
+		if v := recover(); v != nil { // a malformed request drops its connection, not the server
+			c.srv.logger.Error("smb: request failed", "remote", c.nc.RemoteAddr().String(), "panic", v)
+		}
+	}()
 	for {
 		msg, err := c.readFrame()
 		if err != nil {
@@ -326,7 +331,15 @@ func (c *conn) bind(r *request) uint32 {
 	return statusOK
 }
 
+// minBody is the fixed part of each request body (MS-SMB2 2.2): shorter
+// requests are malformed.
+var minBody = map[uint16]int{cmdTreeConnect: 8, cmdCreate: 56, cmdClose: 24, cmdFlush: 24, cmdRead: 48,
+	cmdWrite: 48, cmdLock: 48, cmdIoctl: 56, cmdQueryDirectory: 32, cmdQueryInfo: 40, cmdSetInfo: 32}
+
 func (c *conn) serveCommand(r *request) (uint32, []byte) {
+	if len(r.body) < minBody[r.h.command] {
+		return statusInvalidParameter, nil
+	}
 	switch r.h.command {
 	case cmdLogoff:
 		c.logoff(r.sess)
