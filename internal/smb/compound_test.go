@@ -236,3 +236,86 @@ func TestCompoundOpenQueryClose(t *testing.T) {
 		t.Fatalf("%d responses, want 3", len(st))
 	}
 }
+
+// readFrame reads one more response frame (an async completion).
+func (c *rawConn) readFrame() []byte {
+	c.t.Helper()
+	var hdr [4]byte
+	if _, err := io.ReadFull(c.nc, hdr[:]); err != nil {
+		c.t.Fatal(err)
+	}
+	resp := make([]byte, int(hdr[1])<<16|int(hdr[2])<<8|int(hdr[3]))
+	if _, err := io.ReadFull(c.nc, resp); err != nil {
+		c.t.Fatal(err)
+	}
+	return resp
+}
+
+func lockRequest(fileID []byte, off, length uint64, flags uint32) []byte {
+	b := make([]byte, 48)
+	le.PutUint16(b, 48)
+	le.PutUint16(b[2:], 1)
+	copy(b[8:], fileID)
+	le.PutUint64(b[24:], off)
+	le.PutUint64(b[32:], length)
+	le.PutUint32(b[40:], flags)
+	return b
+}
+
+// TestBlockingLock: a lock that conflicts and may wait is answered with
+// STATUS_PENDING, granted when the holder unlocks; a CANCEL ends a waiting
+// one with STATUS_CANCELLED.
+func TestBlockingLock(t *testing.T) {
+	in, sh := startWithShare(t)
+	if _, err := sh.NewRootDirectoryClient().NewFileClient("l.txt").Create(ctx, 100, nil); err != nil {
+		t.Fatal(err)
+	}
+	c := dialRaw(t, in.SMBAddr)
+	open := func() []byte {
+		st, msgs := c.send(request{cmd: 5, body: createRequest("l.txt")})
+		if st[0] != 0 {
+			t.Fatalf("create: %#x", st[0])
+		}
+		return msgs[0][64+64 : 64+80]
+	}
+	h1, h2 := open(), open()
+	if st, _ := c.send(request{cmd: 10, body: lockRequest(h1, 0, 10, 0x2|0x10)}); st[0] != 0 {
+		t.Fatalf("first lock: %#x", st[0])
+	}
+	if st, _ := c.send(request{cmd: 10, body: lockRequest(h2, 5, 10, 0x2|0x10)}); st[0] != 0xC0000055 {
+		t.Fatalf("fail-immediately lock over it: %#x, want LOCK_NOT_GRANTED", st[0])
+	}
+	st, msgs := c.send(request{cmd: 10, body: lockRequest(h2, 5, 10, 0x2)})
+	if st[0] != 0x103 || le.Uint32(msgs[0][16:])&0x2 == 0 {
+		t.Fatalf("blocking lock: %#x, want an async STATUS_PENDING", st[0])
+	}
+	asyncID := le.Uint64(msgs[0][32:])
+	// The holder unlocks: the unlock's response and the waiter's completion
+	// both arrive, in either order.
+	st, msgs = c.send(request{cmd: 10, body: lockRequest(h1, 0, 10, 0x4)})
+	final := c.readFrame()
+	if le.Uint64(msgs[0][32:]) == asyncID {
+		msgs[0], final = final, msgs[0]
+	}
+	if le.Uint32(msgs[0][8:]) != 0 || le.Uint32(final[8:]) != 0 || le.Uint64(final[32:]) != asyncID {
+		t.Fatalf("unlock %#x, waiter completion %#x", le.Uint32(msgs[0][8:]), le.Uint32(final[8:]))
+	}
+	// Now h1 waits on h2's lock, and is cancelled.
+	st, msgs = c.send(request{cmd: 10, body: lockRequest(h1, 0, 10, 0x2)})
+	if st[0] != 0x103 {
+		t.Fatalf("second blocking lock: %#x", st[0])
+	}
+	cancel := make([]byte, 64)
+	copy(cancel, "\xFESMB")
+	le.PutUint16(cancel[4:], 64)
+	le.PutUint16(cancel[12:], 12)
+	le.PutUint32(cancel[16:], 0x2)
+	le.PutUint64(cancel[32:], le.Uint64(msgs[0][32:]))
+	le.PutUint64(cancel[40:], c.sessionID)
+	if _, err := c.nc.Write(append([]byte{0, 0, 0, 64}, cancel...)); err != nil {
+		t.Fatal(err)
+	}
+	if got := le.Uint32(c.readFrame()[8:]); got != 0xC0000120 {
+		t.Fatalf("cancelled lock: %#x, want STATUS_CANCELLED", got)
+	}
+}

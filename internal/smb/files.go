@@ -230,6 +230,7 @@ func (c *conn) openOf(r *request, at int) (*open, uint32) {
 }
 
 func (c *conn) closeOpen(t *tree, o *open) (file.Entry, error) {
+	c.cancelWhere(statusRangeNotLocked, func(p *pendingOp) bool { return p.open == o.id })
 	delete(t.opens, o.id)
 	c.srv.locks.releaseOpen(o.id)
 	return c.srv.fs.Close(c.ctx(), c.accountOf(t), t.share, o.path, o.id, o.doc)

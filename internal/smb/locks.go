@@ -39,10 +39,45 @@ type byteLocks struct {
 	mu     sync.Mutex
 	byFile map[uint64][]byteLock
 	owner  map[uint64]uint64 // open -> file
+	// gen counts releases; changed wakes the waiters of blocking locks.
+	gen     uint64
+	changed *sync.Cond
 }
 
 func newByteLocks() *byteLocks {
-	return &byteLocks{byFile: map[uint64][]byteLock{}, owner: map[uint64]uint64{}}
+	b := &byteLocks{byFile: map[uint64][]byteLock{}, owner: map[uint64]uint64{}}
+	b.changed = sync.NewCond(&b.mu)
+	return b
+}
+
+// generation is the current release count.
+func (b *byteLocks) generation() uint64 {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.gen
+}
+
+// wait blocks until a lock is released after generation gen, or until
+// stop says so (stop is read under the lock; wake makes waiters look).
+func (b *byteLocks) wait(gen uint64, stop func() bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for b.gen == gen && !stop() {
+		b.changed.Wait()
+	}
+}
+
+// wake makes every waiter look at its stop condition again.
+func (b *byteLocks) wake() {
+	b.mu.Lock()
+	b.changed.Broadcast()
+	b.mu.Unlock()
+}
+
+// released records a release; the caller holds b.mu.
+func (b *byteLocks) released() {
+	b.gen++
+	b.changed.Broadcast()
 }
 
 // conflicts reports whether an I/O by open on file over [off, off+length)
@@ -74,6 +109,7 @@ func (b *byteLocks) apply(file, open uint64, off, length uint64, flags uint32) u
 		for i, l := range locks {
 			if l.open == open && l.off == off && l.length == length {
 				b.byFile[file] = append(locks[:i:i], locks[i+1:]...)
+				b.released()
 				return statusOK
 			}
 		}
@@ -83,10 +119,7 @@ func (b *byteLocks) apply(file, open uint64, off, length uint64, flags uint32) u
 	for _, l := range locks {
 		// An open may stack shared locks inside its own exclusive lock.
 		if l.overlaps(off, length) && (exclusive || (l.exclusive && l.open != open)) {
-			if flags&lockFailImmediately != 0 {
-				return statusLockNotGranted
-			}
-			return statusFileLockConflict // blocking locks are not queued
+			return statusLockNotGranted
 		}
 	}
 	b.byFile[file] = append(locks, byteLock{open: open, off: off, length: length, exclusive: exclusive})
@@ -103,6 +136,7 @@ func (b *byteLocks) releaseOpen(open uint64) {
 		return
 	}
 	delete(b.owner, open)
+	defer b.released()
 	kept := b.byFile[file][:0:0]
 	for _, l := range b.byFile[file] {
 		if l.open != open {
@@ -137,7 +171,25 @@ func (c *conn) lock(r *request) (uint32, []byte) {
 		default:
 			return statusInvalidParameter, nil
 		}
-		if st := c.srv.locks.apply(o.fileID, o.id, le.Uint64(e), le.Uint64(e[8:]), flags); st != statusOK {
+		off, length := le.Uint64(e), le.Uint64(e[8:])
+		gen := c.srv.locks.generation()
+		st := c.srv.locks.apply(o.fileID, o.id, off, length, flags|lockFailImmediately)
+		if st == statusLockNotGranted && flags&(lockFailImmediately|lockUnlock) == 0 && count == 1 {
+			// A blocking lock waits, answered at once with STATUS_PENDING.
+			return c.goAsync(r, o, func(stop func() bool) uint32 {
+				for {
+					c.srv.locks.wait(gen, stop)
+					if stop() {
+						return statusCancelled
+					}
+					gen = c.srv.locks.generation()
+					if st := c.srv.locks.apply(o.fileID, o.id, off, length, flags|lockFailImmediately); st != statusLockNotGranted {
+						return st
+					}
+				}
+			})
+		}
+		if st != statusOK {
 			return st, nil
 		}
 	}

@@ -122,6 +122,7 @@ type conn struct {
 	clientCaps      uint32
 	clientDialects  []uint16
 	preauth         []byte // connection pre-auth hash (3.1.1)
+	async           asyncTable
 	sessions        map[uint64]*session
 	pendingSessions map[uint64]*session
 }
@@ -175,6 +176,8 @@ func (c *conn) readFrame() ([]byte, error) {
 }
 
 func (c *conn) writeFrame(msg []byte) error {
+	c.async.writer.Lock()
+	defer c.async.writer.Unlock()
 	out := make([]byte, 4, 4+len(msg))
 	out[1], out[2], out[3] = byte(len(msg)>>16), byte(len(msg)>>8), byte(len(msg))
 	_, err := c.nc.Write(append(out, msg...))
@@ -273,6 +276,8 @@ type request struct {
 	sess *session
 	tree *tree
 	ch   *chain
+	// asyncID is set when the request went async (STATUS_PENDING).
+	asyncID uint64
 }
 
 // dispatch serves one request of a chain and returns its response.
@@ -282,7 +287,8 @@ func (c *conn) dispatch(ch *chain, h header, msg []byte) (*reply, bool) {
 	}
 	r := &request{h: h, msg: msg, body: msg[headerSize:], ch: ch}
 	if h.command == cmdCancel {
-		return nil, true // no async work is ever pending: nothing to cancel
+		c.cancelRequest(h)
+		return nil, true
 	}
 	if h.command == cmdNegotiate {
 		return c.negotiate(r)
@@ -387,6 +393,9 @@ func (c *conn) finish(r *request, status uint32, body []byte) *reply {
 		body = errorBody()
 	}
 	msg := response(r.h, status, credits(r.h), body)
+	if status == statusPending {
+		return &reply{msg: asyncHeader(msg, r.asyncID)} // interim responses are not signed
+	}
 	var sign *signer
 	if r.sess != nil && r.sess.valid && (r.h.flags&flagSigned != 0 || r.sess.signAll) {
 		sign = &r.sess.signer
