@@ -292,7 +292,7 @@ func TestBlockingLock(t *testing.T) {
 	asyncID := le.Uint64(msgs[0][32:])
 	// The holder unlocks: the unlock's response and the waiter's completion
 	// both arrive, in either order.
-	st, msgs = c.send(request{cmd: 10, body: lockRequest(h1, 0, 10, 0x4)})
+	_, msgs = c.send(request{cmd: 10, body: lockRequest(h1, 0, 10, 0x4)})
 	final := c.readFrame()
 	if le.Uint64(msgs[0][32:]) == asyncID {
 		msgs[0], final = final, msgs[0]
