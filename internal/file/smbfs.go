@@ -3,6 +3,7 @@ package file
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"time"
@@ -13,6 +14,7 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/file/ranges"
 	"github.com/lazuli-storage/lazuli/internal/file/smbstate"
 	"github.com/lazuli-storage/lazuli/internal/lease"
+	"github.com/lazuli-storage/lazuli/internal/sddl"
 	"github.com/lazuli-storage/lazuli/internal/store"
 )
 
@@ -631,4 +633,38 @@ func (fs *SMBFS) HasOpen(ctx context.Context, account, share, path string, handl
 		return nil
 	})
 	return has, err
+}
+
+// SecurityDescriptor returns the stored permission of the entry at path
+// (its own, else its parent's, as REST resolves it) as a parsed security
+// descriptor; nil when none is stored.
+func (fs *SMBFS) SecurityDescriptor(ctx context.Context, account, share, path string) (*sddl.Descriptor, error) {
+	fp, err := smbPath(path)
+	if err != nil {
+		return nil, err
+	}
+	var value, format string
+	found := false
+	err = fs.store.View(ctx, func(tx store.Tx) error {
+		n, ok, err := loadNode(tx, account, share, "", fp)
+		if err != nil || !ok {
+			if err == nil {
+				err = ErrNotFound
+			}
+			return err
+		}
+		value, format, found, err = loadPermission(tx, account, share, n.SMB.PermKey)
+		return err
+	})
+	if err != nil || !found {
+		return nil, err
+	}
+	if format == formatBinary {
+		raw, err := base64.StdEncoding.DecodeString(value)
+		if err != nil {
+			return nil, err
+		}
+		return sddl.FromBinary(raw)
+	}
+	return sddl.Parse(value)
 }

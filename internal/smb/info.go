@@ -5,6 +5,7 @@ import (
 	"path"
 
 	"github.com/lazuli-storage/lazuli/internal/file"
+	"github.com/lazuli-storage/lazuli/internal/sddl"
 )
 
 // Info types.
@@ -56,7 +57,10 @@ func (c *conn) queryInfo(r *request) (uint32, []byte) {
 	case infoFilesystem:
 		out, variable, st = fsInfo(class, c.srv.started)
 	case infoSecurity:
-		out = securityDescriptor(le.Uint32(b[16:]))
+		out, st = c.securityInfo(r, o, le.Uint32(b[16:]))
+		if st != statusOK {
+			return st, nil
+		}
 		if len(out) > outLen {
 			return statusBufferTooSmall, newBuf(12).u16(0, 9).u32(4, 4).u32(8, uint32(len(out)))
 		}
@@ -189,6 +193,41 @@ func fsInfo(class byte, created interface{ UnixNano() int64 }) ([]byte, bool, ui
 		return newBuf(28).u32(0, fsSectorBytes).u32(4, 4096).u32(8, 4096).u32(12, 4096).u32(16, 0x3), false, statusOK
 	}
 	return nil, false, statusInvalidInfoClass
+}
+
+// Security information bits a query asks for.
+const (
+	secOwner = 0x1
+	secGroup = 0x2
+	secDACL  = 0x4
+	secSACL  = 0x8
+)
+
+// securityInfo answers a security query from the entry's stored
+// permission (x-ms-file-permission), with the parts info asks for; an
+// entry without one answers Everyone with full access.
+func (c *conn) securityInfo(r *request, o *open, info uint32) ([]byte, uint32) {
+	d, err := c.srv.fs.SecurityDescriptor(c.ctx(), r.sess.account, r.tree.share, o.path)
+	if err != nil {
+		return nil, statusOf(err)
+	}
+	if d == nil {
+		return securityDescriptor(info), statusOK
+	}
+	part := *d
+	if info&secOwner == 0 {
+		part.Owner = nil
+	}
+	if info&secGroup == 0 {
+		part.Group = nil
+	}
+	if info&secDACL == 0 {
+		part.DACL = sddl.ACL{}
+	}
+	if info&secSACL == 0 {
+		part.SACL = sddl.ACL{}
+	}
+	return part.Binary(), statusOK
 }
 
 // securityDescriptor is a self-relative descriptor: owner and group

@@ -3,6 +3,7 @@ package smb_test
 import (
 	"bufio"
 	"bytes"
+	"encoding/hex"
 	"io"
 	"os"
 	"os/exec"
@@ -18,6 +19,7 @@ import (
 
 	"github.com/lazuli-storage/lazuli/internal/auth"
 	"github.com/lazuli-storage/lazuli/internal/lazulitest"
+	"github.com/lazuli-storage/lazuli/internal/sddl"
 )
 
 // restOps are the FileREST operations of Azure's "Managing file locks"
@@ -255,5 +257,37 @@ func TestImpacketSMB1Upgrade(t *testing.T) {
 	}
 	if got := strings.TrimSpace(string(out)); got != "0x300 .,..,impacket.txt from impacket" {
 		t.Fatalf("impacket: %q", got)
+	}
+}
+
+// TestSecurityDescriptorFromPermission: an SMB security query answers the
+// permission REST stored for the file (impacket reads it over 3.0).
+func TestSecurityDescriptorFromPermission(t *testing.T) {
+	in, sh := startWithShare(t)
+	py := "/usr/bin/python3"
+	if exec.Command(py, "-c", "import impacket").Run() != nil {
+		t.Skip("python3-impacket is not installed (Debian package python3-impacket)")
+	}
+	const perm = "O:BAG:SYD:(A;;FA;;;BA)(A;;0x1200a9;;;BU)"
+	_, err := sh.NewRootDirectoryClient().NewFileClient("sd.txt").Create(ctx, 0,
+		&file.CreateOptions{Permissions: &file.Permissions{Permission: to.Ptr(perm)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, port, _ := strings.Cut(in.SMBAddr, ":")
+	out, err := exec.Command(py, "testdata/querysd.py", port, auth.DevAccountKey, "sd.txt").CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	raw, err := hex.DecodeString(strings.TrimSpace(string(out)))
+	if err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	d, err := sddl.FromBinary(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := d.String(); got != perm {
+		t.Fatalf("SMB security descriptor %s, want %s", got, perm)
 	}
 }
