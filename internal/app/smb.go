@@ -12,7 +12,7 @@ func (a *App) startSMB(cfg *config.Config, opts Options) error {
 	if !cfg.Enabled("file") && !cfg.Enabled("smb") {
 		return nil
 	}
-	srv := smb.New(file.NewSMBFS(a.Store, a.Extents, opts.Clock), cfg.Accounts, opts.Clock, opts.Logger)
+	srv := smb.New(file.NewSMBFS(a.Store, a.Extents, opts.Clock), a.byteLocks, cfg.Accounts, opts.Clock, opts.Logger)
 	addr, err := srv.Listen(cfg.SMB.Addr())
 	if err != nil {
 		return err

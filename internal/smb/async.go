@@ -81,7 +81,7 @@ func (c *conn) cancelWhere(status uint32, match func(*pendingOp) bool) {
 		}
 	}
 	c.async.mu.Unlock()
-	c.srv.locks.wake()
+	c.srv.locks.Wake()
 }
 
 // cancelRequest serves CANCEL: it has no response of its own.

@@ -1,6 +1,7 @@
 package smb_test
 
 import (
+	"bytes"
 	"crypto/hmac"
 	"crypto/md5"
 	"encoding/binary"
@@ -13,6 +14,9 @@ import (
 	//lint:ignore SA1019 NTLM's NT hash is defined over MD4
 	"golang.org/x/crypto/md4"
 
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore/streaming"
+	"github.com/Azure/azure-sdk-for-go/sdk/storage/azfile/file"
+	"github.com/Azure/azure-sdk-for-go/sdk/storage/azfile/fileerror"
 	"github.com/lazuli-storage/lazuli/internal/auth"
 )
 
@@ -317,5 +321,53 @@ func TestBlockingLock(t *testing.T) {
 	}
 	if got := le.Uint32(c.readFrame()[8:]); got != 0xC0000120 {
 		t.Fatalf("cancelled lock: %#x, want STATUS_CANCELLED", got)
+	}
+}
+
+// TestByteLocksRefuseREST: REST Get File and Put Range over a range an SMB
+// client locked get 409 FileLockConflict; outside it, and after the
+// unlock, they work.
+func TestByteLocksRefuseREST(t *testing.T) {
+	in, sh := startWithShare(t)
+	fc := sh.NewRootDirectoryClient().NewFileClient("r.txt")
+	if _, err := fc.Create(ctx, 100, nil); err != nil {
+		t.Fatal(err)
+	}
+	c := dialRaw(t, in.SMBAddr)
+	st, msgs := c.send(request{cmd: 5, body: createRequest("r.txt")})
+	if st[0] != 0 {
+		t.Fatalf("create: %#x", st[0])
+	}
+	h := msgs[0][64+64 : 64+80]
+	if st, _ := c.send(request{cmd: 10, body: lockRequest(h, 10, 10, 0x2|0x10)}); st[0] != 0 {
+		t.Fatalf("lock: %#x", st[0])
+	}
+	get := func(off, n int64) error {
+		r, err := fc.DownloadStream(ctx, &file.DownloadStreamOptions{Range: file.HTTPRange{Offset: off, Count: n}})
+		if err == nil {
+			r.Body.Close()
+		}
+		return err
+	}
+	put := func(off int64) error {
+		_, err := fc.UploadRange(ctx, off, streaming.NopCloser(bytes.NewReader(make([]byte, 5))), nil)
+		return err
+	}
+	for name, err := range map[string]error{"Get File": get(15, 2), "Get File (whole)": get(0, 0), "Put Range": put(12)} {
+		if !fileerror.HasCode(err, fileerror.FileLockConflict) {
+			t.Errorf("%s over the locked range: %v, want 409 FileLockConflict", name, err)
+		}
+	}
+	if err := get(50, 5); err != nil {
+		t.Errorf("Get File outside the lock: %v", err)
+	}
+	if err := put(40); err != nil {
+		t.Errorf("Put Range outside the lock: %v", err)
+	}
+	if st, _ := c.send(request{cmd: 10, body: lockRequest(h, 10, 10, 0x4)}); st[0] != 0 {
+		t.Fatalf("unlock: %#x", st[0])
+	}
+	if err := put(12); err != nil {
+		t.Errorf("Put Range after the unlock: %v", err)
 	}
 }

@@ -221,7 +221,7 @@ func (c *conn) openOf(r *request, at int) (*open, uint32) {
 	}
 	if has, err := c.srv.fs.HasOpen(c.ctx(), r.sess.account, r.tree.share, o.path, o.id); err == nil && !has {
 		delete(r.tree.opens, o.id)
-		c.srv.locks.releaseOpen(o.id)
+		c.srv.locks.ReleaseOpen(o.id)
 		return nil, statusFileClosed
 	}
 	le.PutUint64(r.ch.fileID[:], o.id)
@@ -232,7 +232,7 @@ func (c *conn) openOf(r *request, at int) (*open, uint32) {
 func (c *conn) closeOpen(t *tree, o *open) (file.Entry, error) {
 	c.cancelWhere(statusRangeNotLocked, func(p *pendingOp) bool { return p.open == o.id })
 	delete(t.opens, o.id)
-	c.srv.locks.releaseOpen(o.id)
+	c.srv.locks.ReleaseOpen(o.id)
 	return c.srv.fs.Close(c.ctx(), c.accountOf(t), t.share, o.path, o.id, o.doc)
 }
 
@@ -275,7 +275,7 @@ func (c *conn) read(r *request) (uint32, []byte) {
 		return statusAccessDenied, nil
 	case length > maxIO || off > math.MaxInt64-uint64(length):
 		return statusInvalidParameter, nil
-	case c.srv.locks.conflicts(o.fileID, o.id, off, uint64(length), false):
+	case c.srv.locks.Conflicts(o.fileID, o.id, off, uint64(length), false):
 		return statusFileLockConflict, nil
 	}
 	data, err := c.srv.fs.Read(c.ctx(), r.sess.account, r.tree.share, o.path, int64(off), int64(length))
@@ -319,7 +319,7 @@ func (c *conn) write(r *request) (uint32, []byte) {
 		}
 		off = uint64(e.Size)
 	}
-	if c.srv.locks.conflicts(o.fileID, o.id, off, uint64(len(data)), true) {
+	if c.srv.locks.Conflicts(o.fileID, o.id, off, uint64(len(data)), true) {
 		return statusFileLockConflict, nil
 	}
 	if len(data) > 0 {

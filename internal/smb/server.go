@@ -21,6 +21,7 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/auth"
 	"github.com/lazuli-storage/lazuli/internal/clock"
 	"github.com/lazuli-storage/lazuli/internal/file"
+	"github.com/lazuli-storage/lazuli/internal/locks"
 )
 
 // maxMessage bounds one transport frame (8 MiB payload plus headers).
@@ -37,7 +38,7 @@ type Server struct {
 	logger   *slog.Logger
 	guid     [16]byte
 	started  time.Time
-	locks    *byteLocks
+	locks    *locks.Table
 
 	mu    sync.Mutex
 	ln    net.Listener
@@ -45,8 +46,9 @@ type Server struct {
 	wg    sync.WaitGroup
 }
 
-// New builds the endpoint over fs for accounts.
-func New(fs *file.SMBFS, accounts *auth.Accounts, c clock.Clock, logger *slog.Logger) *Server {
+// New builds the endpoint over fs for accounts; byte-range locks go in
+// table, which the REST File service consults too.
+func New(fs *file.SMBFS, table *locks.Table, accounts *auth.Accounts, c clock.Clock, logger *slog.Logger) *Server {
 	if c == nil {
 		c = clock.Real{}
 	}
@@ -54,7 +56,10 @@ func New(fs *file.SMBFS, accounts *auth.Accounts, c clock.Clock, logger *slog.Lo
 		logger = slog.Default()
 	}
 	s := &Server{fs: fs, accounts: accounts, clock: c, logger: logger, started: c.Now(),
-		conns: map[*conn]struct{}{}, locks: newByteLocks()}
+		conns: map[*conn]struct{}{}, locks: table}
+	if s.locks == nil {
+		s.locks = locks.New()
+	}
 	_, _ = rand.Read(s.guid[:])
 	return s
 }
