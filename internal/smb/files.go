@@ -37,13 +37,12 @@ const (
 
 // open is one open handle.
 type open struct {
-	fileID  uint64 // the file's x-ms-file-id
-	id      uint64 // persistent and volatile FileId, and the REST handle id
-	path    string // share-relative, '/'-separated ("" for the root)
-	dir     bool
-	access  uint32
-	doc     bool // delete on close
-	pending bool // delete-pending set through this handle
+	fileID uint64 // the file's x-ms-file-id
+	id     uint64 // persistent and volatile FileId, and the REST handle id
+	path   string // share-relative, '/'-separated ("" for the root)
+	dir    bool
+	access uint32
+	doc    bool // delete on close
 	// directory enumeration state
 	listing []file.Entry
 	listPos int

@@ -295,12 +295,8 @@ func (c *conn) setInfo(r *request) (uint32, []byte) {
 		if o.access&accDelete == 0 {
 			return statusAccessDenied, nil
 		}
-		pending := in[0]&1 != 0
-		err = c.srv.fs.SetDeletePending(c.ctx(), acct, share, o.path, pending)
-		if err == nil {
-			o.pending = pending
-		}
-		if err != nil && errors.Is(err, file.ErrReadOnly) {
+		err = c.srv.fs.SetDeletePending(c.ctx(), acct, share, o.path, in[0]&1 != 0)
+		if errors.Is(err, file.ErrReadOnly) {
 			return statusCannotDelete, nil
 		}
 	case fileEndOfFile:
