@@ -224,7 +224,7 @@ type selfOptions struct {
 // store (postgres) to measure a scale-out setup.
 func startSelf(ctx context.Context, opts selfOptions) (bench.Target, func(), error) {
 	if opts.nodes > 1 && !strings.HasPrefix(opts.store, "postgres") {
-		return bench.Target{}, nil, fmt.Errorf("--self-nodes %d needs a store the nodes can share: --self-store postgres://...", opts.nodes)
+		return bench.Target{}, nil, fmt.Errorf("--self-nodes %d needs a store the nodes can share (--self-store postgres://HOST/DB)", opts.nodes)
 	}
 	dir, err := os.MkdirTemp("", "lazuli-bench-")
 	if err != nil {

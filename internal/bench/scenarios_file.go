@@ -67,7 +67,8 @@ func fileRead(ctx context.Context, e *env) (op, func(context.Context), error) {
 		return nil, nil, err
 	}
 	path := "/" + share + "/read"
-	if err := createFile(ctx, e.c, path, mib); err == nil {
+	err = createFile(ctx, e.c, path, mib)
+	if err == nil {
 		err = putRange(ctx, e.c, path, payload(mib))
 	}
 	if err != nil {

@@ -17,20 +17,14 @@ import (
 // nil when it deleted the blob itself.
 type blobChange func(tx store.Tx, old *blobRecord, refs refDelta) (*blobRecord, error)
 
-// writeBlob runs one blob write in a single Update, in the service's order:
-// the container must exist; the blob must exist unless the write creates
-// it; If-None-Match:* on a creating write of an existing blob is 409
+// writeBlobAs runs one blob write in a single Update, in the service's
+// order: the container must exist; the blob must exist unless the write
+// creates it; If-None-Match:* on a creating write of an existing blob is 409
 // BlobAlreadyExists; then the conditions (412) and the lease (412 when the
 // lease ID is missing, wrong or names no lease). The change's extent
-// reference adjustments commit with the record. It is writeBlobAs for a
-// write that keeps no history (writePlain).
-func (s *Service) writeBlob(r *http.Request, conds cond.Conditions, creates bool, change blobChange) (*blobRecord, error) {
-	return s.writeBlobAs(r, conds, creates, writePlain, change)
-}
-
-// writeBlobAs is writeBlob for a write of the given kind, which decides
-// whether the blob's previous state is kept as a version or a soft-deleted
-// snapshot (versioning.go). Snapshots and versions are read-only.
+// reference adjustments commit with the record. kind decides whether the
+// blob's previous state is kept as a version or a soft-deleted snapshot
+// (versioning.go). Snapshots and versions are read-only.
 func (s *Service) writeBlobAs(r *http.Request, conds cond.Conditions, creates bool, kind writeKind, change blobChange) (*blobRecord, error) {
 	if err := onlyBase(r); err != nil {
 		return nil, err

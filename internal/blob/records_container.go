@@ -58,11 +58,6 @@ func containerKey(account, container string) []byte {
 	return store.NewKey(store.SpaceContainer).Str(account).Str(container)
 }
 
-// containerPrefix is the key prefix of every container of account.
-func containerPrefix(account string) []byte {
-	return store.NewKey(store.SpaceContainer).Str(account)
-}
-
 func (c *containerRecord) encode() []byte {
 	e := record.NewEncoder(64)
 	e.Byte(recordFormat)

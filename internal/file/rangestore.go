@@ -131,25 +131,6 @@ func dropRanges(tx store.Tx, account, share, snap string, id uint64, now time.Ti
 	return truncate(tx, account, share, snap, id, 0, now)
 }
 
-// copyRanges gives file dstID in dstSnap the segments of file srcID in
-// srcSnap, each taking its own extent reference. The destination must have
-// no segments.
-func copyRanges(tx store.Tx, account, share, srcSnap string, srcID uint64, dstShare, dstSnap string, dstID uint64) error {
-	segs, err := segmentsIn(tx, account, share, srcSnap, srcID, 0, math.MaxInt64)
-	if err != nil {
-		return err
-	}
-	for _, s := range segs {
-		if err := extent.Ref(tx, s.Extent); err != nil {
-			return err
-		}
-		if err := tx.Put(rangeKey(account, dstShare, dstSnap, dstID, s.Start), encodeSegment(s)); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // purgeIndex deletes every SpaceFileIndex record under prefix, dropping
 // the extent references of range records.
 func purgeIndex(tx store.Tx, prefix []byte, now time.Time) error {

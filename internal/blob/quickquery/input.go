@@ -234,7 +234,6 @@ type jsonReader struct {
 	in   *countingReader
 	dec  *json.Decoder
 	sep  string
-	base int64 // offset of the decoder's input within the blob
 	from []pathStep
 	// pending holds records a FROM path with [*] produced from one input value.
 	pending []any

@@ -35,7 +35,7 @@ const (
 func Parse(url string) (Kind, string, error) {
 	scheme, rest, ok := strings.Cut(url, ":")
 	if !ok {
-		return "", "", fmt.Errorf("engine: %q names no engine: want memory:, sqlite:PATH or postgres://...", url)
+		return "", "", fmt.Errorf("engine: %q names no engine: want memory:, sqlite:PATH or postgres://HOST/DB", url)
 	}
 	switch strings.ToLower(scheme) {
 	case "memory":

@@ -128,6 +128,11 @@ func URL(t testing.TB) string {
 		if serverErr == nil {
 			serverErr = errors.New("pgtest.Main was not called from TestMain")
 		}
+		if os.Getenv("CI") != "" {
+			// In CI a missing PostgreSQL is a failure: the engine's tests
+			// would otherwise pass by not running.
+			t.Fatalf("PostgreSQL unavailable in CI (set %s to use an existing server): %v", EnvURL, serverErr)
+		}
 		t.Skipf("PostgreSQL unavailable (set %s to use an existing server): %v", EnvURL, serverErr)
 	}
 	return serverURL
