@@ -33,6 +33,7 @@ const (
 	fileEndOfFile     = 20
 	fileAlternateName = 21
 	fileStream        = 22
+	fileCompression   = 28
 	fileNetworkOpen   = 34
 	fileAttributeTag  = 35
 	fileDispositionEx = 64
@@ -86,13 +87,15 @@ func (c *conn) queryInfo(r *request) (uint32, []byte) {
 func fixedPart(typ, class byte) int {
 	switch {
 	case typ == infoFile && class == fileAll:
-		return 100
+		return 104
 	case typ == infoFile && class == fileStream:
-		return 24
+		return 32
+	case typ == infoFile && class == fileAlternateName:
+		return 8
 	case typ == infoFilesystem && class == 1:
-		return 18
+		return 24
 	case typ == infoFilesystem && class == 5:
-		return 12
+		return 16
 	}
 	return 4
 }
@@ -151,6 +154,8 @@ func fileInfo(class byte, e file.Entry, o *open) ([]byte, bool, uint32) {
 		sn := utf16le("::$DATA")
 		b := newBuf(24).u32(4, uint32(len(sn))).u64(8, uint64(e.Size)).u64(16, allocation(e.Size))
 		return append(b, sn...), true, statusOK
+	case fileCompression: // never compressed
+		return newBuf(16).u64(0, uint64(e.Size)), false, statusOK
 	case fileNetworkOpen:
 		b := newBuf(56)
 		putTimes(b, 0, e)
