@@ -283,7 +283,7 @@ func (c *conn) read(r *request) (uint32, []byte) {
 	}
 	if length == 0 {
 		e, err := c.srv.fs.Stat(c.ctx(), r.sess.account, r.tree.share, o.path)
-		if err != nil || off > uint64(e.Size) {
+		if err != nil || off > uint64(e.Size) || minCount > 0 {
 			return statusEndOfFile, nil
 		}
 		data = nil // a zero-length read inside the file succeeds
