@@ -6,6 +6,7 @@ import (
 	"errors"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"sort"
 	"testing"
@@ -18,6 +19,7 @@ import (
 	smb2 "github.com/hirochachacha/go-smb2"
 
 	"github.com/lazuli-storage/lazuli/internal/auth"
+	"github.com/lazuli-storage/lazuli/internal/config"
 	"github.com/lazuli-storage/lazuli/internal/lazulitest"
 )
 
@@ -210,5 +212,54 @@ func TestDroppedConnectionReleasesOpens(t *testing.T) {
 			t.Fatalf("Delete after drop: %v", err)
 		}
 		waitABit()
+	}
+}
+
+// TestAzuriteAccounts: every account of AZURITE_ACCOUNTS logs on with its
+// own name and either of its keys, and sees its own shares only.
+func TestAzuriteAccounts(t *testing.T) {
+	const name, key1, key2 = "acct2", "a2V5LW9uZS1mb3ItYWNjdDI=", "a2V5LXR3by1mb3ItYWNjdDI="
+	accts, err := auth.ParseAccountsEnv(name + ":" + key1 + ":" + key2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := lazulitest.Start(t, lazulitest.Options{InMemory: true, Configure: func(c *config.Config) { c.Accounts = accts }})
+	t.Cleanup(transport.CloseIdleConnections)
+	cred, err := service.NewSharedKeyCredential(name, key1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, _ := url.Parse(in.FileURL)
+	u.Path = "/" + name + "/"
+	svc, err := service.NewClientWithSharedKeyCredential(u.String(), cred, &service.ClientOptions{
+		ClientOptions: azcore.ClientOptions{Transport: &http.Client{Transport: transport}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.NewShareClient("share").Create(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, key := range []string{key1, key2} {
+		nc, err := net.Dial("tcp", in.SMBAddr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := &smb2.Dialer{Initiator: &smb2.NTLMInitiator{User: "ACCT2", Password: key, Domain: "AZURE"}}
+		s, err := d.Dial(nc)
+		if err != nil {
+			t.Fatalf("logon with a key of %s: %v", name, err)
+		}
+		fs, err := s.Mount("share")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := fs.WriteFile("k.txt", []byte(key), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_ = fs.Umount()
+		_ = s.Logoff()
+	}
+	if _, err := dial(t, in, 0, auth.DevAccountKey); err == nil {
+		t.Fatal("the development account logged on to a server that only has acct2")
 	}
 }
