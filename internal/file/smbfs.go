@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/lazuli-storage/lazuli/internal/clock"
@@ -612,27 +613,58 @@ func (fs *SMBFS) DropOpens(ctx context.Context, account, share string, handles m
 	return firstErr
 }
 
-// HasOpen reports whether the open handleID is still recorded on the entry
-// at path; Force Close Handles over REST removes it.
-func (fs *SMBFS) HasOpen(ctx context.Context, account, share, path string, handleID uint64) (bool, error) {
+// Locate finds the entry an open holds: at path, or, when REST renamed it
+// meanwhile (the open's share mode allowed it), wherever the entry with id
+// now is. It returns the entry's current path and whether the open
+// handleID is still recorded on it (Force Close Handles removes it).
+func (fs *SMBFS) Locate(ctx context.Context, account, share, path string, id, handleID uint64) (string, bool, error) {
 	fp, err := smbPath(path)
 	if err != nil {
-		return false, err
+		return "", false, err
 	}
 	has := false
 	err = fs.store.View(ctx, func(tx store.Tx) error {
 		n, found, err := loadNode(tx, account, share, "", fp)
-		if err != nil || !found {
+		if err != nil {
 			return err
 		}
-		for _, o := range n.Opens {
-			if o.HandleID == handleID {
-				has = true
+		if !found || n.ID != id {
+			if n, path, err = findByID(tx, account, share, id); err != nil || n == nil {
+				return err
 			}
+		}
+		for _, o := range n.Opens {
+			has = has || o.HandleID == handleID
 		}
 		return nil
 	})
-	return has, err
+	return path, has, err
+}
+
+// findByID scans a live share for the entry with id; its path comes back
+// in folded (upper) case, which names it as well.
+func findByID(tx store.Tx, account, share string, id uint64) (*node, string, error) {
+	prefix := snapPrefix(store.SpaceFile, account, share, "")
+	var found *node
+	var path string
+	var scanErr error
+	err := tx.Scan(prefix, store.PrefixEnd(prefix), store.ScanOptions{}, func(k, v []byte) bool {
+		n, err := decodeNode(v)
+		if err != nil {
+			scanErr = err
+			return false
+		}
+		if n.ID != id {
+			return true
+		}
+		parent, name, err := nodeKeyParts(k)
+		found, path, scanErr = n, strings.TrimPrefix(parent+"/"+name, "/"), err
+		return false
+	})
+	if err != nil {
+		return nil, "", err
+	}
+	return found, path, scanErr
 }
 
 // SecurityDescriptor returns the stored permission of the entry at path

@@ -371,3 +371,43 @@ func TestByteLocksRefuseREST(t *testing.T) {
 		t.Errorf("Put Range after the unlock: %v", err)
 	}
 }
+
+// TestRESTRenameOfAnOpenFile: REST may rename a file an SMB handle holds
+// when the handle shares delete; the handle follows the file, and closing
+// it releases the file at its new name.
+func TestRESTRenameOfAnOpenFile(t *testing.T) {
+	in, sh := startWithShare(t)
+	fc := sh.NewRootDirectoryClient().NewFileClient("old.txt")
+	if _, err := fc.Create(ctx, 321, nil); err != nil {
+		t.Fatal(err)
+	}
+	c := dialRaw(t, in.SMBAddr)
+	body := createRequest("old.txt")
+	le.PutUint32(body[24:], 0x10080) // DELETE | FILE_READ_ATTRIBUTES, shared with everyone
+	st, msgs := c.send(request{cmd: 5, body: body})
+	if st[0] != 0 {
+		t.Fatalf("create: %#x", st[0])
+	}
+	h := msgs[0][64+64 : 64+80]
+	if _, err := fc.Rename(ctx, "new.txt", nil); err != nil {
+		t.Fatalf("REST rename of a file open with share delete: %v", err)
+	}
+	nc := sh.NewRootDirectoryClient().NewFileClient("new.txt")
+	if _, err := nc.Delete(ctx, nil); !fileerror.HasCode(err, fileerror.SharingViolation) {
+		t.Fatalf("REST delete of the renamed, still open file: %v", err)
+	}
+	q := queryNetworkOpen()
+	copy(q[24:], h)
+	st, msgs = c.send(request{cmd: 16, body: q})
+	if st[0] != 0 || le.Uint64(msgs[0][64+8+40:]) != 321 {
+		t.Fatalf("query through the handle after the rename: %#x", st[0])
+	}
+	cl := closeRequest()
+	copy(cl[8:], h)
+	if st, _ := c.send(request{cmd: 6, body: cl}); st[0] != 0 {
+		t.Fatalf("close: %#x", st[0])
+	}
+	if _, err := nc.Delete(ctx, nil); err != nil {
+		t.Fatalf("REST delete after the close: %v", err)
+	}
+}

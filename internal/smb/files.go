@@ -218,10 +218,13 @@ func (c *conn) openOf(r *request, at int) (*open, uint32) {
 	if o == nil {
 		return nil, statusFileClosed
 	}
-	if has, err := c.srv.fs.HasOpen(c.ctx(), r.sess.account, r.tree.share, o.path, o.id); err == nil && !has {
-		delete(r.tree.opens, o.id)
-		c.srv.locks.ReleaseOpen(o.id)
-		return nil, statusFileClosed
+	if at, has, err := c.srv.fs.Locate(c.ctx(), r.sess.account, r.tree.share, o.path, o.fileID, o.id); err == nil {
+		if !has {
+			delete(r.tree.opens, o.id)
+			c.srv.locks.ReleaseOpen(o.id)
+			return nil, statusFileClosed
+		}
+		o.path = at // REST may have renamed it
 	}
 	le.PutUint64(r.ch.fileID[:], o.id)
 	le.PutUint64(r.ch.fileID[8:], o.id)
@@ -232,7 +235,11 @@ func (c *conn) closeOpen(t *tree, o *open) (file.Entry, error) {
 	c.cancelWhere(statusRangeNotLocked, func(p *pendingOp) bool { return p.open == o.id })
 	delete(t.opens, o.id)
 	c.srv.locks.ReleaseOpen(o.id)
-	return c.srv.fs.Close(c.ctx(), c.accountOf(t), t.share, o.path, o.id, o.doc)
+	account := c.accountOf(t)
+	if at, _, err := c.srv.fs.Locate(c.ctx(), account, t.share, o.path, o.fileID, o.id); err == nil && at != "" {
+		o.path = at
+	}
+	return c.srv.fs.Close(c.ctx(), account, t.share, o.path, o.id, o.doc)
 }
 
 // accountOf finds the account of the session holding t.
