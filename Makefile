@@ -17,7 +17,9 @@ CI_FUZZ = \
 	./internal/blob:FuzzTagQuery \
 	./internal/blob/quickquery:FuzzParse \
 	./internal/table/odata:FuzzParse \
-	./internal/table/batch:FuzzParse
+	./internal/table/batch:FuzzParse \
+	./internal/smb:FuzzFrame \
+	./internal/smb:FuzzNTLM
 
 .PHONY: test vet lint torture fuzz fuzz-all js build run
 

@@ -137,7 +137,7 @@ func newClock(opts Options) clock.Clock {
 
 func (s *Server) start(t testing.TB) {
 	t.Helper()
-	args := []string{"--blobPort", "0", "--queuePort", "0", "--tablePort", "0", "--filePort", "0", "--adminPort", "0"}
+	args := []string{"--blobPort", "0", "--queuePort", "0", "--tablePort", "0", "--filePort", "0", "--smbPort", "0", "--adminPort", "0"}
 	if s.opts.NoAdmin {
 		args = append(args, "--noAdmin")
 	}

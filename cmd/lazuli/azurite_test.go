@@ -34,7 +34,7 @@ func TestAzuriteCommandNames(t *testing.T) {
 // for, one per service.
 func TestReadyLinesMatchAzurite(t *testing.T) {
 	cfg, err := config.Parse([]string{"--inMemoryPersistence", "--blobPort", "0", "--queuePort", "0", "--tablePort", "0",
-		"--filePort", "0", "--adminPort", "0"}, func(string) string { return "" }, io.Discard)
+		"--filePort", "0", "--smbPort", "0", "--adminPort", "0"}, func(string) string { return "" }, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}

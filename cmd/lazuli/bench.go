@@ -239,7 +239,7 @@ func startSelf(ctx context.Context, opts selfOptions) (bench.Target, func(), err
 	}
 	var target bench.Target
 	for n := 0; n < max(opts.nodes, 1); n++ {
-		args := []string{"--blobPort", "0", "--queuePort", "0", "--tablePort", "0", "--filePort", "0",
+		args := []string{"--blobPort", "0", "--queuePort", "0", "--tablePort", "0", "--filePort", "0", "--smbPort", "0",
 			"--location", dir, "--silent", "--noAdmin"}
 		if opts.store != "" {
 			args = append(args, "--store", opts.store)

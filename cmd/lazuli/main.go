@@ -147,6 +147,9 @@ func printReady(w io.Writer, a *app.App) {
 			fmt.Fprintf(w, "  %s service is successfully listening at %s\n", name, u)
 		}
 	}
+	if a.SMBAddr != "" {
+		fmt.Fprintf(w, "  SMB endpoint of the File service at //%s/<share> (user %s, password: the account key)\n", a.SMBAddr, a.Config.Accounts.Names()[0])
+	}
 	if u := a.AdminURL(); u != "" {
 		fmt.Fprintf(w, "  Admin listener (console, metrics, test control) at %s\n", u)
 	}

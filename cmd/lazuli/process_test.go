@@ -53,7 +53,7 @@ func startChild(t *testing.T, dir string) *child {
 		t.Fatal(err)
 	}
 	args := []string{"serve", "--location", dir, "--silent", "--blobPort", "0", "--queuePort", "0", "--adminPort", "0",
-		"--tablePort", "0", "--filePort", "0"}
+		"--tablePort", "0", "--filePort", "0", "--smbPort", "0"}
 	cmd := exec.Command(exe, "-test.run=^$")
 	cmd.Env = append(os.Environ(), serveEnv+"="+strings.Join(args, "\x1f"))
 	stdout, err := cmd.StdoutPipe()

@@ -25,8 +25,10 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/config"
 	"github.com/lazuli-storage/lazuli/internal/extent"
 	"github.com/lazuli-storage/lazuli/internal/fault"
+	"github.com/lazuli-storage/lazuli/internal/locks"
 	"github.com/lazuli-storage/lazuli/internal/metrics"
 	"github.com/lazuli-storage/lazuli/internal/server"
+	"github.com/lazuli-storage/lazuli/internal/smb"
 	"github.com/lazuli-storage/lazuli/internal/store"
 )
 
@@ -45,6 +47,10 @@ type App struct {
 	Extents   extent.Engine
 	Server    *server.Server
 	Endpoints map[string]string // service name -> base URL including the account path
+	SMB       *smb.Server       // nil when the File service is not running
+	SMBAddr   string            // host:port the SMB endpoint listens on
+	// byteLocks are SMB byte-range locks, shared by SMB and REST.
+	byteLocks *locks.Table
 	// Clock is the server's clock, Faults the fault rules the services
 	// consult, Metrics what /metrics shows; Admin is the admin listener
 	// (nil with --noAdmin).
@@ -86,6 +92,11 @@ func Start(ctx context.Context, cfg *config.Config, opts Options) (*App, error) 
 		a.closeStorage()
 		return nil, err
 	}
+	if err := a.startSMB(cfg, opts); err != nil {
+		_ = errors.Join(a.shutdownAdmin(ctx), a.Server.Shutdown(ctx))
+		a.closeStorage()
+		return nil, fmt.Errorf("smb endpoint: %w", err)
+	}
 	a.Server.Serve()
 	a.serveAdmin()
 	collectCtx, cancel := context.WithCancel(context.Background())
@@ -105,8 +116,9 @@ func Start(ctx context.Context, cfg *config.Config, opts Options) (*App, error) 
 }
 
 func (a *App) listen(cfg *config.Config, opts Options) error {
+	a.byteLocks = locks.New()
 	deps := server.Deps{Store: a.Store, Extents: a.Extents, Clock: opts.Clock, Accounts: cfg.Accounts,
-		Logger: opts.Logger, Loose: cfg.Loose, OAuth: cfg.OAuth}
+		Logger: opts.Logger, Loose: cfg.Loose, OAuth: cfg.OAuth, ByteLocks: a.byteLocks}
 	authn := &auth.Authenticator{Accounts: cfg.Accounts, Clock: opts.Clock, RequestClock: clock.Real{},
 		Logger: opts.Logger, Debug: opts.Debug, OAuth: cfg.OAuth}
 	mw := server.Options{Store: a.Store, Auth: authn, Clock: opts.Clock, SkipAPIVersionCheck: cfg.SkipAPIVersionCheck,
@@ -184,6 +196,9 @@ func loadPFX(path, password string) (tls.Certificate, error) {
 // ends), stops the collector, and closes storage.
 func (a *App) Close(ctx context.Context) error {
 	err := errors.Join(a.shutdownAdmin(ctx), a.Server.Shutdown(ctx))
+	if a.SMB != nil {
+		err = errors.Join(err, a.SMB.Close())
+	}
 	a.stop()
 	<-a.done
 	return errors.Join(err, a.closeStorage())

@@ -40,7 +40,7 @@ func runChild(url, clockAt string) int {
 		fmt.Fprintln(os.Stderr, "child node: clock:", err)
 		return 2
 	}
-	cfg, err := config.Parse([]string{"--blobPort", "0", "--queuePort", "0", "--tablePort", "0", "--filePort", "0", "--noAdmin",
+	cfg, err := config.Parse([]string{"--blobPort", "0", "--queuePort", "0", "--tablePort", "0", "--filePort", "0", "--smbPort", "0", "--noAdmin",
 		"--store", url, "--services", "blob,queue,table"}, func(string) string { return "" }, io.Discard)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "child node: config:", err)

@@ -29,6 +29,9 @@ func (e Endpoint) Addr() string { return fmt.Sprintf("%s:%d", e.Host, e.Port) }
 // Config is everything the server needs to start.
 type Config struct {
 	Blob, Queue, Table, File Endpoint
+	// SMB is the File service's SMB endpoint; it runs with the File service
+	// or alone (--services smb), over the same store.
+	SMB Endpoint
 	// Location is the data directory (Azurite's --location).
 	Location string
 	// InMemory keeps everything in memory (Azurite's --inMemoryPersistence).
@@ -96,6 +99,7 @@ func Parse(args []string, getenv func(string) string, usageOut io.Writer) (*Conf
 	endpoint(&c.Queue, "queue", 10001)
 	endpoint(&c.Table, "table", 10002)
 	endpoint(&c.File, "file", 10003)
+	endpoint(&c.SMB, "smb", 10445)
 	fs.StringVar(&c.Admin.Host, "adminHost", "127.0.0.1", "address of the admin listener (test control, metrics, web console)")
 	fs.IntVar(&c.Admin.Port, "adminPort", 10009, "port of the admin listener (0 picks a free port)")
 	fs.BoolVar(&c.NoAdmin, "noAdmin", false, "do not start the admin listener")
@@ -130,7 +134,7 @@ func Parse(args []string, getenv func(string) string, usageOut io.Writer) (*Conf
 	fs.StringVar(&oauth, "oauth", "", "accept OAuth Bearer tokens as Azurite does (\"basic\": issuer, audience and lifetime checked); needs --cert")
 	fs.StringVar(&oauthKeys, "oauthKeys", "", "JWKS or PEM file of public keys: Bearer token signatures must verify against one of them (implies --oauth basic)")
 	var services string
-	fs.StringVar(&services, "services", "", "comma-separated services to start (blob,queue,table,file); default all")
+	fs.StringVar(&services, "services", "", "comma-separated services to start (blob,queue,table,file,smb); default all")
 	if err := fs.Parse(args); err != nil {
 		return nil, err
 	}
@@ -152,7 +156,7 @@ func Parse(args []string, getenv func(string) string, usageOut io.Writer) (*Conf
 	if services != "" {
 		for _, s := range strings.Split(services, ",") {
 			switch s = strings.TrimSpace(s); s {
-			case "blob", "queue", "table", "file":
+			case "blob", "queue", "table", "file", "smb":
 				c.Services = append(c.Services, s)
 			default:
 				return nil, fmt.Errorf("--services: unknown service %q", s)

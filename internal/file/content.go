@@ -70,6 +70,11 @@ func (s *Service) getFile(w http.ResponseWriter, r *http.Request) error {
 				return err
 			}
 		}
+		if t.Snapshot == "" {
+			if err := s.checkByteLocks(n, start, end, false); err != nil {
+				return err
+			}
+		}
 		segs, err = segmentsIn(tx, t.Account, t.Share, t.Snapshot, n.ID, start, end)
 		return err
 	})

@@ -113,6 +113,7 @@ func (s *Service) createFile(w http.ResponseWriter, r *http.Request) error {
 				return err
 			}
 			n.ID, n.ETag, n.Lease = old.ID, old.ETag, old.Lease.AfterWrite(now)
+			n.Opens = old.Opens // SMB handles stay open on the replaced file
 			delta -= old.Size
 			if err := dropRanges(tx, t.Account, t.Share, "", old.ID, now); err != nil {
 				return err
@@ -203,6 +204,9 @@ func (s *Service) replaceable(tx store.Tx, t *target, leaseID string, now time.T
 	if err := old.Lease.CheckWrite(leaseID, now, lease.File); err != nil {
 		return nil, err
 	}
+	if err := smbstate.CheckReadOnly(smbstate.CreateFile, old.SMB.Attrs&attrReadOnly != 0); err != nil {
+		return nil, err
+	}
 	return old, smbstate.Check(smbstate.CreateFile, old.Opens)
 }
 
@@ -239,6 +243,9 @@ func (s *Service) updateFile(r *http.Request, t *target, op smbstate.Op, change 
 			return err
 		}
 		if err := smbstate.Check(op, n.Opens); err != nil {
+			return err
+		}
+		if err := smbstate.CheckReadOnly(op, n.SMB.Attrs&attrReadOnly != 0); err != nil {
 			return err
 		}
 		if err := change(tx, n, now); err != nil {

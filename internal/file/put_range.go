@@ -147,6 +147,9 @@ func (s *Service) writeRange(r *http.Request, t *target, rw rangeWrite, seg *ran
 			return azerr.New(azerr.InvalidRange).With("RangeRequested", byteRange{rw.start, rw.end - 1}.String()).
 				With("ResourceSize", strconv.FormatInt(n.Size, 10))
 		}
+		if err := s.checkByteLocks(n, rw.start, rw.end, true); err != nil {
+			return err
+		}
 		if !rw.preserveWrite {
 			n.SMB.Written = now
 			n.SMB.Changed = now

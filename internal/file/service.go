@@ -12,6 +12,7 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/azerr"
 	"github.com/lazuli-storage/lazuli/internal/clock"
 	"github.com/lazuli-storage/lazuli/internal/extent"
+	"github.com/lazuli-storage/lazuli/internal/locks"
 	"github.com/lazuli-storage/lazuli/internal/request"
 	"github.com/lazuli-storage/lazuli/internal/route"
 	"github.com/lazuli-storage/lazuli/internal/server"
@@ -33,6 +34,8 @@ type Service struct {
 	clock    clock.Clock
 	logger   *slog.Logger
 	accounts *auth.Accounts
+	// byteLocks are the byte-range locks SMB clients hold (nil: none).
+	byteLocks *locks.Table
 	// authn verifies the signatures in copy source URLs.
 	authn  *auth.Authenticator
 	routes route.Table
@@ -43,7 +46,8 @@ func New(d server.Deps) (*Service, error) {
 	if d.Store == nil || d.Extents == nil {
 		return nil, errors.New("file: a store and an extent engine are required")
 	}
-	s := &Service{store: d.Store, extents: d.Extents, clock: d.Clock, logger: d.Logger, accounts: d.Accounts}
+	s := &Service{store: d.Store, extents: d.Extents, clock: d.Clock, logger: d.Logger, accounts: d.Accounts,
+		byteLocks: d.ByteLocks}
 	if s.clock == nil {
 		s.clock = clock.Real{}
 	}

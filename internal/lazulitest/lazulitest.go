@@ -60,6 +60,8 @@ type Instance struct {
 	ConnectionString                     string
 	// AdminURL is the admin listener (test control), without a trailing slash.
 	AdminURL string
+	// SMBAddr is host:port of the SMB endpoint, "" when it is not running.
+	SMBAddr string
 
 	// Server is the public test server this instance runs on.
 	Server *public.Server
@@ -86,6 +88,9 @@ func (in *Instance) sync() {
 	s := in.Server
 	in.BlobURL, in.QueueURL, in.TableURL, in.FileURL = s.BlobURL, s.QueueURL, s.TableURL, s.FileURL
 	in.ConnectionString, in.AdminURL = s.ConnectionString, s.AdminURL
+	if in.App != nil {
+		in.SMBAddr = in.App.SMBAddr
+	}
 }
 
 // Stop stops the server and closes its storage, as a process exit would,

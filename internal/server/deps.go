@@ -6,6 +6,7 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/auth"
 	"github.com/lazuli-storage/lazuli/internal/clock"
 	"github.com/lazuli-storage/lazuli/internal/extent"
+	"github.com/lazuli-storage/lazuli/internal/locks"
 	"github.com/lazuli-storage/lazuli/internal/store"
 )
 
@@ -22,4 +23,7 @@ type Deps struct {
 	// OAuth accepts Bearer tokens when set; services that authenticate
 	// requests of their own (batch sub-requests, copy sources) need it.
 	OAuth *auth.OAuth
+	// ByteLocks are the byte-range locks SMB clients hold, which the File
+	// service's REST reads and writes honour; nil means none are taken.
+	ByteLocks *locks.Table
 }

@@ -148,3 +148,36 @@ func Check(op Op, opens []Open) error {
 	}
 	return nil
 }
+
+// OpenConflicts reports whether a new SMB open asking for access and
+// allowing share cannot coexist with existing (MS-FSA 2.1.5.1.2.2): either
+// side needs an access the other does not share. Opens without data access
+// (attributes only) never conflict.
+func OpenConflicts(existing []Open, access Access, share ShareMode) bool {
+	if access&(Read|Write|Delete) == 0 {
+		return false
+	}
+	for _, o := range existing {
+		if o.Access&(Read|Write|Delete) == 0 {
+			continue
+		}
+		if !shares(o.Share, access) || !shares(share, o.Access) {
+			return true
+		}
+	}
+	return false
+}
+
+// CheckReadOnly returns ReadOnlyAttribute (409, as the error-code table
+// has it) when op writes a file that carries the ReadOnly attribute (set
+// over SMB or REST): Create File over it, Set File Metadata and Put Range.
+// Set File Properties stays allowed, as it is how the attribute is cleared.
+func CheckReadOnly(op Op, readOnly bool) error {
+	switch op {
+	case CreateFile, SetFileMetadata, PutRange:
+		if readOnly {
+			return azerr.New(azerr.ReadOnlyAttribute)
+		}
+	}
+	return nil
+}

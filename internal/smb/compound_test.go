@@ -1,0 +1,413 @@
+package smb_test
+
+import (
+	"bytes"
+	"crypto/hmac"
+	"crypto/md5"
+	"encoding/binary"
+	"io"
+	"net"
+	"strings"
+	"testing"
+	"unicode/utf16"
+
+	//lint:ignore SA1019 NTLM's NT hash is defined over MD4
+	"golang.org/x/crypto/md4"
+
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore/streaming"
+	"github.com/Azure/azure-sdk-for-go/sdk/storage/azfile/file"
+	"github.com/Azure/azure-sdk-for-go/sdk/storage/azfile/fileerror"
+	"github.com/lazuli-storage/lazuli/internal/auth"
+)
+
+var le = binary.LittleEndian
+
+// rawConn is a minimal SMB 2.1 client speaking raw NTLMSSP (no SPNEGO),
+// as the Linux kernel does, and able to send compound chains.
+type rawConn struct {
+	t         *testing.T
+	nc        net.Conn
+	msgID     uint64
+	sessionID uint64
+	treeID    uint32
+}
+
+func u16(s string) []byte {
+	u := utf16.Encode([]rune(s))
+	b := make([]byte, 2*len(u))
+	for i, c := range u {
+		le.PutUint16(b[2*i:], c)
+	}
+	return b
+}
+
+// request is one command of a chain: its body and whether it is related
+// to the previous one.
+type request struct {
+	cmd     uint16
+	body    []byte
+	related bool
+}
+
+// send writes one chain and returns the responses: each header's status
+// and the body after it.
+func (c *rawConn) send(reqs ...request) (statuses []uint32, bodies [][]byte) {
+	c.t.Helper()
+	var frame []byte
+	for i, r := range reqs {
+		h := make([]byte, 64)
+		copy(h, "\xFESMB")
+		le.PutUint16(h[4:], 64)
+		le.PutUint16(h[6:], 1)
+		le.PutUint16(h[12:], r.cmd)
+		le.PutUint16(h[14:], 64)
+		if r.related {
+			le.PutUint32(h[16:], 0x4)
+		}
+		le.PutUint64(h[24:], c.msgID)
+		c.msgID++
+		le.PutUint32(h[36:], c.treeID)
+		le.PutUint64(h[40:], c.sessionID)
+		msg := append(h, r.body...)
+		if i < len(reqs)-1 {
+			for len(msg)%8 != 0 {
+				msg = append(msg, 0)
+			}
+			le.PutUint32(msg[20:], uint32(len(msg)))
+		}
+		frame = append(frame, msg...)
+	}
+	out := []byte{0, byte(len(frame) >> 16), byte(len(frame) >> 8), byte(len(frame))}
+	if _, err := c.nc.Write(append(out, frame...)); err != nil {
+		c.t.Fatal(err)
+	}
+	var hdr [4]byte
+	if _, err := io.ReadFull(c.nc, hdr[:]); err != nil {
+		c.t.Fatal(err)
+	}
+	resp := make([]byte, int(hdr[1])<<16|int(hdr[2])<<8|int(hdr[3]))
+	if _, err := io.ReadFull(c.nc, resp); err != nil {
+		c.t.Fatal(err)
+	}
+	for {
+		next := le.Uint32(resp[20:])
+		msg := resp
+		if next != 0 {
+			msg = resp[:next]
+		}
+		statuses = append(statuses, le.Uint32(msg[8:]))
+		bodies = append(bodies, msg)
+		if next == 0 {
+			return statuses, bodies
+		}
+		resp = resp[next:]
+	}
+}
+
+// dialRaw negotiates SMB 2.1, logs on with raw NTLMv2 and connects "share".
+func dialRaw(t *testing.T, addr string) *rawConn {
+	nc, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { nc.Close() })
+	c := &rawConn{t: t, nc: nc}
+	neg := make([]byte, 36)
+	le.PutUint16(neg, 36)
+	le.PutUint16(neg[2:], 1)
+	le.PutUint16(neg[4:], 1)
+	if st, _ := c.send(request{cmd: 0, body: append(neg, 0x10, 0x02)}); st[0] != 0 {
+		t.Fatalf("negotiate: %#x", st[0])
+	}
+	ntlmNeg := append([]byte("NTLMSSP\x00\x01\x00\x00\x00"), 0x15, 0x82, 0x08, 0x60)
+	ntlmNeg = append(ntlmNeg, make([]byte, 16)...)
+	st, msgs := c.send(request{cmd: 1, body: setupRequest(ntlmNeg)})
+	if st[0] != 0xC0000016 {
+		t.Fatalf("session setup 1: %#x", st[0])
+	}
+	c.sessionID = le.Uint64(msgs[0][40:])
+	chal := msgs[0][64+le.Uint16(msgs[0][68:])-64:]
+	chal = chal[:le.Uint16(msgs[0][70:])]
+	serverChallenge := chal[24:32]
+	info := chal[le.Uint32(chal[44:]):][:le.Uint16(chal[40:])]
+	h := md4.New()
+	h.Write(u16(auth.DevAccountKey))
+	m := hmac.New(md5.New, h.Sum(nil))
+	m.Write(u16(strings.ToUpper(auth.DevAccountName) + "LINUX"))
+	key := m.Sum(nil)
+	blob := append([]byte{1, 1, 0, 0, 0, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 9, 9, 9, 9, 9, 9, 9, 0, 0, 0, 0}, info...)
+	blob = append(blob, 0, 0, 0, 0)
+	m = hmac.New(md5.New, key)
+	m.Write(serverChallenge)
+	m.Write(blob)
+	ntResp := append(m.Sum(nil), blob...)
+	authMsg := make([]byte, 64)
+	copy(authMsg, "NTLMSSP\x00\x03")
+	field := func(at int, v []byte) {
+		le.PutUint16(authMsg[at:], uint16(len(v)))
+		le.PutUint16(authMsg[at+2:], uint16(len(v)))
+		le.PutUint32(authMsg[at+4:], uint32(len(authMsg)))
+		authMsg = append(authMsg, v...)
+	}
+	field(12, nil)
+	field(20, ntResp)
+	field(28, u16("LINUX"))
+	field(36, u16(auth.DevAccountName))
+	field(44, nil)
+	field(52, nil)
+	le.PutUint32(authMsg[60:], 0x60088215)
+	if st, _ := c.send(request{cmd: 1, body: setupRequest(authMsg)}); st[0] != 0 {
+		t.Fatalf("session setup 2: %#x", st[0])
+	}
+	path := u16(`\\127.0.0.1\share`)
+	tc := make([]byte, 8)
+	le.PutUint16(tc, 9)
+	le.PutUint16(tc[4:], 64+8)
+	le.PutUint16(tc[6:], uint16(len(path)))
+	st, msgs = c.send(request{cmd: 3, body: append(tc, path...)})
+	if st[0] != 0 {
+		t.Fatalf("tree connect: %#x", st[0])
+	}
+	c.treeID = le.Uint32(msgs[0][36:])
+	return c
+}
+
+func setupRequest(token []byte) []byte {
+	b := make([]byte, 24)
+	le.PutUint16(b, 25)
+	le.PutUint16(b[12:], 64+24)
+	le.PutUint16(b[14:], uint16(len(token)))
+	return append(b, token...)
+}
+
+func createRequest(name string) []byte {
+	n := u16(name)
+	b := make([]byte, 56)
+	le.PutUint16(b, 57)
+	le.PutUint32(b[24:], 0x80) // FILE_READ_ATTRIBUTES
+	le.PutUint32(b[32:], 7)
+	le.PutUint32(b[36:], 1) // FILE_OPEN
+	le.PutUint16(b[44:], 64+56)
+	le.PutUint16(b[46:], uint16(len(n)))
+	return append(b, n...)
+}
+
+var relatedFileID = []byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff}
+
+func queryNetworkOpen() []byte {
+	b := make([]byte, 40)
+	le.PutUint16(b, 41)
+	b[2], b[3] = 1, 34
+	le.PutUint32(b[4:], 56)
+	copy(b[24:], relatedFileID)
+	return b
+}
+
+func closeRequest() []byte {
+	b := make([]byte, 24)
+	le.PutUint16(b, 24)
+	copy(b[8:], relatedFileID)
+	return b
+}
+
+// TestCompoundOpenQueryClose sends the Linux kernel's open + query_info +
+// close chain over raw NTLMSSP: the related requests use the FileId the
+// CREATE returned, and a failed CREATE fails the rest of the chain.
+func TestCompoundOpenQueryClose(t *testing.T) {
+	in, sh := startWithShare(t)
+	if _, err := sh.NewRootDirectoryClient().NewFileClient("c.txt").Create(ctx, 12345, nil); err != nil {
+		t.Fatal(err)
+	}
+	c := dialRaw(t, in.SMBAddr)
+	chain := func(name string) ([]uint32, [][]byte) {
+		return c.send(request{cmd: 5, body: createRequest(name)}, request{cmd: 16, body: queryNetworkOpen(), related: true},
+			request{cmd: 6, body: closeRequest(), related: true})
+	}
+	st, msgs := chain("c.txt")
+	if len(st) != 3 || st[0] != 0 || st[1] != 0 || st[2] != 0 {
+		t.Fatalf("statuses %#x", st)
+	}
+	if size := le.Uint64(msgs[1][64+8+40:]); size != 12345 {
+		t.Fatalf("EndOfFile from the related query = %d", size)
+	}
+	st, _ = chain("missing.txt")
+	for i, s := range st {
+		if s != 0xC0000034 {
+			t.Fatalf("chain on a missing file: status %d = %#x, want OBJECT_NAME_NOT_FOUND", i, s)
+		}
+	}
+	if len(st) != 3 {
+		t.Fatalf("%d responses, want 3", len(st))
+	}
+}
+
+// readFrame reads one more response frame (an async completion).
+func (c *rawConn) readFrame() []byte {
+	c.t.Helper()
+	var hdr [4]byte
+	if _, err := io.ReadFull(c.nc, hdr[:]); err != nil {
+		c.t.Fatal(err)
+	}
+	resp := make([]byte, int(hdr[1])<<16|int(hdr[2])<<8|int(hdr[3]))
+	if _, err := io.ReadFull(c.nc, resp); err != nil {
+		c.t.Fatal(err)
+	}
+	return resp
+}
+
+func lockRequest(fileID []byte, off, length uint64, flags uint32) []byte {
+	b := make([]byte, 48)
+	le.PutUint16(b, 48)
+	le.PutUint16(b[2:], 1)
+	copy(b[8:], fileID)
+	le.PutUint64(b[24:], off)
+	le.PutUint64(b[32:], length)
+	le.PutUint32(b[40:], flags)
+	return b
+}
+
+// TestBlockingLock: a lock that conflicts and may wait is answered with
+// STATUS_PENDING, granted when the holder unlocks; a CANCEL ends a waiting
+// one with STATUS_CANCELLED.
+func TestBlockingLock(t *testing.T) {
+	in, sh := startWithShare(t)
+	if _, err := sh.NewRootDirectoryClient().NewFileClient("l.txt").Create(ctx, 100, nil); err != nil {
+		t.Fatal(err)
+	}
+	c := dialRaw(t, in.SMBAddr)
+	open := func() []byte {
+		st, msgs := c.send(request{cmd: 5, body: createRequest("l.txt")})
+		if st[0] != 0 {
+			t.Fatalf("create: %#x", st[0])
+		}
+		return msgs[0][64+64 : 64+80]
+	}
+	h1, h2 := open(), open()
+	if st, _ := c.send(request{cmd: 10, body: lockRequest(h1, 0, 10, 0x2|0x10)}); st[0] != 0 {
+		t.Fatalf("first lock: %#x", st[0])
+	}
+	if st, _ := c.send(request{cmd: 10, body: lockRequest(h2, 5, 10, 0x2|0x10)}); st[0] != 0xC0000055 {
+		t.Fatalf("fail-immediately lock over it: %#x, want LOCK_NOT_GRANTED", st[0])
+	}
+	st, msgs := c.send(request{cmd: 10, body: lockRequest(h2, 5, 10, 0x2)})
+	if st[0] != 0x103 || le.Uint32(msgs[0][16:])&0x2 == 0 {
+		t.Fatalf("blocking lock: %#x, want an async STATUS_PENDING", st[0])
+	}
+	asyncID := le.Uint64(msgs[0][32:])
+	// The holder unlocks: the unlock's response and the waiter's completion
+	// both arrive, in either order.
+	_, msgs = c.send(request{cmd: 10, body: lockRequest(h1, 0, 10, 0x4)})
+	final := c.readFrame()
+	if le.Uint64(msgs[0][32:]) == asyncID {
+		msgs[0], final = final, msgs[0]
+	}
+	if le.Uint32(msgs[0][8:]) != 0 || le.Uint32(final[8:]) != 0 || le.Uint64(final[32:]) != asyncID {
+		t.Fatalf("unlock %#x, waiter completion %#x", le.Uint32(msgs[0][8:]), le.Uint32(final[8:]))
+	}
+	// Now h1 waits on h2's lock, and is cancelled.
+	st, msgs = c.send(request{cmd: 10, body: lockRequest(h1, 0, 10, 0x2)})
+	if st[0] != 0x103 {
+		t.Fatalf("second blocking lock: %#x", st[0])
+	}
+	cancel := make([]byte, 64)
+	copy(cancel, "\xFESMB")
+	le.PutUint16(cancel[4:], 64)
+	le.PutUint16(cancel[12:], 12)
+	le.PutUint32(cancel[16:], 0x2)
+	le.PutUint64(cancel[32:], le.Uint64(msgs[0][32:]))
+	le.PutUint64(cancel[40:], c.sessionID)
+	if _, err := c.nc.Write(append([]byte{0, 0, 0, 64}, cancel...)); err != nil {
+		t.Fatal(err)
+	}
+	if got := le.Uint32(c.readFrame()[8:]); got != 0xC0000120 {
+		t.Fatalf("cancelled lock: %#x, want STATUS_CANCELLED", got)
+	}
+}
+
+// TestByteLocksRefuseREST: REST Get File and Put Range over a range an SMB
+// client locked get 409 FileLockConflict; outside it, and after the
+// unlock, they work.
+func TestByteLocksRefuseREST(t *testing.T) {
+	in, sh := startWithShare(t)
+	fc := sh.NewRootDirectoryClient().NewFileClient("r.txt")
+	if _, err := fc.Create(ctx, 100, nil); err != nil {
+		t.Fatal(err)
+	}
+	c := dialRaw(t, in.SMBAddr)
+	st, msgs := c.send(request{cmd: 5, body: createRequest("r.txt")})
+	if st[0] != 0 {
+		t.Fatalf("create: %#x", st[0])
+	}
+	h := msgs[0][64+64 : 64+80]
+	if st, _ := c.send(request{cmd: 10, body: lockRequest(h, 10, 10, 0x2|0x10)}); st[0] != 0 {
+		t.Fatalf("lock: %#x", st[0])
+	}
+	get := func(off, n int64) error {
+		r, err := fc.DownloadStream(ctx, &file.DownloadStreamOptions{Range: file.HTTPRange{Offset: off, Count: n}})
+		if err == nil {
+			r.Body.Close()
+		}
+		return err
+	}
+	put := func(off int64) error {
+		_, err := fc.UploadRange(ctx, off, streaming.NopCloser(bytes.NewReader(make([]byte, 5))), nil)
+		return err
+	}
+	for name, err := range map[string]error{"Get File": get(15, 2), "Get File (whole)": get(0, 0), "Put Range": put(12)} {
+		if !fileerror.HasCode(err, fileerror.FileLockConflict) {
+			t.Errorf("%s over the locked range: %v, want 409 FileLockConflict", name, err)
+		}
+	}
+	if err := get(50, 5); err != nil {
+		t.Errorf("Get File outside the lock: %v", err)
+	}
+	if err := put(40); err != nil {
+		t.Errorf("Put Range outside the lock: %v", err)
+	}
+	if st, _ := c.send(request{cmd: 10, body: lockRequest(h, 10, 10, 0x4)}); st[0] != 0 {
+		t.Fatalf("unlock: %#x", st[0])
+	}
+	if err := put(12); err != nil {
+		t.Errorf("Put Range after the unlock: %v", err)
+	}
+}
+
+// TestRESTRenameOfAnOpenFile: REST may rename a file an SMB handle holds
+// when the handle shares delete; the handle follows the file, and closing
+// it releases the file at its new name.
+func TestRESTRenameOfAnOpenFile(t *testing.T) {
+	in, sh := startWithShare(t)
+	fc := sh.NewRootDirectoryClient().NewFileClient("old.txt")
+	if _, err := fc.Create(ctx, 321, nil); err != nil {
+		t.Fatal(err)
+	}
+	c := dialRaw(t, in.SMBAddr)
+	body := createRequest("old.txt")
+	le.PutUint32(body[24:], 0x10080) // DELETE | FILE_READ_ATTRIBUTES, shared with everyone
+	st, msgs := c.send(request{cmd: 5, body: body})
+	if st[0] != 0 {
+		t.Fatalf("create: %#x", st[0])
+	}
+	h := msgs[0][64+64 : 64+80]
+	if _, err := fc.Rename(ctx, "new.txt", nil); err != nil {
+		t.Fatalf("REST rename of a file open with share delete: %v", err)
+	}
+	nc := sh.NewRootDirectoryClient().NewFileClient("new.txt")
+	if _, err := nc.Delete(ctx, nil); !fileerror.HasCode(err, fileerror.SharingViolation) {
+		t.Fatalf("REST delete of the renamed, still open file: %v", err)
+	}
+	q := queryNetworkOpen()
+	copy(q[24:], h)
+	st, msgs = c.send(request{cmd: 16, body: q})
+	if st[0] != 0 || le.Uint64(msgs[0][64+8+40:]) != 321 {
+		t.Fatalf("query through the handle after the rename: %#x", st[0])
+	}
+	cl := closeRequest()
+	copy(cl[8:], h)
+	if st, _ := c.send(request{cmd: 6, body: cl}); st[0] != 0 {
+		t.Fatalf("close: %#x", st[0])
+	}
+	if _, err := nc.Delete(ctx, nil); err != nil {
+		t.Fatalf("REST delete after the close: %v", err)
+	}
+}

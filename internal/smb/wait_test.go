@@ -1,0 +1,5 @@
+package smb_test
+
+import "time"
+
+func waitABit() { time.Sleep(10 * time.Millisecond) }
