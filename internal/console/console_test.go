@@ -2,6 +2,7 @@ package console_test
 
 import (
 	"context"
+	filelease "github.com/Azure/azure-sdk-for-go/sdk/storage/azfile/lease"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -115,6 +116,17 @@ func fill(t *testing.T, srv *lazulitest.Server) {
 	if _, err := dir.NewFileClient("q3.txt").Create(ctx, 42, nil); err != nil {
 		t.Fatal(err)
 	}
+	locked := dir.NewFileClient("locked.txt")
+	if _, err := locked.Create(ctx, 7, nil); err != nil {
+		t.Fatal(err)
+	}
+	fl, err := filelease.NewFileClient(locked, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := fl.Acquire(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
 }
 
 type azblobUpload = azblob.UploadBufferOptions
@@ -207,8 +219,8 @@ func TestConsoleInBrowser(t *testing.T) {
 		waitText(ctx, "#files", "q3.txt"), chromedp.Text("#files", &text)); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(text, "42") {
-		t.Errorf("share page:\n%s", text)
+	if !strings.Contains(text, "42") || !strings.Contains(text, "leased") {
+		t.Errorf("share page (want q3.txt's size and locked.txt's lease):\n%s", text)
 	}
 	screenshot(t, ctx, "5-share")
 

@@ -14,6 +14,16 @@ type fileEntry struct {
 	Length    int64  `json:"length,omitempty"`
 	ETag      string `json:"etag,omitempty"`
 	Modified  string `json:"lastModified,omitempty"`
+	// Lease is a file's lease state ("available", "leased", ...); Handles
+	// the open handles on it (SMB opens).
+	Lease   string `json:"lease,omitempty"`
+	Handles int    `json:"handles"`
+}
+
+// handlesPage is a List Handles page.
+type handlesPage struct {
+	Handles    []struct{ Path string } `xml:"Entries>Handle"`
+	NextMarker string                  `xml:"NextMarker"`
 }
 
 type filesPage struct {
@@ -53,5 +63,39 @@ func (c *Console) files(r *http.Request) (any, error) {
 		}
 		return page.NextMarker
 	})
-	return map[string]any{"entries": out}, err
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{"entries": out}, c.fileStates(r, p, out)
+}
+
+// fileStates fills in each file's lease state (Get File Properties) and
+// the number of handles open on it (List Handles of the directory).
+func (c *Console) fileStates(r *http.Request, dir string, entries []fileEntry) error {
+	ctx, cancel := withTimeout(r.Context())
+	defer cancel()
+	account := r.URL.Query().Get("account")
+	open := map[string]int{}
+	err := listXML(ctx, c, "file", account, dir, url.Values{"comp": {"listhandles"}}, func(page *handlesPage) string {
+		for _, h := range page.Handles {
+			open[h.Path[strings.LastIndexByte(h.Path, '/')+1:]]++
+		}
+		return page.NextMarker
+	})
+	if err != nil {
+		return err
+	}
+	for i := range entries {
+		e := &entries[i]
+		e.Handles = open[e.Name]
+		if e.Directory {
+			continue
+		}
+		rec, err := c.call(ctx, "file", account, http.MethodHead, dir+"/"+e.Name, nil, nil)
+		if err != nil {
+			return err
+		}
+		e.Lease = rec.Header().Get("X-Ms-Lease-State")
+	}
+	return nil
 }

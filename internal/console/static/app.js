@@ -120,9 +120,10 @@ async function renderShare(r) {
   const data = await api("/api/files?" + q({account: r.account, share: r.name, path: r.rest}));
   const up = r.rest ? `<p>${link(`/s/${r.account}/${r.name}/${r.rest.split("/").slice(0, -1).join("/")}`, "..")}</p>` : "";
   if (!data.entries.length) { view.innerHTML = `<h2>Share ${esc(r.name)}</h2>${up}<p class="empty">empty directory</p>`; return; }
-  view.innerHTML = `<h2>Share ${esc(r.name)} /${esc(r.rest)}</h2>${up}<table id="files"><tr><th>Name</th><th>Size</th><th>ETag</th><th>Last modified</th></tr>` +
+  view.innerHTML = `<h2>Share ${esc(r.name)} /${esc(r.rest)}</h2>${up}<table id="files"><tr><th>Name</th><th>Size</th><th>ETag</th><th>Last modified</th><th>Lease</th><th>Open handles</th></tr>` +
     data.entries.map(e => `<tr><td class="mono">${e.directory ? link(`/s/${r.account}/${r.name}/${r.rest ? r.rest + "/" : ""}${e.name}`, e.name + "/") : esc(e.name)}</td>
-      <td>${e.directory ? "" : e.length}</td><td class="mono">${esc(e.etag)}</td><td>${esc(e.lastModified)}</td></tr>`).join("") + "</table>";
+      <td>${e.directory ? "" : e.length}</td><td class="mono">${esc(e.etag)}</td><td>${esc(e.lastModified)}</td>
+      <td>${esc(e.lease || "")}</td><td>${e.handles}</td></tr>`).join("") + "</table>";
 }
 
 async function renderSide() {
