@@ -25,7 +25,7 @@ function build() {
 // ready ("  Blob service is successfully listening at URL", then the
 // connection string).
 function start(bin, args) {
-  const child = spawn(bin, ["--blobPort", "0", "--queuePort", "0", "--tablePort", "0", "--filePort", "0", "--adminPort", "0", "--silent", ...args],
+  const child = spawn(bin, ["--blobPort", "0", "--queuePort", "0", "--tablePort", "0", "--filePort", "0", "--smbPort", "0", "--adminPort", "0", "--silent", ...args],
     { stdio: ["ignore", "pipe", "inherit"] });
   return new Promise((resolveReady, reject) => {
     let out = "";
