@@ -10,8 +10,10 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"github.com/lazuli-storage/lazuli/internal/fetchguard"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"os"
 	"strings"
 	"sync"
@@ -117,8 +119,9 @@ func Start(ctx context.Context, cfg *config.Config, opts Options) (*App, error) 
 
 func (a *App) listen(cfg *config.Config, opts Options) error {
 	a.byteLocks = locks.New()
+	copySources := fetchguard.New(cfg.CopySourceAllow, allLoopback(cfg))
 	deps := server.Deps{Store: a.Store, Extents: a.Extents, Clock: opts.Clock, Accounts: cfg.Accounts,
-		Logger: opts.Logger, Loose: cfg.Loose, OAuth: cfg.OAuth, ByteLocks: a.byteLocks}
+		Logger: opts.Logger, Loose: cfg.Loose, OAuth: cfg.OAuth, ByteLocks: a.byteLocks, CopySources: copySources}
 	authn := &auth.Authenticator{Accounts: cfg.Accounts, Clock: opts.Clock, RequestClock: clock.Real{},
 		Logger: opts.Logger, Debug: opts.Debug, OAuth: cfg.OAuth}
 	mw := server.Options{Store: a.Store, Auth: authn, Clock: opts.Clock, SkipAPIVersionCheck: cfg.SkipAPIVersionCheck,
@@ -151,10 +154,29 @@ func (a *App) listen(cfg *config.Config, opts Options) error {
 	}
 	a.Server = srv
 	account := cfg.Accounts.Names()[0]
+	var bound []string
 	for _, l := range srv.Listeners() {
 		a.Endpoints[l.Name] = fmt.Sprintf("%s://%s/%s", srv.Scheme(), l.Bound(), account)
+		bound = append(bound, l.Bound())
 	}
+	copySources.SetSelf(bound)
 	return nil
+}
+
+// allLoopback reports whether every REST listener is bound to a loopback
+// address: a local emulator, whose copy sources may be anywhere
+// (fetchguard).
+func allLoopback(cfg *config.Config) bool {
+	for _, e := range []config.Endpoint{cfg.Blob, cfg.Queue, cfg.Table, cfg.File} {
+		if ip, err := netip.ParseAddr(e.Host); err == nil {
+			if !ip.IsLoopback() {
+				return false
+			}
+		} else if e.Host != "localhost" {
+			return false
+		}
+	}
+	return true
 }
 
 func loadTLS(cfg *config.Config) (*tls.Config, error) {

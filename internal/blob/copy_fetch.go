@@ -3,6 +3,7 @@ package blob
 import (
 	"errors"
 	"fmt"
+	"github.com/lazuli-storage/lazuli/internal/fetchguard"
 	"io"
 	"net/http"
 	"strconv"
@@ -17,10 +18,6 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/metadata"
 	"github.com/lazuli-storage/lazuli/internal/request"
 )
-
-// fetchClient reads copy sources that are not blobs of this service: files
-// of this server's File service, or any URL the caller may read.
-var fetchClient = &http.Client{Timeout: 30 * time.Minute}
 
 // fetched is what a copy read from a source URL: its bytes in a new extent
 // ("" when empty) and the properties the source answered with.
@@ -67,8 +64,14 @@ func (s *Service) fetchSource(r *http.Request, src copySource, rng *byterange.Ra
 	} else {
 		s.signFileSource(r, src, req)
 	}
-	resp, err := fetchClient.Do(req)
+	if err := s.sources.CheckURL(src.url.Hostname()); err != nil {
+		return nil, err
+	}
+	resp, err := s.fetcher.Do(req)
 	if err != nil {
+		if refused := fetchguard.Refusal(err, src.url.Host); refused != nil {
+			return nil, refused
+		}
 		return nil, copySourceError(http.StatusBadGateway, "", fmt.Sprintf("Could not read the copy source: %v", err))
 	}
 	defer resp.Body.Close()

@@ -2,9 +2,11 @@ package blob
 
 import (
 	"errors"
+	"github.com/lazuli-storage/lazuli/internal/fetchguard"
 	"log/slog"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/lazuli-storage/lazuli/internal/auth"
 	"github.com/lazuli-storage/lazuli/internal/clock"
@@ -29,6 +31,10 @@ type Service struct {
 	// authn authenticates the sub-requests of a Blob Batch, each of
 	// which carries its own credentials (batch.go).
 	authn *auth.Authenticator
+	// sources is the copy-source host policy, and fetcher the HTTP client
+	// that enforces it on every connection and redirect (copy_fetch.go).
+	sources *fetchguard.Guard
+	fetcher *http.Client
 }
 
 // New builds the Blob service on the host's storage.
@@ -49,6 +55,11 @@ func New(d server.Deps) (*Service, error) {
 	}
 	// Request dates are judged against wall time, as the middleware does.
 	s.authn = &auth.Authenticator{Accounts: accounts, Clock: s.clock, RequestClock: clock.Real{}, Logger: s.logger, OAuth: d.OAuth}
+	s.sources = d.CopySources
+	if s.sources == nil {
+		s.sources = fetchguard.New([]string{"*"}, true)
+	}
+	s.fetcher = s.sources.Client(30 * time.Minute)
 	s.routes = s.table()
 	return s, nil
 }

@@ -43,6 +43,9 @@ type Config struct {
 	// clients that stall (server/limits.go).
 	BodyTimeout, WriteTimeout time.Duration
 	MaxConns                  int
+	// CopySourceAllow lists the hosts copy sources may be fetched from
+	// (--copySourceAllow); empty means the default policy (fetchguard).
+	CopySourceAllow []string
 	// PostgresConns sizes the connection pools of the postgres engines
 	// (0: pgx's default).
 	PostgresConns int
@@ -113,6 +116,14 @@ func Parse(args []string, getenv func(string) string, usageOut io.Writer) (*Conf
 	fs.IntVar(&c.PostgresConns, "pgConns", 0, "connection pool size for a postgres store (0: default)")
 	fs.DurationVar(&c.BodyTimeout, "bodyTimeout", server.DefaultBodyTimeout, "close a connection whose request body makes no progress for this long (0: never)")
 	fs.DurationVar(&c.WriteTimeout, "writeTimeout", server.DefaultWriteTimeout, "abandon a response the client stops reading for this long (0: never)")
+	fs.Func("copySourceAllow", "comma-separated hosts copy sources may be fetched from (names, *.suffix, IPs, CIDRs; * for all); default: all while every listener is on loopback, else public addresses only", func(v string) error {
+		for _, h := range strings.Split(v, ",") {
+			if h = strings.TrimSpace(h); h != "" {
+				c.CopySourceAllow = append(c.CopySourceAllow, h)
+			}
+		}
+		return nil
+	})
 	fs.IntVar(&c.MaxConns, "maxConns", server.DefaultMaxConns, "connections each listener serves at once; more wait to be accepted (0: no limit)")
 	for _, n := range []string{"L", "loose"} {
 		fs.BoolVar(&c.Loose, n, false, "ignore headers of unsupported features instead of rejecting the request")

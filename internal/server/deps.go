@@ -1,6 +1,7 @@
 package server
 
 import (
+	"github.com/lazuli-storage/lazuli/internal/fetchguard"
 	"log/slog"
 
 	"github.com/lazuli-storage/lazuli/internal/auth"
@@ -26,4 +27,7 @@ type Deps struct {
 	// ByteLocks are the byte-range locks SMB clients hold, which the File
 	// service's REST reads and writes honour; nil means none are taken.
 	ByteLocks *locks.Table
+	// CopySources is the policy on the hosts copy sources may be fetched
+	// from (--copySourceAllow); nil allows every host.
+	CopySources *fetchguard.Guard
 }
