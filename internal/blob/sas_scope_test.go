@@ -8,7 +8,6 @@ import (
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/to"
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/appendblob"
-	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/blob"
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/blockblob"
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/container"
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/lease"
@@ -132,7 +131,6 @@ func TestDeleteOnlySASBreaksLeasesOnly(t *testing.T) {
 	if _, err := clc.BreakLease(e.ctx, &lease.ContainerBreakOptions{BreakPeriod: to.Ptr(int32(0))}); err != nil {
 		t.Fatalf("container break with d: %v", err)
 	}
-	_ = blob.AccessConditions{}
 }
 
 // TestContainerACLNeedsTheAccountKey: Get and Set Container ACL are the
