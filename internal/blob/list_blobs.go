@@ -90,6 +90,16 @@ func scanBlobs(tx store.Tx, account, container string, p listParams) ([]blobItem
 			if version != "" {
 				return true
 			}
+			rec, err := decodeBlobProperties(v)
+			if err != nil {
+				scanErr = err
+				return false
+			}
+			// A blob with only uncommitted blocks is not listed, and does
+			// not make a BlobPrefix either, unless uncommittedblobs asks.
+			if !rec.Committed && !withUncommitted {
+				return true
+			}
 			if p.delimiter != "" {
 				if i := strings.Index(name[len(p.prefix):], p.delimiter); i >= 0 {
 					group := name[:len(p.prefix)+i+len(p.delimiter)]
@@ -98,14 +108,7 @@ func scanBlobs(tx store.Tx, account, container string, p listParams) ([]blobItem
 					return false
 				}
 			}
-			rec, err := decodeBlobProperties(v)
-			if err != nil {
-				scanErr = err
-				return false
-			}
-			if rec.Committed || withUncommitted {
-				items = append(items, blobItem{name: name, rec: rec})
-			}
+			items = append(items, blobItem{name: name, rec: rec})
 			return len(items) <= p.max
 		})
 		if err != nil || scanErr != nil {

@@ -50,3 +50,22 @@ func TestNamesXMLCannotCarry(t *testing.T) {
 		t.Errorf("invalid UTF-8 name: %d %s", bad.StatusCode, bad.Header.Get("X-Ms-Error-Code"))
 	}
 }
+
+// TestUncommittedBlobMakesNoPrefix: a blob that has only uncommitted blocks
+// is invisible to a listing that does not ask for uncommitted blobs, with a
+// delimiter too. Before, it showed up as a BlobPrefix of its directory.
+func TestUncommittedBlobMakesNoPrefix(t *testing.T) {
+	e := start(t)
+	c := e.container("staged")
+	if _, err := c.NewBlockBlobClient("dir/only-staged").StageBlock(e.ctx, "YmxvY2sx", nopCloser([]byte("x")), nil); err != nil {
+		t.Fatal(err)
+	}
+	e.upload(c, "top", []byte("x"))
+	page, err := c.NewListBlobsHierarchyPager("/", nil).NextPage(e.ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(page.Segment.BlobPrefixes) != 0 || len(page.Segment.BlobItems) != 1 {
+		t.Fatalf("listing with a delimiter: %d prefixes, %d blobs; want 0 and 1", len(page.Segment.BlobPrefixes), len(page.Segment.BlobItems))
+	}
+}
