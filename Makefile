@@ -26,8 +26,10 @@ CI_FUZZ = \
 # The crash storm for as many SIGKILL-and-restart cycles as asked (CI runs
 # 3 within go test): make torture CYCLES=150.
 CYCLES ?= 150
+LINEARIZE_OPS ?= 400
 torture:
 	LAZULI_TORTURE_CYCLES=$(CYCLES) $(GO) test -race -count=1 -timeout 120m -run '^TestCrashStorm$$' -v ./cmd/lazuli/
+	LAZULI_LINEARIZE_OPS=$(LINEARIZE_OPS) $(GO) test -race -count=1 -timeout 60m -v ./internal/linearize/
 
 test: vet lint
 	$(GO) test -race -timeout 18m ./...
