@@ -1,0 +1,245 @@
+// Command conformance runs the official Azure SDK for Go storage modules'
+// own test files (azblob, azqueue, azfile, aztables, at the versions
+// Lazuli's go.mod requires), unmodified from the module cache, in live
+// mode against a Lazuli it starts, as the SDK team runs them against Azure:
+//
+//   - Lazuli serves HTTPS with a certificate from a test CA made for the run;
+//     the tests trust the CA through SSL_CERT_FILE.
+//   - The tests address "<account>.<service>.core.windows.net" (and
+//     "<account>.table.cosmos.azure.com" for aztables' Cosmos cases). Their
+//     HTTPS_PROXY and HTTP_PROXY point at a loopback CONNECT proxy in this
+//     program that tunnels those names to Lazuli's ports and refuses every
+//     other destination, so nothing leaves the machine; Entra ID sign-ins
+//     therefore fail, and the tests that need a token fail with them.
+//   - The accounts the SDKs' test-resources templates deploy (primary,
+//     secondary, premium, soft delete, ...) are Lazuli accounts made with
+//     AZURITE_ACCOUNTS, handed to the tests in the variables they read.
+//
+// Each module is copied from the read-only module cache to a temporary
+// directory and tested there with `go test -json` (its test-only
+// dependencies come from the module proxy). The leaf tests' results are
+// compared with expected-failures.txt, which names every test known to
+// fail and why. The run fails on a failure not listed, and on a listed
+// test that passes, is skipped or no longer exists, so the list only
+// shrinks: remove an entry when Lazuli is fixed, add one only with its
+// reason.
+//
+//	go run ./internal/conformance                      # all four modules (make conformance)
+//	go run ./internal/conformance -modules azqueue     # one module
+//	go run ./internal/conformance -modules azblob -run 'Test/TestPutBlock'
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+)
+
+type options struct {
+	modules  string
+	expected string
+	lazuli   string
+	memory   bool
+	run      string
+	timeout  time.Duration
+	report   string
+	keep     bool
+	parallel int
+}
+
+func main() {
+	var o options
+	flag.StringVar(&o.modules, "modules", "azblob,azqueue,azfile,aztables", "comma-separated modules to test")
+	flag.StringVar(&o.expected, "expected", "internal/conformance/expected-failures.txt", "the list of expected failures")
+	flag.StringVar(&o.lazuli, "lazuli", "", "a Lazuli binary to test (default: build ./cmd/lazuli)")
+	flag.BoolVar(&o.memory, "memory", false, "run Lazuli with --inMemoryPersistence instead of its default sqlite store")
+	flag.StringVar(&o.run, "run", "", "go test -run pattern (a partial run does not report listed tests that did not run)")
+	flag.DurationVar(&o.timeout, "timeout", 20*time.Minute, "go test -timeout for each module")
+	flag.StringVar(&o.report, "report", "", "directory for each module's go test -json output and failure details (default: a new temporary directory)")
+	flag.BoolVar(&o.keep, "keep", false, "keep the working directory (module copies, Lazuli's data)")
+	flag.IntVar(&o.parallel, "p", 2, "go test -p: packages tested at once")
+	flag.Parse()
+	ok, err := run(o)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "conformance:", err)
+		os.Exit(2)
+	}
+	if !ok {
+		os.Exit(1)
+	}
+}
+
+func run(o options) (bool, error) {
+	start := time.Now()
+	modules, err := selectModules(o.modules)
+	if err != nil {
+		return false, err
+	}
+	listFile, err := os.Open(o.expected)
+	if err != nil {
+		return false, err
+	}
+	list, err := parseExpected(listFile)
+	listFile.Close()
+	if err != nil {
+		return false, fmt.Errorf("%s: %w", o.expected, err)
+	}
+	work, err := os.MkdirTemp("", "lazuli-conformance-")
+	if err != nil {
+		return false, err
+	}
+	if o.keep {
+		fmt.Println("working directory:", work)
+	} else {
+		defer os.RemoveAll(work)
+	}
+	if o.report == "" {
+		if o.report, err = os.MkdirTemp("", "lazuli-conformance-report-"); err != nil {
+			return false, err
+		}
+	} else if err := os.MkdirAll(o.report, 0o755); err != nil {
+		return false, err
+	}
+
+	env, stop, err := startTarget(o, work)
+	if err != nil {
+		return false, err
+	}
+	defer stop()
+
+	allOK := true
+	for _, m := range modules {
+		v, err := testModule(o, m, work, env, list)
+		if err != nil {
+			return false, fmt.Errorf("%s: %w", m.Short(), err)
+		}
+		printVerdict(m, v, list)
+		allOK = allOK && v.ok()
+	}
+	fmt.Printf("details: %s\nwall time: %s\n", o.report, time.Since(start).Round(time.Second))
+	return allOK, nil
+}
+
+func selectModules(names string) ([]sdkModule, error) {
+	var out []sdkModule
+	for _, name := range strings.Split(names, ",") {
+		found := false
+		for _, m := range sdkModules {
+			if m.Short() == strings.TrimSpace(name) {
+				out, found = append(out, m), true
+			}
+		}
+		if !found {
+			return nil, fmt.Errorf("-modules: unknown module %q", name)
+		}
+	}
+	return out, nil
+}
+
+// startTarget builds and starts Lazuli behind the proxy, configures the
+// test accounts, and returns the SDK tests' environment.
+func startTarget(o options, work string) (map[string]string, func(), error) {
+	bin := o.lazuli
+	if bin == "" {
+		bin = filepath.Join(work, "lazuli")
+		build := exec.Command("go", "build", "-o", bin, "./cmd/lazuli")
+		build.Stdout, build.Stderr = os.Stdout, os.Stderr
+		if err := build.Run(); err != nil {
+			return nil, nil, fmt.Errorf("building lazuli: %w", err)
+		}
+	}
+	tlsFiles, err := writeTLS(work, certificateNames)
+	if err != nil {
+		return nil, nil, err
+	}
+	accounts := newTestAccounts()
+	store := []string{"--location", filepath.Join(work, "data")}
+	if o.memory {
+		store = []string{"--inMemoryPersistence"}
+	}
+	lazuli, err := startLazuli(bin, azuriteAccounts(accounts), tlsFiles, store, os.Stderr)
+	if err != nil {
+		return nil, nil, err
+	}
+	proxy, err := startProxy(router(accounts, lazuli.addrs))
+	if err != nil {
+		lazuli.Stop()
+		return nil, nil, err
+	}
+	stop := func() {
+		proxy.Close()
+		lazuli.Stop()
+		if refused := proxy.Refused(); len(refused) > 0 {
+			fmt.Println("destinations the proxy refused (requests):", formatCounts(refused))
+		}
+	}
+	client, err := proxiedClient(proxy.URL(), tlsFiles.CA)
+	if err == nil {
+		err = configureAccounts(client, accounts)
+	}
+	if err != nil {
+		stop()
+		return nil, nil, fmt.Errorf("configuring the test accounts: %w", err)
+	}
+	env := accountEnv(accounts)
+	for k, v := range map[string]string{
+		"AZURE_RECORD_MODE":  "live",
+		"PROXY_MANUAL_START": "true",
+		"HTTPS_PROXY":        proxy.URL(), "https_proxy": proxy.URL(),
+		"HTTP_PROXY": proxy.URL(), "http_proxy": proxy.URL(),
+		"NO_PROXY": "", "no_proxy": "",
+		"SSL_CERT_FILE":                  tlsFiles.CA,
+		"AZURE_STORAGE_ENCRYPTION_SCOPE": "lazuliscope",
+	} {
+		env[k] = v
+	}
+	return env, stop, nil
+}
+
+// certificateNames are the names Lazuli's certificate covers: every
+// account's host name on every service.
+var certificateNames = []string{
+	"*.blob.core.windows.net", "*.queue.core.windows.net", "*.table.core.windows.net",
+	"*.file.core.windows.net", "*.table.cosmos.azure.com", "localhost",
+}
+
+// router tunnels "<account>[-secondary].<service>.core.windows.net" of the
+// run's accounts (and "<account>.table.cosmos.azure.com") to Lazuli.
+func router(accounts []testAccount, addrs map[string]string) func(string) (string, bool) {
+	known := map[string]bool{}
+	for _, a := range accounts {
+		known[a.Name] = true
+	}
+	suffixes := map[string]string{
+		".blob.core.windows.net": "blob", ".queue.core.windows.net": "queue",
+		".table.core.windows.net": "table", ".file.core.windows.net": "file",
+		".table.cosmos.azure.com": "table",
+	}
+	return func(host string) (string, bool) {
+		for suffix, svc := range suffixes {
+			label, ok := strings.CutSuffix(host, suffix)
+			if ok && known[strings.TrimSuffix(label, "-secondary")] {
+				return addrs[svc], true
+			}
+		}
+		return "", false
+	}
+}
+
+func formatCounts(m map[string]int) string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var parts []string
+	for _, k := range keys {
+		parts = append(parts, fmt.Sprintf("%s (%d)", k, m[k]))
+	}
+	return strings.Join(parts, ", ")
+}

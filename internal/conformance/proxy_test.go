@@ -1,0 +1,84 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+)
+
+// TestProxyTunnelsOnlyLazuliHosts checks the proxy's one promise: the
+// accounts' service host names reach Lazuli, nothing else goes anywhere.
+func TestProxyTunnelsOnlyLazuliHosts(t *testing.T) {
+	backend, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer backend.Close()
+	go func() {
+		for {
+			c, err := backend.Accept()
+			if err != nil {
+				return
+			}
+			go func() { defer c.Close(); io.Copy(c, c) }() // echo
+		}
+	}()
+	accounts := []testAccount{{Name: "acct"}}
+	addrs := map[string]string{"blob": backend.Addr().String(), "queue": backend.Addr().String(),
+		"table": backend.Addr().String(), "file": backend.Addr().String()}
+	p, err := startProxy(router(accounts, addrs))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	for _, tc := range []struct {
+		request string
+		tunnel  bool
+	}{
+		{"CONNECT acct.blob.core.windows.net:443", true},
+		{"CONNECT acct-secondary.queue.core.windows.net:443", true},
+		{"CONNECT acct.table.cosmos.azure.com:443", true},
+		{"CONNECT ACCT.FILE.CORE.WINDOWS.NET:443", true},
+		{"CONNECT other.blob.core.windows.net:443", false},
+		{"CONNECT acct.blob.core.windows.net:80", false},
+		{"CONNECT acct.dfs.core.windows.net:443", false},
+		{"CONNECT login.microsoftonline.com:443", false},
+		{"CONNECT a.b.blob.core.windows.net:443", false},
+		{"GET http://169.254.169.254/metadata/identity/oauth2/token", false},
+	} {
+		host := strings.Fields(tc.request)[1]
+		conn, err := net.Dial("tcp", strings.TrimPrefix(p.URL(), "http://"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(conn, "%s HTTP/1.1\r\nHost: %s\r\n\r\n", tc.request, strings.TrimPrefix(host, "http://"))
+		reader := bufio.NewReader(conn)
+		resp, err := http.ReadResponse(reader, nil)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.request, err)
+		}
+		if !tc.tunnel {
+			if resp.StatusCode != http.StatusForbidden {
+				t.Errorf("%s: %s, want 403", tc.request, resp.Status)
+			}
+			conn.Close()
+			continue
+		}
+		if resp.StatusCode != http.StatusOK {
+			t.Errorf("%s: %s, want 200", tc.request, resp.Status)
+		}
+		io.WriteString(conn, "ping")
+		buf := make([]byte, 4)
+		if _, err := io.ReadFull(reader, buf); err != nil || string(buf) != "ping" {
+			t.Errorf("%s: tunnel echoed %q, %v", tc.request, buf, err)
+		}
+		conn.Close()
+	}
+	if got := p.Refused()["login.microsoftonline.com:443"]; got != 1 {
+		t.Errorf("refusals of login.microsoftonline.com counted %d, want 1", got)
+	}
+}
