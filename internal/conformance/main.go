@@ -9,8 +9,12 @@
 //     "<account>.table.cosmos.azure.com" for aztables' Cosmos cases). Their
 //     HTTPS_PROXY and HTTP_PROXY point at a loopback CONNECT proxy in this
 //     program that tunnels those names to Lazuli's ports and refuses every
-//     other destination, so nothing leaves the machine; Entra ID sign-ins
-//     therefore fail, and the tests that need a token fail with them.
+//     other destination, so nothing leaves the machine.
+//   - Entra ID (login.microsoftonline.com) is a token service in this
+//     program: the tests sign in as a service principal (AZURE_TENANT_ID,
+//     AZURE_CLIENT_ID, AZURE_CLIENT_SECRET) and get tokens signed with a key
+//     made for the run, which Lazuli verifies (--oauthKeys), so the tests
+//     that use a token credential or user delegation SAS run too.
 //   - The accounts the SDKs' test-resources templates deploy (primary,
 //     secondary, premium, soft delete, ...) are Lazuli accounts made with
 //     AZURITE_ACCOUNTS, handed to the tests in the variables they read.
@@ -158,22 +162,30 @@ func startTarget(o options, work string) (map[string]string, func(), error) {
 		return nil, nil, err
 	}
 	accounts := newTestAccounts()
-	store := []string{"--location", filepath.Join(work, "data")}
-	if o.memory {
-		store = []string{"--inMemoryPersistence"}
-	}
-	lazuli, err := startLazuli(bin, azuriteAccounts(accounts), tlsFiles, store, os.Stderr)
+	keyFile := filepath.Join(work, "oauth-keys.pem")
+	tokens, err := startTokenService(tlsFiles, keyFile)
 	if err != nil {
 		return nil, nil, err
 	}
-	proxy, err := startProxy(router(accounts, lazuli.addrs))
+	flags := []string{"--oauthKeys", keyFile, "--location", filepath.Join(work, "data")}
+	if o.memory {
+		flags = []string{"--oauthKeys", keyFile, "--inMemoryPersistence"}
+	}
+	lazuli, err := startLazuli(bin, azuriteAccounts(accounts), tlsFiles, flags, os.Stderr)
+	if err != nil {
+		tokens.Close()
+		return nil, nil, err
+	}
+	proxy, err := startProxy(router(accounts, lazuli.addrs, map[string]string{entraHost: tokens.Addr()}))
 	if err != nil {
 		lazuli.Stop()
+		tokens.Close()
 		return nil, nil, err
 	}
 	stop := func() {
 		proxy.Close()
 		lazuli.Stop()
+		tokens.Close()
 		if refused := proxy.Refused(); len(refused) > 0 {
 			fmt.Println("destinations the proxy refused (requests):", formatCounts(refused))
 		}
@@ -187,6 +199,9 @@ func startTarget(o options, work string) (map[string]string, func(), error) {
 		return nil, nil, fmt.Errorf("configuring the test accounts: %w", err)
 	}
 	env := accountEnv(accounts)
+	for k, v := range tokens.env() {
+		env[k] = v
+	}
 	for k, v := range map[string]string{
 		"AZURE_RECORD_MODE":  "live",
 		"PROXY_MANUAL_START": "true",
@@ -205,12 +220,13 @@ func startTarget(o options, work string) (map[string]string, func(), error) {
 // account's host name on every service.
 var certificateNames = []string{
 	"*.blob.core.windows.net", "*.queue.core.windows.net", "*.table.core.windows.net",
-	"*.file.core.windows.net", "*.table.cosmos.azure.com", "localhost",
+	"*.file.core.windows.net", "*.table.cosmos.azure.com", "localhost", entraHost,
 }
 
 // router tunnels "<account>[-secondary].<service>.core.windows.net" of the
-// run's accounts (and "<account>.table.cosmos.azure.com") to Lazuli.
-func router(accounts []testAccount, addrs map[string]string) func(string) (string, bool) {
+// run's accounts (and "<account>.table.cosmos.azure.com") to Lazuli, and
+// the hosts in others to their addresses.
+func router(accounts []testAccount, addrs, others map[string]string) func(string) (string, bool) {
 	known := map[string]bool{}
 	for _, a := range accounts {
 		known[a.Name] = true
@@ -221,6 +237,9 @@ func router(accounts []testAccount, addrs map[string]string) func(string) (strin
 		".table.cosmos.azure.com": "table",
 	}
 	return func(host string) (string, bool) {
+		if addr, ok := others[host]; ok {
+			return addr, true
+		}
 		for suffix, svc := range suffixes {
 			label, ok := strings.CutSuffix(host, suffix)
 			if ok && known[strings.TrimSuffix(label, "-secondary")] {

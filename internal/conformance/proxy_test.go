@@ -30,7 +30,7 @@ func TestProxyTunnelsOnlyLazuliHosts(t *testing.T) {
 	accounts := []testAccount{{Name: "acct"}}
 	addrs := map[string]string{"blob": backend.Addr().String(), "queue": backend.Addr().String(),
 		"table": backend.Addr().String(), "file": backend.Addr().String()}
-	p, err := startProxy(router(accounts, addrs))
+	p, err := startProxy(router(accounts, addrs, map[string]string{"login.example": backend.Addr().String()}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,6 +47,7 @@ func TestProxyTunnelsOnlyLazuliHosts(t *testing.T) {
 		{"CONNECT acct.blob.core.windows.net:80", false},
 		{"CONNECT acct.dfs.core.windows.net:443", false},
 		{"CONNECT login.microsoftonline.com:443", false},
+		{"CONNECT login.example:443", true},
 		{"CONNECT a.b.blob.core.windows.net:443", false},
 		{"GET http://169.254.169.254/metadata/identity/oauth2/token", false},
 	} {
