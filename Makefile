@@ -31,8 +31,13 @@ torture:
 	LAZULI_TORTURE_CYCLES=$(CYCLES) $(GO) test -race -count=1 -timeout 120m -run '^TestCrashStorm$$' -v ./cmd/lazuli/
 	LAZULI_LINEARIZE_OPS=$(LINEARIZE_OPS) $(GO) test -race -count=1 -timeout 60m -v ./internal/linearize/
 
+# The SDK suites of the four services mostly start in-memory servers; they
+# run once more on sqlite, the store users get by default.
+SDK_SUITES = ./internal/blob/ ./internal/queue/ ./internal/table/ ./internal/file/
+
 test: vet lint
 	$(GO) test -race -timeout 18m ./...
+	LAZULI_TEST_ENGINE=sqlite $(GO) test -race -timeout 18m $(SDK_SUITES)
 	$(GO) test -race -timeout 18m -tags sdkbench ./internal/bench/
 	$(MAKE) js
 	$(MAKE) fuzz

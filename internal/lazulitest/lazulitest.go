@@ -10,6 +10,7 @@ package lazulitest
 
 import (
 	"log/slog"
+	"os"
 	"testing"
 	"time"
 
@@ -28,7 +29,9 @@ const (
 
 // Options adjust a test server.
 type Options struct {
-	// InMemory uses the memory engines instead of sqlite and files.
+	// InMemory uses the memory engines instead of sqlite and files, unless
+	// the environment says LAZULI_TEST_ENGINE=sqlite: `make test` runs the
+	// SDK suites once more that way, on the store users get by default.
 	InMemory bool
 	// Dir is the data directory; empty means a fresh t.TempDir().
 	Dir string
@@ -67,6 +70,10 @@ type Instance struct {
 	Server *public.Server
 }
 
+// EngineEnv names the variable that, set to "sqlite", runs servers asked
+// for InMemory on sqlite and files instead.
+const EngineEnv = "LAZULI_TEST_ENGINE"
+
 // Start runs Lazuli until the test ends.
 func Start(t testing.TB, opts Options) *Instance {
 	t.Helper()
@@ -77,6 +84,9 @@ func Start(t testing.TB, opts Options) *Instance {
 	in.Fake, _ = opts.Clock.(*clock.Fake)
 	host := &testhost.Options{Clock: opts.Clock, Store: opts.Store, Configure: opts.Configure,
 		AccessLog: opts.AccessLog, Started: func(a *app.App) { in.App = a }}
+	if opts.InMemory && opts.Store == "" && os.Getenv(EngineEnv) == "sqlite" {
+		opts.InMemory = false
+	}
 	in.Server = public.Start(t, public.Options{Persistent: !opts.InMemory, Dir: opts.Dir, Services: opts.Services, Host: host})
 	in.Dir = in.Server.Dir
 	in.sync()
