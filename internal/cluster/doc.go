@@ -3,7 +3,8 @@
 // own listeners and connection pools, and Azure SDK clients spread across
 // both. They check that the concurrency model holds across nodes exactly as
 // it holds on one: optimistic concurrency with ETags, leases, queue
-// deliveries and pop receipts, table If-Match and batch atomicity.
+// deliveries and pop receipts, table If-Match and batch atomicity, file
+// ranges, file leases and racing directory creates.
 //
 // Nothing in a node may keep state that another node needs: every rule is
 // evaluated inside the store's serializable transaction from stored

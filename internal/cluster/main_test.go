@@ -10,6 +10,7 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
 	"github.com/Azure/azure-sdk-for-go/sdk/data/aztables"
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/service"
+	fileservice "github.com/Azure/azure-sdk-for-go/sdk/storage/azfile/service"
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azqueue"
 
 	"github.com/lazuli-storage/lazuli/internal/lazulitest"
@@ -29,6 +30,7 @@ type cluster struct {
 	blobs  []*service.Client
 	queues []*azqueue.ServiceClient
 	tables []*aztables.ServiceClient
+	files  []*fileservice.Client
 	ctx    context.Context
 }
 
@@ -57,7 +59,10 @@ func (c *cluster) connect(t *testing.T, connStr string) {
 	must(t, err)
 	tables, err := aztables.NewServiceClientFromConnectionString(connStr, &aztables.ClientOptions{ClientOptions: noRetry})
 	must(t, err)
+	files, err := fileservice.NewClientFromConnectionString(connStr, &fileservice.ClientOptions{ClientOptions: noRetry})
+	must(t, err)
 	c.blobs, c.queues, c.tables = append(c.blobs, blobs), append(c.queues, queues), append(c.tables, tables)
+	c.files = append(c.files, files)
 }
 
 func must(t testing.TB, err error) {
