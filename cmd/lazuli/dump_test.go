@@ -10,7 +10,7 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/lazulitest"
 )
 
-var services = []string{"blob", "queue", "table"}
+var services = []string{"blob", "queue", "table", "file"}
 
 // TestDumpAndLoadCommands copies a server's data to a new store with the
 // two commands, checks that the copy dumps to the same bytes, and serves it.

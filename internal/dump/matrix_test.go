@@ -56,7 +56,7 @@ func (e engines) close(t *testing.T) {
 func TestEngineMatrix(t *testing.T) {
 	for _, from := range kinds {
 		t.Run("from="+from, func(t *testing.T) {
-			opts := lazulitest.Options{Services: []string{"blob", "queue", "table"}}
+			opts := lazulitest.Options{Services: []string{"blob", "queue", "table", "file"}}
 			if from == "memory" {
 				opts.InMemory = true
 			} else {
@@ -70,8 +70,9 @@ func TestEngineMatrix(t *testing.T) {
 				t.Fatal(err)
 			}
 			// An extent per block (the committed ones shared with their
-			// blob) and for the larger Put Blob, records of every service.
-			if stats.Extents != 5 || stats.Records < 30 {
+			// blob), for the larger Put Blob and per written file range
+			// (the hole between them has none), records of every service.
+			if stats.Extents != 7 || stats.Records < 30 {
 				t.Fatalf("dump of the fixture copied only %+v", stats)
 			}
 			for _, to := range kinds {
@@ -106,5 +107,5 @@ func copyTo(t *testing.T, kind string, stream []byte, want dump.Stats) {
 	if kind == "memory" {
 		return
 	}
-	dumptest.Check(t, lazulitest.Start(t, lazulitest.Options{Store: url, Services: []string{"blob", "queue", "table"}}))
+	dumptest.Check(t, lazulitest.Start(t, lazulitest.Options{Store: url, Services: []string{"blob", "queue", "table", "file"}}))
 }

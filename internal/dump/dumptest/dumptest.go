@@ -1,6 +1,7 @@
 // Package dumptest fills a running Lazuli with a little of everything
 // through the official Azure SDKs (containers, a blob of several blocks,
-// uncommitted blocks, queues with messages, tables with entities) and checks
+// uncommitted blocks, queues with messages, tables with entities, and when
+// the File service runs a share with a sparse file) and checks
 // that another instance serves exactly that data, for the tests of dump and
 // load: the data goes in and comes out through the real services, so a copy
 // that lost or garbled a record or an extent shows.
@@ -92,6 +93,10 @@ func Populate(t testing.TB, in *lazulitest.Instance) {
 		must(t, "enqueue", err2(q.EnqueueMessage(ctx, fmt.Sprintf("message %d", i), nil)))
 	}
 
+	if in.FileURL != "" {
+		populateFiles(t, in)
+	}
+
 	tables := tableClient(t, in)
 	must(t, "create table", err2(tables.CreateTable(ctx, tableName, nil)))
 	tc := tables.NewClient(tableName)
@@ -112,6 +117,9 @@ func Check(t testing.TB, in *lazulitest.Instance) {
 	checkBlobs(t, in)
 	checkQueue(t, in)
 	checkTable(t, in)
+	if in.FileURL != "" {
+		checkFiles(t, in)
+	}
 }
 
 func checkBlobs(t testing.TB, in *lazulitest.Instance) {
