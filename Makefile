@@ -40,6 +40,7 @@ test: vet lint
 	LAZULI_TEST_ENGINE=sqlite $(GO) test -race -timeout 18m $(SDK_SUITES)
 	$(GO) test -race -timeout 18m -tags sdkbench ./internal/bench/
 	$(MAKE) js
+	$(MAKE) conformance
 	$(MAKE) fuzz
 
 # The JavaScript SDK suite (tests/js): npm ci installs the locked SDK

@@ -69,7 +69,7 @@ func main() {
 	flag.StringVar(&o.report, "report", "", "directory for each module's go test -json output and failure details (default: a new temporary directory)")
 	flag.BoolVar(&o.keep, "keep", false, "keep the working directory (module copies, Lazuli's data)")
 	flag.StringVar(&o.from, "from", "", "judge the go test -json files a previous run left in this -report directory instead of running the tests")
-	flag.IntVar(&o.parallel, "p", 3, "go test -p: packages of each module tested at once")
+	flag.IntVar(&o.parallel, "p", 6, "go test -p: packages of each module tested at once (they mostly wait on the sleeps the tests make)")
 	flag.Parse()
 	ok, err := run(o)
 	if err != nil {
