@@ -157,6 +157,7 @@ func setBlobHeaders(h http.Header, b *blobRecord, now time.Time) {
 	h.Set("X-Ms-Server-Encrypted", "true")
 	setLeaseHeaders(h, b.Lease, now)
 	setKindHeaders(h, b)
+	setExpiryHeader(h, b)
 	b.Metadata.WriteHeaders(h)
 }
 

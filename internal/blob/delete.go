@@ -132,7 +132,7 @@ func (d *deletion) run(tx store.Tx, r *http.Request, a deleteArgs) error {
 	case a.sel.Snapshot != "":
 		return d.deleteState(tx, r, a, snapshotPrefix+a.sel.Snapshot)
 	case a.sel.Version != "":
-		base, err := loadRecord(tx, d.key(elemBase))
+		base, err := loadBlobForWrite(tx, d.account, d.container, d.name, d.now)
 		if err != nil {
 			return err
 		}
@@ -142,7 +142,7 @@ func (d *deletion) run(tx store.Tx, r *http.Request, a deleteArgs) error {
 		}
 		return d.deleteState(tx, r, a, versionPrefix+a.sel.Version)
 	}
-	base, err := loadRecord(tx, d.key(elemBase))
+	base, err := loadBlobForWrite(tx, d.account, d.container, d.name, d.now)
 	if err != nil {
 		return err
 	}

@@ -72,7 +72,7 @@ func (s *Service) table() route.Table {
 		{Op: "GetBlobTags", Method: GET, Level: obj, Comp: "tags", Handle: s.getBlobTags},
 		{Op: "SetBlobTags", Method: PUT, Level: obj, Comp: "tags", Handle: s.setBlobTags},
 		{Op: "UndeleteBlob", Method: PUT, Level: obj, Comp: "undelete", Handle: s.undeleteBlob},
-		{Op: "SetBlobExpiry", Method: PUT, Level: obj, Comp: "expiry", Handle: notImplemented("Set Blob Expiry")},
+		{Op: "SetBlobExpiry", Method: PUT, Level: obj, Comp: "expiry", Handle: s.setBlobExpiry},
 		{Op: "SetImmutabilityPolicy", Method: PUT, Level: obj, Comp: "immutabilityPolicies", Handle: notImplemented("Set Blob Immutability Policy")},
 		{Op: "DeleteImmutabilityPolicy", Method: DEL, Level: obj, Comp: "immutabilityPolicies", Handle: notImplemented("Delete Blob Immutability Policy")},
 		{Op: "SetLegalHold", Method: PUT, Level: obj, Comp: "legalhold", Handle: notImplemented("Set Blob Legal Hold")},

@@ -197,6 +197,7 @@ func frozen(b *blobRecord) *blobRecord {
 	v := *b
 	v.Lease = lease.Lease{}
 	v.HasUncommitted, v.BlockIDLen = false, 0
+	v.ExpiresOn = time.Time{} // only the base blob expires
 	return &v
 }
 

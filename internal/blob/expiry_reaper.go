@@ -1,0 +1,114 @@
+package blob
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"time"
+
+	"github.com/lazuli-storage/lazuli/internal/store"
+)
+
+// The expiry reaper removes the records of expired blobs in the
+// background. Requests already treat an expired blob as gone (expiry.go);
+// the reaper only reclaims what it held. It reads the expiry index
+// (store.SpaceBlobExpiry, ordered by instant) from its start up to now, so
+// each pass costs the entries that are due, never the number of blobs,
+// and each transaction handles at most reapExpiryBatch of them, so that
+// many blobs expiring together never make one long transaction. Every
+// removal re-checks the blob in its own transaction, so every node of a
+// cluster may run a reaper: two nodes removing the same blob conflict and
+// one of them finds nothing left to do.
+const (
+	reapExpiryBatch    = 128
+	reapExpiryInterval = time.Second
+)
+
+// Run reaps expired blobs every reapExpiryInterval until ctx ends
+// (server.Background).
+func (s *Service) Run(ctx context.Context) {
+	tick := time.NewTicker(reapExpiryInterval)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-tick.C:
+			n, err := s.ReapExpired(ctx)
+			switch {
+			case err != nil && !reapCanceled(err):
+				s.logger.Warn("blob: reaping expired blobs", "error", err)
+			case n > 0:
+				s.logger.Debug("blob: reaped expired blobs", "count", n)
+			}
+		}
+	}
+}
+
+func reapCanceled(err error) bool {
+	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, store.ErrClosed)
+}
+
+// ReapExpired removes every blob whose expiry has come, a batch per
+// transaction, and returns how many it removed.
+func (s *Service) ReapExpired(ctx context.Context) (int, error) {
+	total := 0
+	for {
+		if err := ctx.Err(); err != nil {
+			return total, err
+		}
+		now := s.now()
+		end := store.NewKey(store.SpaceBlobExpiry).Uint(uint64(now.UnixNano()) + 1)
+		var removed, seen int
+		err := s.store.Update(ctx, func(tx store.Tx) error {
+			removed, seen = 0, 0
+			var due [][]byte
+			err := tx.Scan(store.NewKey(store.SpaceBlobExpiry), end, store.ScanOptions{Limit: reapExpiryBatch}, func(k, _ []byte) bool {
+				due = append(due, bytes.Clone(k))
+				return true
+			})
+			if err != nil {
+				return err
+			}
+			seen = len(due)
+			for _, k := range due {
+				gone, err := reapEntry(tx, k, now)
+				if err != nil {
+					return err
+				}
+				if gone {
+					removed++
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return total, err
+		}
+		total += removed
+		if seen < reapExpiryBatch {
+			return total, nil
+		}
+	}
+}
+
+// reapEntry handles one due expiry index entry: the blob it names is
+// removed when it still expires at the entry's instant; the entry goes
+// either way (a blob whose expiry changed has an entry of its own).
+func reapEntry(tx store.Tx, key []byte, now time.Time) (removed bool, err error) {
+	kr := store.ReadKey(key, store.SpaceBlobExpiry)
+	at := time.Unix(0, int64(kr.Uint())).UTC()
+	account, container, name := kr.Str(), kr.Str(), kr.Str()
+	if kr.Err() != nil {
+		return false, tx.Delete(key)
+	}
+	b, _, err := loadBlob(tx, account, container, name)
+	if err != nil {
+		return false, err
+	}
+	if b == nil || !b.ExpiresOn.Equal(at) || !b.expiredAt(now) {
+		return false, tx.Delete(key)
+	}
+	// removeBlob drops this entry with the record.
+	return true, removeExpired(tx, account, container, name, b, now)
+}
