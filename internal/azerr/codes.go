@@ -108,6 +108,8 @@ const (
 	FeatureNotEnabled                       = "FeatureNotEnabled"
 	UnsatisfiableCondition                  = "UnsatisfiableCondition"
 	BlobImmutableDueToPolicy                = "BlobImmutableDueToPolicy"
+	BlobImmutableDueToLegalHold             = "BlobImmutableDueToLegalHold"
+	ImmutabilityPolicyDeleteOnLockedPolicy  = "ImmutabilityPolicyDeleteOnLockedPolicy"
 	QueueNotFound                           = "QueueNotFound"
 	QueueAlreadyExists                      = "QueueAlreadyExists"
 	QueueBeingDeleted                       = "QueueBeingDeleted"
@@ -284,6 +286,8 @@ var catalogue = map[string]entry{
 	FeatureNotEnabled:                       {409, "The feature is not enabled on this account."},
 	UnsatisfiableCondition:                  {400, "The condition specified is unsatisfiable."},
 	BlobImmutableDueToPolicy:                {409, "This operation is not permitted as the blob is immutable due to a policy."},
+	BlobImmutableDueToLegalHold:             {409, "This operation is not permitted as the blob is immutable due to one or more legal holds."},
+	ImmutabilityPolicyDeleteOnLockedPolicy:  {409, "This operation is not permitted as the immutability policy is locked."},
 	QueueNotFound:                           {404, "The specified queue does not exist."},
 	QueueAlreadyExists:                      {409, "The specified queue already exists."},
 	QueueBeingDeleted:                       {409, "The specified queue is being deleted."},

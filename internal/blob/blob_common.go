@@ -158,6 +158,7 @@ func setBlobHeaders(h http.Header, b *blobRecord, now time.Time) {
 	setLeaseHeaders(h, b.Lease, now)
 	setKindHeaders(h, b)
 	setExpiryHeader(h, b)
+	setImmutabilityHeaders(h, b)
 	b.Metadata.WriteHeaders(h)
 }
 

@@ -78,6 +78,11 @@ func (s *Service) writeBlobAs(r *http.Request, conds cond.Conditions, creates bo
 				return err
 			}
 		}
+		if rec != nil && creates {
+			if err := applyWriteImmutability(tx, r, rec, s.now()); err != nil {
+				return err
+			}
+		}
 		if err := reindexTags(tx, account, t.Container, t.Blob, old, rec); err != nil {
 			return err
 		}

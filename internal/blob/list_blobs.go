@@ -186,6 +186,7 @@ func writeBlobItem(x *xmlWriter, it blobItem, p listParams, now time.Time) {
 	x.elem("ServerEncrypted", "true")
 	writeKindElements(x, b)
 	writeExpiryElement(x, b)
+	writeImmutabilityElements(x, b, p)
 	writeDeletedElements(x, it, now)
 	x.close("Properties")
 	if p.include["metadata"] {

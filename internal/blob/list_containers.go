@@ -38,6 +38,10 @@ func (s *Service) listContainers(w http.ResponseWriter, r *http.Request) error {
 		next = items[p.max].name
 		items = items[:p.max]
 	}
+	vlw, err := s.immutableVersions(r)
+	if err != nil {
+		return err
+	}
 	now := s.now()
 	x := newXMLWriter()
 	x.WriteString("<EnumerationResults")
@@ -46,7 +50,7 @@ func (s *Service) listContainers(w http.ResponseWriter, r *http.Request) error {
 	p.writeHeader(x, false)
 	x.open("Containers")
 	for _, it := range items {
-		writeContainerItem(x, it, p.include["metadata"], now)
+		writeContainerItem(x, it, p.include["metadata"], vlw, now)
 	}
 	x.close("Containers")
 	x.elem("NextMarker", next)
@@ -84,7 +88,7 @@ func scanContainers(tx store.Tx, account string, p listParams) ([]containerItem,
 	return items, decodeErr
 }
 
-func writeContainerItem(x *xmlWriter, it containerItem, withMetadata bool, now time.Time) {
+func writeContainerItem(x *xmlWriter, it containerItem, withMetadata, vlw bool, now time.Time) {
 	c := it.rec
 	x.open("Container")
 	x.elem("Name", it.name)
@@ -99,7 +103,7 @@ func writeContainerItem(x *xmlWriter, it containerItem, withMetadata bool, now t
 	x.elem("DenyEncryptionScopeOverride", "false")
 	x.elem("HasImmutabilityPolicy", "false")
 	x.elem("HasLegalHold", "false")
-	x.elem("ImmutableStorageWithVersioningEnabled", "false")
+	x.elem("ImmutableStorageWithVersioningEnabled", boolText(vlw))
 	x.close("Properties")
 	if withMetadata {
 		writeMetadataElements(x, c.Metadata)

@@ -46,6 +46,8 @@ type dataPolicy struct {
 	// permanentDelete allows deletetype=permanent on soft-deleted
 	// snapshots and versions.
 	permanentDelete bool
+	// immutableVersions is version-level immutability (immutability.go).
+	immutableVersions bool
 }
 
 // policyCache remembers the policy derived from each account's stored
@@ -84,6 +86,7 @@ func loadPolicy(tx store.Tx, account string) (dataPolicy, error) {
 func policyOf(p svcprops.Properties) dataPolicy {
 	var d dataPolicy
 	d.versioning = p.IsVersioningEnabled != nil && *p.IsVersioningEnabled
+	d.immutableVersions = d.versioning && p.ImmutableStorageWithVersioning != nil && p.ImmutableStorageWithVersioning.Enabled
 	if rp := p.DeleteRetentionPolicy; rp != nil && rp.Enabled && rp.Days != nil {
 		d.retention = time.Duration(*rp.Days) * 24 * time.Hour
 		d.permanentDelete = rp.AllowPermanentDelete != nil && *rp.AllowPermanentDelete
@@ -117,6 +120,11 @@ func (s *Service) beginHistory(tx store.Tx, account string, t target, old *blobR
 		if (kind == writeProps || kind == writeMetadata) && old.archivedAt(h.now) {
 			return nil, azerr.New(azerr.BlobArchived)
 		}
+		if protectsInPlace(kind) {
+			if err := old.protection(h.now); err != nil {
+				return nil, err
+			}
+		}
 	}
 	if kind == writePlain || kind == writeProps || kind == writeIncremental {
 		return h, nil
@@ -127,8 +135,16 @@ func (s *Service) beginHistory(tx store.Tx, account string, t target, old *blobR
 		h.prev = &p
 	}
 	var err error
-	h.policy, err = loadPolicy(tx, account)
-	return h, err
+	if h.policy, err = loadPolicy(tx, account); err != nil {
+		return nil, err
+	}
+	if h.prev != nil && !h.policy.versioning {
+		// Only a version could keep a protected state that is replaced.
+		if err := h.prev.protection(h.now); err != nil {
+			return nil, err
+		}
+	}
+	return h, nil
 }
 
 // finish keeps the blob's previous state as the policy asks and gives the

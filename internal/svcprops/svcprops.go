@@ -35,6 +35,15 @@ type Properties struct {
 	// turns blob versioning on in the account's management settings, which
 	// an emulator does not have, so it is set here instead.
 	IsVersioningEnabled *bool `xml:"IsVersioningEnabled,omitempty" json:",omitempty"`
+	// ImmutableStorageWithVersioning is a Lazuli extension of the Blob
+	// service for what Azure sets in the management plane: version-level
+	// immutability for every container of the account.
+	ImmutableStorageWithVersioning *ImmutableStorage `xml:"ImmutableStorageWithVersioning,omitempty" json:",omitempty"`
+}
+
+// ImmutableStorage is the version-level immutability setting.
+type ImmutableStorage struct {
+	Enabled bool `xml:"Enabled"`
 }
 
 // Logging is the Storage Analytics logging setting.
@@ -192,6 +201,9 @@ func (p Properties) Merge(set Properties) Properties {
 	}
 	if set.IsVersioningEnabled != nil {
 		p.IsVersioningEnabled = set.IsVersioningEnabled
+	}
+	if set.ImmutableStorageWithVersioning != nil {
+		p.ImmutableStorageWithVersioning = set.ImmutableStorageWithVersioning
 	}
 	return p
 }
