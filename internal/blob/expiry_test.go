@@ -2,6 +2,7 @@ package blob_test
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -252,5 +253,35 @@ func waitFor(t *testing.T, cond func() bool) {
 			t.Fatal("timed out waiting for background work")
 		}
 		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// Many blobs expiring at once are reaped over several bounded
+// transactions, and a write that meets an expired blob starts afresh:
+// blocks staged after the instant belong to a new blob.
+func TestManyExpiredBlobsAndWritesAfterExpiry(t *testing.T) {
+	e := start(t)
+	c := e.container("many")
+	const n = 300 // more than one reaper transaction takes
+	for i := 0; i < n; i++ {
+		resp := e.raw(http.MethodPut, fmt.Sprintf("many/b%03d", i), http.Header{"X-Ms-Blob-Type": {"BlockBlob"},
+			"X-Ms-Expiry-Option": {"RelativeToNow"}, "X-Ms-Expiry-Time": {"1000"}}, []byte("x"))
+		if resp.StatusCode != 201 {
+			t.Fatalf("put %d: %d", i, resp.StatusCode)
+		}
+	}
+	b := c.NewBlockBlobClient("b000")
+	must(b.StageBlock(e.ctx, "b2xk", nopCloser([]byte("old")), nil)).on(t)
+	e.in.Fake.Advance(time.Second)
+	must(b.StageBlock(e.ctx, "bmV3", nopCloser([]byte("new")), nil)).on(t)
+	_, err := b.CommitBlockList(e.ctx, []string{"b2xk"}, nil)
+	wantCode(t, err, 400, "InvalidBlockList")
+	must(b.CommitBlockList(e.ctx, []string{"bmV3"}, nil)).on(t)
+	if got := e.read(b.BlobClient()); got != "new" {
+		t.Fatalf("the blob written after expiry reads %q", got)
+	}
+	waitFor(t, func() bool { return countKeys(t, e.in.App.Store, store.SpaceBlobExpiry) == 0 })
+	if got := e.listed(c, container.ListBlobsInclude{}, 0); got != "b000" {
+		t.Fatalf("listing after reaping: %q", got)
 	}
 }
