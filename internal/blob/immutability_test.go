@@ -10,6 +10,7 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/blob"
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/blockblob"
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/container"
+	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/sas"
 )
 
 // enableImmutability turns versioning and the version-level immutability
@@ -227,4 +228,28 @@ func TestImmutabilityNeedsTheExtension(t *testing.T) {
 	if props.IsImmutableStorageWithVersioningEnabled == nil || *props.IsImmutableStorageWithVersioningEnabled {
 		t.Fatal("the container reports version-level immutability")
 	}
+}
+
+// A service SAS needs the i (set immutability policy) permission for the
+// three operations, as the Java SDK's blobSas test signs it.
+func TestImmutabilityWithServiceSAS(t *testing.T) {
+	e := start(t)
+	e.enableImmutability(true)
+	c := e.container("worm")
+	e.upload(c, "doc", []byte("x"))
+	signed := func(p sas.BlobPermissions) *blob.Client {
+		return anonBlob(t, sasURL(t, e, sas.BlobSignatureValues{ContainerName: "worm", BlobName: "doc",
+			Permissions: p.String()})).BlobClient()
+	}
+	until := e.in.Fake.Now().Add(time.Hour)
+	writer := signed(sas.BlobPermissions{Read: true, Write: true, Delete: true})
+	_, err := writer.SetLegalHold(e.ctx, true, nil)
+	wantCode(t, err, 403, "AuthorizationPermissionMismatch")
+	_, err = writer.SetImmutabilityPolicy(e.ctx, until, nil)
+	wantCode(t, err, 403, "AuthorizationPermissionMismatch")
+	keeper := signed(sas.BlobPermissions{SetImmutabilityPolicy: true})
+	must(keeper.SetImmutabilityPolicy(e.ctx, until, nil)).on(t)
+	must(keeper.SetLegalHold(e.ctx, true, nil)).on(t)
+	must(keeper.SetLegalHold(e.ctx, false, nil)).on(t)
+	must(keeper.DeleteImmutabilityPolicy(e.ctx, nil)).on(t)
 }
