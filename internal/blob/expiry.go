@@ -242,6 +242,33 @@ func removeExpired(tx store.Tx, account, container, name string, b *blobRecord, 
 	return refs.apply(tx, now)
 }
 
+// withoutExpired drops the found blobs that have expired but are still in
+// the tag index because the reaper has not removed them yet. Such blobs
+// exist only while an expiry index entry is due, so in the usual case this
+// costs one read of the index and nothing per blob.
+func withoutExpired(tx store.Tx, account string, found []foundBlob, now time.Time) ([]foundBlob, error) {
+	due := false
+	end := store.NewKey(store.SpaceBlobExpiry).Uint(uint64(now.UnixNano()) + 1)
+	err := tx.Scan(store.NewKey(store.SpaceBlobExpiry), end, store.ScanOptions{Limit: 1}, func(_, _ []byte) bool {
+		due = true
+		return false
+	})
+	if err != nil || !due {
+		return found, err
+	}
+	live := found[:0]
+	for _, f := range found {
+		b, err := loadLiveBlob(tx, account, f.container, f.name, now)
+		if err != nil {
+			return nil, err
+		}
+		if b != nil {
+			live = append(live, f)
+		}
+	}
+	return live, nil
+}
+
 // expiryKey is the expiry index entry of a base blob expiring at at.
 func expiryKey(at time.Time, account, container, name string) []byte {
 	return store.NewKey(store.SpaceBlobExpiry).Uint(uint64(at.UnixNano())).Str(account).Str(container).Str(name)

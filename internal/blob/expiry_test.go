@@ -285,3 +285,35 @@ func TestManyExpiredBlobsAndWritesAfterExpiry(t *testing.T) {
 		t.Fatalf("listing after reaping: %q", got)
 	}
 }
+
+// Find Blobs by Tags reads the tag index, which keeps an expired blob's
+// entries until the reaper removes them: the answer leaves it out from the
+// instant on all the same.
+func TestFindBlobsByTagsLeavesExpiredBlobsOut(t *testing.T) {
+	e := start(t)
+	c := e.container("tagged")
+	for _, name := range []string{"short", "long"} {
+		b := c.NewBlockBlobClient(name)
+		must(b.Upload(e.ctx, nopCloser([]byte("x")), &blockblob.UploadOptions{Tags: map[string]string{"team": "a"}})).on(t)
+		d := time.Minute
+		if name == "long" {
+			d = time.Hour
+		}
+		must(b.SetExpiry(e.ctx, blockblob.ExpiryTypeRelativeToNow(d), nil)).on(t)
+	}
+	found := func() string {
+		resp := must(e.svc.FilterBlobs(e.ctx, `"team"='a'`, nil)).on(t)
+		var names []string
+		for _, it := range resp.Blobs {
+			names = append(names, *it.Name)
+		}
+		return strings.Join(names, " ")
+	}
+	if got := found(); got != "long short" {
+		t.Fatalf("before the instant: %q", got)
+	}
+	e.in.Fake.Advance(time.Minute)
+	if got := found(); got != "long" {
+		t.Fatalf("after the instant: %q", got)
+	}
+}
