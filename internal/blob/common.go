@@ -75,7 +75,7 @@ func authorize(r *http.Request, t target, a access, c *containerRecord) error {
 		Container: t.Container, Object: t.Blob, ServiceSASDenied: a.serviceSASDenied, KeyOnly: a.keyOnly}
 	if c != nil {
 		acc.Policy = c.policy
-		acc.PublicRead = a.public && !c.Deleting && c.Public >= a.publicLevel
+		acc.PublicRead = a.public && !c.hidden() && c.Public >= a.publicLevel
 	}
 	return id.Authorize(acc)
 }
@@ -134,13 +134,6 @@ func containerNotFound() error { return azerr.New(azerr.ContainerNotFound) }
 
 // blobNotFound is 404 BlobNotFound.
 func blobNotFound() error { return azerr.New(azerr.BlobNotFound) }
-
-// notImplemented answers an operation Lazuli does not implement yet.
-func notImplemented(op string) func(http.ResponseWriter, *http.Request) error {
-	return func(http.ResponseWriter, *http.Request) error {
-		return azerr.Newf(azerr.NotImplemented, "%s is not implemented by Lazuli yet.", op)
-	}
-}
 
 // contentLength returns the request's declared body length. Azure requires
 // Content-Length on every PUT that carries a body (411

@@ -209,7 +209,7 @@ func (s *Service) authorizeSource(r *http.Request, src copySource, c *containerR
 	if id != nil && (id.Kind == auth.SharedKey || id.Kind == auth.Bearer) && id.Account == src.account {
 		return nil
 	}
-	if c != nil && !c.Deleting && c.Public >= accessBlob {
+	if c != nil && !c.hidden() && c.Public >= accessBlob {
 		return nil
 	}
 	return sourceDenied(azerr.New(azerr.AuthorizationFailure))

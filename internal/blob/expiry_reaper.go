@@ -60,8 +60,9 @@ func (s *Service) ReapExpired(ctx context.Context) (int, error) {
 		now := s.now()
 		end := store.NewKey(store.SpaceBlobExpiry).Uint(uint64(now.UnixNano()) + 1)
 		var removed, seen int
+		var purges []containerPurge
 		err := s.store.Update(ctx, func(tx store.Tx) error {
-			removed, seen = 0, 0
+			removed, seen, purges = 0, 0, nil
 			var due [][]byte
 			err := tx.Scan(store.NewKey(store.SpaceBlobExpiry), end, store.ScanOptions{Limit: reapExpiryBatch}, func(k, _ []byte) bool {
 				due = append(due, bytes.Clone(k))
@@ -72,6 +73,10 @@ func (s *Service) ReapExpired(ctx context.Context) (int, error) {
 			}
 			seen = len(due)
 			for _, k := range due {
+				if p, ok := containerPurgeOf(k); ok {
+					purges = append(purges, p)
+					continue
+				}
 				gone, err := reapEntry(tx, k, now)
 				if err != nil {
 					return err
@@ -85,11 +90,67 @@ func (s *Service) ReapExpired(ctx context.Context) (int, error) {
 		if err != nil {
 			return total, err
 		}
+		for _, p := range purges {
+			if err := s.purgeDeletedContainer(ctx, p, now); err != nil {
+				return total, err
+			}
+		}
 		total += removed
 		if seen < reapExpiryBatch {
 			return total, nil
 		}
 	}
+}
+
+// containerPurge is a due expiry entry of a soft-deleted container: its
+// blob name is empty.
+type containerPurge struct {
+	key                []byte
+	at                 time.Time
+	account, tombstone string
+}
+
+func containerPurgeOf(key []byte) (containerPurge, bool) {
+	kr := store.ReadKey(key, store.SpaceBlobExpiry)
+	at := time.Unix(0, int64(kr.Uint())).UTC()
+	account, tombstone, name := kr.Str(), kr.Str(), kr.Str()
+	if kr.Err() != nil || name != "" {
+		return containerPurge{}, false
+	}
+	return containerPurge{key: key, at: at, account: account, tombstone: tombstone}, true
+}
+
+// purgeDeletedContainer removes a soft-deleted container whose retention
+// ended: marked as being deleted first, so that a crash part-way leaves it
+// to the next pass (the entry goes last), then its records in batches.
+func (s *Service) purgeDeletedContainer(ctx context.Context, p containerPurge, now time.Time) error {
+	purge := false
+	err := s.store.Update(ctx, func(tx store.Tx) error {
+		c, _, err := loadContainer(tx, p.account, p.tombstone)
+		purge = false
+		switch {
+		case err != nil:
+			return err
+		case c == nil || !c.Purge.Equal(p.at) || c.MoveTo != "":
+			// Restored, or being restored (which removes the entry).
+			if c == nil {
+				return tx.Delete(p.key)
+			}
+			return nil
+		case !c.expiredAt(now):
+			return nil
+		}
+		purge = true
+		c.Deleting = true
+		return saveContainer(tx, p.account, p.tombstone, c)
+	})
+	if err != nil || !purge {
+		return err
+	}
+	if err := s.purgeContainer(ctx, p.account, p.tombstone); err != nil {
+		return err
+	}
+	return s.store.Update(ctx, func(tx store.Tx) error { return tx.Delete(p.key) })
 }
 
 // reapEntry handles one due expiry index entry: the blob it names is

@@ -27,7 +27,7 @@ func (s *Service) listContainers(w http.ResponseWriter, r *http.Request) error {
 	account := request.Of(r).Account
 	var items []containerItem
 	err = s.store.View(r.Context(), func(tx store.Tx) error {
-		items, err = scanContainers(tx, account, p)
+		items, err = scanContainers(tx, account, p, s.now())
 		return err
 	})
 	if err != nil {
@@ -59,7 +59,7 @@ func (s *Service) listContainers(w http.ResponseWriter, r *http.Request) error {
 }
 
 // scanContainers returns up to max+1 visible containers from the page start.
-func scanContainers(tx store.Tx, account string, p listParams) ([]containerItem, error) {
+func scanContainers(tx store.Tx, account string, p listParams, now time.Time) ([]containerItem, error) {
 	prefixKey := store.NewKey(store.SpaceContainer).Str(account).Str(p.prefix)
 	prefixKey = prefixKey[:len(prefixKey)-2]
 	start := containerKey(account, p.startName())
@@ -74,7 +74,7 @@ func scanContainers(tx store.Tx, account string, p listParams) ([]containerItem,
 			decodeErr = err
 			return false
 		}
-		if c.Deleting {
+		if !listedContainer(c, p.include["deleted"], now) {
 			return true
 		}
 		kr := store.ReadKey(k, store.SpaceContainer)
@@ -91,7 +91,8 @@ func scanContainers(tx store.Tx, account string, p listParams) ([]containerItem,
 func writeContainerItem(x *xmlWriter, it containerItem, withMetadata, vlw bool, now time.Time) {
 	c := it.rec
 	x.open("Container")
-	x.elem("Name", it.name)
+	x.elem("Name", containerItemName(it.name))
+	writeDeletedIdentity(x, c)
 	x.open("Properties")
 	x.elem("Last-Modified", httpTime(c.ETag.Time()))
 	x.elem("Etag", c.ETag.String())
@@ -104,6 +105,7 @@ func writeContainerItem(x *xmlWriter, it containerItem, withMetadata, vlw bool, 
 	x.elem("HasImmutabilityPolicy", "false")
 	x.elem("HasLegalHold", "false")
 	x.elem("ImmutableStorageWithVersioningEnabled", boolText(vlw))
+	writeDeletedProperties(x, c, now)
 	x.close("Properties")
 	if withMetadata {
 		writeMetadataElements(x, c.Metadata)

@@ -47,8 +47,8 @@ func (s *Service) table() route.Table {
 		{Op: "DeleteContainer", Method: DEL, Level: ctr, Restype: "container", Handle: s.deleteContainer},
 		{Op: "LeaseContainer", Method: PUT, Level: ctr, Restype: "container", Comp: "lease", Handle: s.leaseContainer},
 		{Op: "ListBlobs", Method: GET, Level: ctr, Restype: "container", Comp: "list", Handle: s.listBlobs},
-		{Op: "RestoreContainer", Method: PUT, Level: ctr, Restype: "container", Comp: "undelete", Handle: notImplemented("Restore Container")},
-		{Op: "RenameContainer", Method: PUT, Level: ctr, Restype: "container", Comp: "rename", Handle: notImplemented("Rename Container")},
+		{Op: "RestoreContainer", Method: PUT, Level: ctr, Restype: "container", Comp: "undelete", Handle: s.restoreContainer},
+		{Op: "RenameContainer", Method: PUT, Level: ctr, Restype: "container", Comp: "rename", Handle: s.renameContainer},
 		{Op: "FindBlobsByTagsInContainer", Method: GET, Level: ctr, Restype: "container", Comp: "blobs", Handle: s.findBlobsInContainer},
 		{Op: "ContainerBatch", Method: PST, Level: ctr, Restype: "container", Comp: "batch", Handle: s.containerBatch},
 

@@ -48,6 +48,9 @@ type dataPolicy struct {
 	permanentDelete bool
 	// immutableVersions is version-level immutability (immutability.go).
 	immutableVersions bool
+	// containerRetention is how long a deleted container is kept; 0 when
+	// container soft delete is off (container_softdelete.go).
+	containerRetention time.Duration
 }
 
 // policyCache remembers the policy derived from each account's stored
@@ -87,6 +90,9 @@ func policyOf(p svcprops.Properties) dataPolicy {
 	var d dataPolicy
 	d.versioning = p.IsVersioningEnabled != nil && *p.IsVersioningEnabled
 	d.immutableVersions = d.versioning && p.ImmutableStorageWithVersioning != nil && p.ImmutableStorageWithVersioning.Enabled
+	if rp := p.ContainerDeleteRetentionPolicy; rp != nil && rp.Enabled && rp.Days != nil {
+		d.containerRetention = time.Duration(*rp.Days) * 24 * time.Hour
+	}
 	if rp := p.DeleteRetentionPolicy; rp != nil && rp.Enabled && rp.Days != nil {
 		d.retention = time.Duration(*rp.Days) * 24 * time.Hour
 		d.permanentDelete = rp.AllowPermanentDelete != nil && *rp.AllowPermanentDelete

@@ -39,6 +39,9 @@ type Properties struct {
 	// service for what Azure sets in the management plane: version-level
 	// immutability for every container of the account.
 	ImmutableStorageWithVersioning *ImmutableStorage `xml:"ImmutableStorageWithVersioning,omitempty" json:",omitempty"`
+	// ContainerDeleteRetentionPolicy is a Lazuli extension of the Blob
+	// service for Azure's management-plane container soft delete.
+	ContainerDeleteRetentionPolicy *RetentionPolicy `xml:"ContainerDeleteRetentionPolicy,omitempty" json:",omitempty"`
 }
 
 // ImmutableStorage is the version-level immutability setting.
@@ -126,7 +129,8 @@ var corsMethods = map[string]bool{"DELETE": true, "GET": true, "HEAD": true, "ME
 
 func (p Properties) validate() error {
 	for _, rp := range []*RetentionPolicy{retention(p.Logging), metricsRetention(p.HourMetrics),
-		metricsRetention(p.MinuteMetrics), p.DeleteRetentionPolicy, p.ShareDeleteRetentionPolicy} {
+		metricsRetention(p.MinuteMetrics), p.DeleteRetentionPolicy, p.ShareDeleteRetentionPolicy,
+		p.ContainerDeleteRetentionPolicy} {
 		if rp == nil || !rp.Enabled {
 			continue
 		}
@@ -204,6 +208,9 @@ func (p Properties) Merge(set Properties) Properties {
 	}
 	if set.ImmutableStorageWithVersioning != nil {
 		p.ImmutableStorageWithVersioning = set.ImmutableStorageWithVersioning
+	}
+	if set.ContainerDeleteRetentionPolicy != nil {
+		p.ContainerDeleteRetentionPolicy = set.ContainerDeleteRetentionPolicy
 	}
 	return p
 }

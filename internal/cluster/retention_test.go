@@ -2,14 +2,17 @@ package cluster_test
 
 import (
 	"bytes"
+	"fmt"
 	"net/http"
 	"testing"
 	"time"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/blob"
+	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/service"
 
 	"github.com/lazuli-storage/lazuli/internal/auth"
 	"github.com/lazuli-storage/lazuli/internal/lazulitest"
+	"github.com/lazuli-storage/lazuli/internal/store"
 )
 
 // A policy and a legal hold set through one node protect the blob on the
@@ -55,8 +58,14 @@ func TestImmutabilityAcrossNodes(t *testing.T) {
 // for the dev account, through the Blob service properties extension.
 func enableImmutability(t *testing.T, blobURL string) {
 	t.Helper()
-	body := []byte(`<?xml version="1.0" encoding="utf-8"?><StorageServiceProperties><IsVersioningEnabled>true</IsVersioningEnabled>` +
-		`<ImmutableStorageWithVersioning><Enabled>true</Enabled></ImmutableStorageWithVersioning></StorageServiceProperties>`)
+	setServiceProperties(t, blobURL, `<IsVersioningEnabled>true</IsVersioningEnabled>`+
+		`<ImmutableStorageWithVersioning><Enabled>true</Enabled></ImmutableStorageWithVersioning>`)
+}
+
+// setServiceProperties sets Blob service properties of the dev account.
+func setServiceProperties(t *testing.T, blobURL, elements string) {
+	t.Helper()
+	body := []byte(`<?xml version="1.0" encoding="utf-8"?><StorageServiceProperties>` + elements + `</StorageServiceProperties>`)
 	req, err := http.NewRequest(http.MethodPut, blobURL+"?restype=service&comp=properties", bytes.NewReader(body))
 	must(t, err)
 	req.Header.Set("Content-Type", "application/xml")
@@ -68,5 +77,43 @@ func enableImmutability(t *testing.T, blobURL string) {
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusAccepted {
 		t.Fatalf("set service properties: %d", resp.StatusCode)
+	}
+}
+
+// A container soft-deleted through one node is listed and restored
+// through the other; deleted again, it is purged by the nodes' reapers
+// once the shared clock passes its retention.
+func TestContainerSoftDeleteAcrossNodes(t *testing.T) {
+	c := startCluster(t, "blob")
+	setServiceProperties(t, c.nodes[0].BlobURL, `<ContainerDeleteRetentionPolicy><Enabled>true</Enabled><Days>1</Days></ContainerDeleteRetentionPolicy>`)
+	c.container(t, "kept")
+	for i := 0; i < 10; i++ {
+		_, err := upload(c, c.blob(i, "kept", fmt.Sprintf("b%d", i)), []byte("x"), nil)
+		must(t, err)
+	}
+	_, err := c.blobs[0].NewContainerClient("kept").Delete(c.ctx, nil)
+	must(t, err)
+	pager := c.blobs[1].NewListContainersPager(&service.ListContainersOptions{Include: service.ListContainersInclude{Deleted: true}})
+	page, err := pager.NextPage(c.ctx)
+	must(t, err)
+	if len(page.ContainerItems) != 1 || page.ContainerItems[0].Version == nil {
+		t.Fatalf("the other node lists %d containers", len(page.ContainerItems))
+	}
+	_, err = c.blobs[1].RestoreContainer(c.ctx, "kept", *page.ContainerItems[0].Version, nil)
+	must(t, err)
+	data, _ := download(t, c, c.blob(0, "kept", "b3"))
+	if string(data) != "x" {
+		t.Fatalf("restored blob reads %q", data)
+	}
+	_, err = c.blobs[1].NewContainerClient("kept").Delete(c.ctx, nil)
+	must(t, err)
+	c.nodes[0].Fake.Advance(24 * time.Hour)
+	st := c.nodes[0].App.Store
+	deadline := time.Now().Add(30 * time.Second)
+	for countRecords(t, st, store.SpaceContainer)+countRecords(t, st, store.SpaceBlob) > 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d container and %d blob records left", countRecords(t, st, store.SpaceContainer), countRecords(t, st, store.SpaceBlob))
+		}
+		time.Sleep(100 * time.Millisecond)
 	}
 }
