@@ -101,7 +101,7 @@ func (s *Service) restoreContainer(w http.ResponseWriter, r *http.Request) error
 		if err != nil {
 			return err
 		}
-		if c == nil || c.MoveTo != "" || !s.now().Before(c.Purge) {
+		if c == nil || c.Deleting || c.MoveTo != "" || !s.now().Before(c.Purge) {
 			return containerNotFound()
 		}
 		c.MoveTo = t.Container

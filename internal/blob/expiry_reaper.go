@@ -53,18 +53,20 @@ func reapCanceled(err error) bool {
 // transaction, and returns how many it removed.
 func (s *Service) ReapExpired(ctx context.Context) (int, error) {
 	total := 0
+	now := s.now()
+	start := []byte(store.NewKey(store.SpaceBlobExpiry))
+	end := store.NewKey(store.SpaceBlobExpiry).Uint(uint64(now.UnixNano()) + 1)
 	for {
 		if err := ctx.Err(); err != nil {
 			return total, err
 		}
-		now := s.now()
-		end := store.NewKey(store.SpaceBlobExpiry).Uint(uint64(now.UnixNano()) + 1)
 		var removed, seen int
 		var purges []containerPurge
+		var lastKey []byte
 		err := s.store.Update(ctx, func(tx store.Tx) error {
 			removed, seen, purges = 0, 0, nil
 			var due [][]byte
-			err := tx.Scan(store.NewKey(store.SpaceBlobExpiry), end, store.ScanOptions{Limit: reapExpiryBatch}, func(k, _ []byte) bool {
+			err := tx.Scan(start, end, store.ScanOptions{Limit: reapExpiryBatch}, func(k, _ []byte) bool {
 				due = append(due, bytes.Clone(k))
 				return true
 			})
@@ -72,6 +74,9 @@ func (s *Service) ReapExpired(ctx context.Context) (int, error) {
 				return err
 			}
 			seen = len(due)
+			if seen > 0 {
+				lastKey = due[seen-1]
+			}
 			for _, k := range due {
 				if p, ok := containerPurgeOf(k); ok {
 					purges = append(purges, p)
@@ -99,6 +104,8 @@ func (s *Service) ReapExpired(ctx context.Context) (int, error) {
 		if seen < reapExpiryBatch {
 			return total, nil
 		}
+		// Entries of protected blobs stay: go on after the last one seen.
+		start = append(lastKey, 0)
 	}
 }
 
@@ -154,8 +161,9 @@ func (s *Service) purgeDeletedContainer(ctx context.Context, p containerPurge, n
 }
 
 // reapEntry handles one due expiry index entry: the blob it names is
-// removed when it still expires at the entry's instant; the entry goes
-// either way (a blob whose expiry changed has an entry of its own).
+// removed when it still expires at the entry's instant, and the entry goes
+// with it, or alone when the blob's expiry changed (it has an entry of its
+// own); a protected blob keeps both.
 func reapEntry(tx store.Tx, key []byte, now time.Time) (removed bool, err error) {
 	kr := store.ReadKey(key, store.SpaceBlobExpiry)
 	at := time.Unix(0, int64(kr.Uint())).UTC()
@@ -167,8 +175,13 @@ func reapEntry(tx store.Tx, key []byte, now time.Time) (removed bool, err error)
 	if err != nil {
 		return false, err
 	}
-	if b == nil || !b.ExpiresOn.Equal(at) || !b.expiredAt(now) {
+	switch {
+	case b == nil || !b.ExpiresOn.Equal(at):
 		return false, tx.Delete(key)
+	case !b.expiredAt(now):
+		// Protected by a legal hold or a policy: it expires when that
+		// ends, and a later pass removes it then.
+		return false, nil
 	}
 	// removeBlob drops this entry with the record.
 	return true, removeExpired(tx, account, container, name, b, now)

@@ -11,6 +11,8 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/blockblob"
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/container"
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/sas"
+
+	"github.com/lazuli-storage/lazuli/internal/store"
 )
 
 // enableImmutability turns versioning and the version-level immutability
@@ -252,4 +254,25 @@ func TestImmutabilityWithServiceSAS(t *testing.T) {
 	must(keeper.SetLegalHold(e.ctx, true, nil)).on(t)
 	must(keeper.SetLegalHold(e.ctx, false, nil)).on(t)
 	must(keeper.DeleteImmutabilityPolicy(e.ctx, nil)).on(t)
+}
+
+// Azure offers expiry on hierarchical-namespace accounts and version-level
+// immutability on the others, never both; Lazuli offers both, and a
+// protected blob does not expire until it is no longer protected.
+func TestProtectedBlobsOutliveTheirExpiry(t *testing.T) {
+	e := start(t)
+	e.enableImmutability(true)
+	c := e.container("worm")
+	bb := e.upload(c, "doc", []byte("x"))
+	b := bb.BlobClient()
+	must(bb.SetExpiry(e.ctx, blockblob.ExpiryTypeRelativeToNow(time.Minute), nil)).on(t)
+	must(b.SetLegalHold(e.ctx, true, nil)).on(t)
+	e.in.Fake.Advance(time.Hour)
+	e.props(b)
+	time.Sleep(1500 * time.Millisecond) // a reaper pass
+	e.props(b)
+	must(b.SetLegalHold(e.ctx, false, nil)).on(t)
+	_, err := b.GetProperties(e.ctx, nil)
+	wantCode(t, err, 404, "BlobNotFound")
+	waitFor(t, func() bool { return countKeys(t, e.in.App.Store, store.SpaceBlobExpiry) == 0 })
 }

@@ -36,9 +36,11 @@ type retentionState struct {
 	LegalHold, LegalHoldSet bool
 }
 
-// expiredAt reports whether the blob's expiry has come at now.
+// expiredAt reports whether the blob's expiry has come at now. A blob
+// that a legal hold or an immutability policy protects does not expire
+// until it is no longer protected.
 func (s *retentionState) expiredAt(now time.Time) bool {
-	return !s.ExpiresOn.IsZero() && !now.Before(s.ExpiresOn)
+	return !s.ExpiresOn.IsZero() && !now.Before(s.ExpiresOn) && s.protection(now) == nil
 }
 
 func (s *retentionState) encode(e *record.Encoder) {
