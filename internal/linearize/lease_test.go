@@ -2,10 +2,12 @@ package linearize
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"testing"
 
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/to"
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob"
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/blockblob"
@@ -51,18 +53,28 @@ type leaseInput struct {
 	id, to string
 }
 
-// leaseOutput is whether the action succeeded (409 otherwise), or the
-// state a read saw.
+// leaseOutput is whether the action succeeded, or the error code of its
+// 409; or the state a read saw.
 type leaseOutput struct {
 	ok    bool
+	code  string
 	state leasePhase
 }
 
+// The error codes of refused lease actions (behaviour spec §2.5).
+const (
+	leaseAlreadyPresent = "LeaseAlreadyPresent"
+	leaseIDMismatch     = "LeaseIdMismatchWithLeaseOperation"
+	leaseNotPresent     = "LeaseNotPresentWithLeaseOperation"
+	leaseIsBroken       = "LeaseIsBrokenAndCannotBeRenewed"
+)
+
 // leaseModel is the sequential model of one blob's lease (behaviour spec
-// §2.4, with break period 0): acquire succeeds unless another ID holds the
-// lease; renew needs the holder's ID; change needs the holder's ID or
-// proposes the ID already held; release needs the current ID, held or
-// broken; break needs a lease, held or broken, and leaves it broken.
+// §2.4 and §2.5, with break period 0): acquire succeeds unless another ID
+// holds the lease; renew needs the holder's ID; change needs the holder's
+// ID or proposes the ID already held; release needs the current ID, held
+// or broken; break needs a lease, held or broken, and leaves it broken. A
+// refusal carries the code that says which rule refused it.
 func leaseModel() porcupine.Model {
 	return porcupine.Model{
 		Init: func() any { return leaseState{phase: available} },
@@ -71,11 +83,11 @@ func leaseModel() porcupine.Model {
 			if in.action == leaseRead {
 				return out.state == s.phase, s
 			}
-			allowed, next := leaseTransition(s, in)
+			refusal, next := leaseTransition(s, in)
 			if !out.ok {
-				return !allowed, s
+				return refusal != "" && out.code == refusal, s
 			}
-			return allowed, next
+			return refusal == "", next
 		},
 		Equal: func(a, b any) bool { return a.(leaseState) == b.(leaseState) },
 		DescribeOperation: func(input, output any) string {
@@ -83,7 +95,7 @@ func leaseModel() porcupine.Model {
 			if in.action == leaseRead {
 				return "read -> " + string(out.state)
 			}
-			return fmt.Sprintf("%s %s %s -> %v", in.action, in.id, in.to, out.ok)
+			return fmt.Sprintf("%s %s %s -> %v %s", in.action, in.id, in.to, out.ok, out.code)
 		},
 		DescribeState: func(state any) string {
 			s := state.(leaseState)
@@ -92,21 +104,42 @@ func leaseModel() porcupine.Model {
 	}
 }
 
-// leaseTransition is whether the service must accept action in from state
-// s, and the state it leaves when it does.
-func leaseTransition(s leaseState, in leaseInput) (bool, leaseState) {
-	held := s.phase == leased
+// leaseTransition is the error code with which the service must refuse
+// action in from state s, or "" and the state the action leaves.
+func leaseTransition(s leaseState, in leaseInput) (refusal string, next leaseState) {
+	held, mine := s.phase == leased, s.id == in.id // an available lease has no ID
 	switch in.action {
 	case leaseAcquire:
-		return !held || s.id == in.id, leaseState{leased, in.id}
+		if held && !mine {
+			return leaseAlreadyPresent, s
+		}
+		return "", leaseState{leased, in.id}
 	case leaseRenew:
-		return held && s.id == in.id, s
+		switch {
+		case !mine:
+			return leaseIDMismatch, s
+		case !held:
+			return leaseIsBroken, s
+		}
+		return "", s
 	case leaseChange:
-		return held && (s.id == in.id || s.id == in.to), leaseState{leased, in.to}
+		switch {
+		case !held:
+			return leaseNotPresent, s
+		case !mine && s.id != in.to:
+			return leaseIDMismatch, s
+		}
+		return "", leaseState{leased, in.to}
 	case leaseRelease:
-		return s.phase != available && s.id == in.id, leaseState{phase: available}
+		if !mine {
+			return leaseIDMismatch, s
+		}
+		return "", leaseState{phase: available}
 	case leaseBreak:
-		return s.phase != available, leaseState{broken, s.id}
+		if s.phase == available {
+			return leaseNotPresent, s
+		}
+		return "", leaseState{broken, s.id}
 	}
 	panic("unknown lease action " + in.action)
 }
@@ -150,7 +183,7 @@ func leaseOutcome(input, output any) string {
 	if in.action == leaseRead {
 		return "read " + string(out.state)
 	}
-	return result(string(in.action), out.ok, "409")
+	return result(string(in.action), out.ok, "409 "+out.code)
 }
 
 // leaseStep does one random lease action, or reads the lease state.
@@ -188,14 +221,19 @@ func leaseStep(ctx context.Context, b *blockblob.Client, r *rand.Rand) (leaseInp
 		in.id = ""
 		_, err = lc.BreakLease(ctx, &lease.BlobBreakOptions{BreakPeriod: to.Ptr(int32(0))})
 	}
-	refused, err := refusedWith(err, 409)
-	return in, leaseOutput{ok: !refused}, err
+	var re *azcore.ResponseError
+	if errors.As(err, &re) && re.StatusCode == 409 {
+		return in, leaseOutput{code: re.ErrorCode}, nil
+	}
+	return in, leaseOutput{ok: err == nil}, err
 }
 
 // TestLeaseModelRefusesTwoHolders: the lease model is not vacuous — a
 // second acquire with another ID succeeding after the first completed,
 // with no release or break between, is found not linearizable; a break
-// between them makes the history linearizable.
+// between them makes the history linearizable, and then the first
+// holder's renew must be refused, with the code that says the lease is
+// broken.
 func TestLeaseModelRefusesTwoHolders(t *testing.T) {
 	a, b := leaseIDs[0], leaseIDs[1]
 	history := []porcupine.Operation{
@@ -215,5 +253,13 @@ func TestLeaseModelRefusesTwoHolders(t *testing.T) {
 		porcupine.Operation{ClientId: 0, Input: leaseInput{action: leaseRenew, id: a}, Call: 19, Output: leaseOutput{ok: true}, Return: 19})
 	if porcupine.CheckOperations(leaseModel(), renewAfterBreak) {
 		t.Fatal("renewing a broken lease was accepted")
+	}
+	renewAfterBreak[2].Output = leaseOutput{code: leaseIDMismatch}
+	if porcupine.CheckOperations(leaseModel(), renewAfterBreak) {
+		t.Fatal("the holder's renew of a broken lease was accepted as refused for another ID")
+	}
+	renewAfterBreak[2].Output = leaseOutput{code: leaseIsBroken}
+	if !porcupine.CheckOperations(leaseModel(), renewAfterBreak) {
+		t.Fatal("the holder's renew of a broken lease, refused as broken, was refused")
 	}
 }
