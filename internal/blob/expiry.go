@@ -95,10 +95,17 @@ func parseExpiry(h http.Header) (e expiryRequest, ok bool, err error) {
 	return e, true, nil
 }
 
+// createExpiryVersion is the first service version whose Put Blob takes
+// the expiry headers; older requests' are ignored, as unknown headers are.
+const createExpiryVersion = "2023-08-03"
+
 // parseCreateExpiry reads the expiry headers of a write that creates the
 // blob (Put Blob); nil when there are none.
-func parseCreateExpiry(h http.Header) (*expiryRequest, error) {
-	e, ok, err := parseExpiry(h)
+func parseCreateExpiry(r *http.Request) (*expiryRequest, error) {
+	if v := request.Of(r).Version; v != "" && v < createExpiryVersion {
+		return nil, nil
+	}
+	e, ok, err := parseExpiry(r.Header)
 	if err != nil || !ok {
 		return nil, err
 	}
@@ -178,6 +185,11 @@ func (s *Service) setBlobExpiry(w http.ResponseWriter, r *http.Request) error {
 		}
 		if err := b.Lease.CheckWrite(leaseID(r), now, lease.Blob); err != nil {
 			return err
+		}
+		if b.Type == pageBlob {
+			// The SDKs offer it for block and append blobs: the accounts
+			// that have it (hierarchical namespace) hold no page blobs.
+			return azerr.New(azerr.InvalidBlobType)
 		}
 		old := *b
 		if b.ExpiresOn, err = e.resolve(now, b.Created); err != nil {

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/appendblob"
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/blockblob"
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/container"
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/lease"
@@ -315,5 +316,39 @@ func TestFindBlobsByTagsLeavesExpiredBlobsOut(t *testing.T) {
 	e.in.Fake.Advance(time.Minute)
 	if got := found(); got != "long" {
 		t.Fatalf("after the instant: %q", got)
+	}
+}
+
+// The SDKs offer Set Blob Expiry on block and append blobs; a page blob
+// answers 409 InvalidBlobType. Put Blob takes the expiry headers from
+// version 2023-08-03 and ignores them before.
+func TestExpiryBlobTypesAndVersions(t *testing.T) {
+	e := start(t)
+	c := e.container("kinds")
+	ab := c.NewAppendBlobClient("log")
+	must(ab.Create(e.ctx, nil)).on(t)
+	must(ab.SetExpiry(e.ctx, appendblob.ExpiryTypeRelativeToNow(time.Minute), nil)).on(t)
+	if p := e.props(ab.BlobClient()); p.ExpiresOn == nil {
+		t.Fatal("an append blob took no expiry")
+	}
+	pb := c.NewPageBlobClient("disk")
+	must(pb.Create(e.ctx, 512, nil)).on(t)
+	resp := e.raw(http.MethodPut, "kinds/disk?comp=expiry", http.Header{"X-Ms-Expiry-Option": {"NeverExpire"}}, nil)
+	if resp.StatusCode != 409 || resp.Header.Get("x-ms-error-code") != "InvalidBlobType" {
+		t.Fatalf("page blob: %d %s", resp.StatusCode, resp.Header.Get("x-ms-error-code"))
+	}
+	req := must(http.NewRequest(http.MethodPut, e.in.BlobURL+"kinds/old", strings.NewReader("x"))).on(t)
+	req.Header.Set("x-ms-version", "2021-12-02")
+	req.Header.Set("X-Ms-Blob-Type", "BlockBlob")
+	req.Header.Set("X-Ms-Expiry-Option", "RelativeToNow")
+	req.Header.Set("X-Ms-Expiry-Time", "1000")
+	signRequest(t, req)
+	old := must(http.DefaultClient.Do(req)).on(t)
+	old.Body.Close()
+	if old.StatusCode != 201 {
+		t.Fatalf("put with an older version: %d", old.StatusCode)
+	}
+	if p := e.props(c.NewBlobClient("old")); p.ExpiresOn != nil {
+		t.Fatal("an older version's expiry headers were applied")
 	}
 }

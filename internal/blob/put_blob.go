@@ -99,7 +99,7 @@ func parsePutBlob(r *http.Request) (putBlobArgs, error) {
 	if a.sums, err = parseChecksums(r.Header); err != nil {
 		return a, err
 	}
-	if a.expiry, err = parseCreateExpiry(r.Header); err != nil {
+	if a.expiry, err = parseCreateExpiry(r); err != nil {
 		return a, err
 	}
 	a.length, err = contentLength(r, versionLimit(r, largeLimitsVersion, maxPutBlobBytes, legacyPutBlobBytes))
