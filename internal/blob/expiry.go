@@ -259,12 +259,7 @@ func removeExpired(tx store.Tx, account, container, name string, b *blobRecord, 
 // exist only while an expiry index entry is due, so in the usual case this
 // costs one read of the index and nothing per blob.
 func withoutExpired(tx store.Tx, account string, found []foundBlob, now time.Time) ([]foundBlob, error) {
-	due := false
-	end := store.NewKey(store.SpaceBlobExpiry).Uint(uint64(now.UnixNano()) + 1)
-	err := tx.Scan(store.NewKey(store.SpaceBlobExpiry), end, store.ScanOptions{Limit: 1}, func(_, _ []byte) bool {
-		due = true
-		return false
-	})
+	due, err := hasEntry(tx, store.NewKey(store.SpaceBlobExpiry), dueEnd(now))
 	if err != nil || !due {
 		return found, err
 	}

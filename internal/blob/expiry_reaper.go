@@ -55,9 +55,13 @@ func (s *Service) ReapExpired(ctx context.Context) (int, error) {
 	total := 0
 	now := s.now()
 	start := []byte(store.NewKey(store.SpaceBlobExpiry))
-	end := store.NewKey(store.SpaceBlobExpiry).Uint(uint64(now.UnixNano()) + 1)
+	end := dueEnd(now)
 	for {
 		if err := ctx.Err(); err != nil {
+			return total, err
+		}
+		// An idle pass reads; it never opens a write transaction.
+		if due, err := s.anyDue(ctx, start, end); err != nil || !due {
 			return total, err
 		}
 		var removed, seen int
@@ -107,6 +111,30 @@ func (s *Service) ReapExpired(ctx context.Context) (int, error) {
 		// Entries of protected blobs stay: go on after the last one seen.
 		start = append(lastKey, 0)
 	}
+}
+
+// anyDue reports whether the expiry index holds an entry in [start, end).
+func (s *Service) anyDue(ctx context.Context, start, end []byte) (due bool, err error) {
+	err = s.store.View(ctx, func(tx store.Tx) error {
+		due, err = hasEntry(tx, start, end)
+		return err
+	})
+	return due, err
+}
+
+// hasEntry reports whether any record lies in [start, end).
+func hasEntry(tx store.Tx, start, end []byte) (bool, error) {
+	found := false
+	err := tx.Scan(start, end, store.ScanOptions{Limit: 1}, func(_, _ []byte) bool {
+		found = true
+		return false
+	})
+	return found, err
+}
+
+// dueEnd is the end of the expiry index entries due at now.
+func dueEnd(now time.Time) []byte {
+	return store.NewKey(store.SpaceBlobExpiry).Uint(uint64(now.UnixNano()) + 1)
 }
 
 // containerPurge is a due expiry entry of a soft-deleted container: its
