@@ -55,6 +55,9 @@ func (s *Service) deleteContainer(w http.ResponseWriter, r *http.Request) error 
 		if err := conds.CheckWrite(c.resource()); err != nil {
 			return err
 		}
+		if err := checkNothingProtected(tx, account, t.Container, s.now()); err != nil {
+			return err
+		}
 		if tombstone, err = s.markSoftDeleted(tx, account, t.Container, c); err != nil || tombstone != "" {
 			return err
 		}
@@ -77,6 +80,9 @@ func (s *Service) deleteContainer(w http.ResponseWriter, r *http.Request) error 
 
 // purgeContainer removes a marked container's blobs, then its record.
 func (s *Service) purgeContainer(ctx context.Context, account, container string) error {
+	if err := s.dropProtectedNames(ctx, account, container); err != nil {
+		return err
+	}
 	prefix := blobPrefix(account, container)
 	for {
 		done := false

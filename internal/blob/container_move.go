@@ -44,16 +44,25 @@ func splitTombstone(keyName string) (name, version string, ok bool) {
 // tag and expiry indexes: those of live containers only.
 func indexedName(keyName string) bool { return !strings.Contains(keyName, tombstoneSep) }
 
-// moveRecords moves every blob and uncommitted block record from key name
-// from to key name to, a batch per Update. Base blobs leave the indexes of
-// from and enter those of to.
+// containerPrefixes are the key prefixes under which a container's records
+// lie: its blobs, its uncommitted blocks and its protected names
+// (immutability_container.go).
+func containerPrefixes(account, container string) [][]byte {
+	return [][]byte{blobPrefix(account, container),
+		store.NewKey(store.SpaceBlock).Str(account).Str(container),
+		protectedPrefix(account, container)}
+}
+
+// moveRecords moves every record of key name from to key name to, a batch
+// per Update. Base blobs leave the indexes of from and enter those of to.
 func (s *Service) moveRecords(ctx context.Context, account, from, to string) error {
-	for _, space := range []store.Space{store.SpaceBlob, store.SpaceBlock} {
+	froms, tos := containerPrefixes(account, from), containerPrefixes(account, to)
+	for i := range froms {
 		for {
 			moved := 0
 			err := s.store.Update(ctx, func(tx store.Tx) error {
 				var err error
-				moved, err = moveBatchOf(tx, space, account, from, to)
+				moved, err = moveBatchOf(tx, froms[i], tos[i], account, from, to)
 				return err
 			})
 			if err != nil {
@@ -67,9 +76,9 @@ func (s *Service) moveRecords(ctx context.Context, account, from, to string) err
 	return nil
 }
 
-// moveBatchOf moves up to moveBatch records of one key space.
-func moveBatchOf(tx store.Tx, space store.Space, account, from, to string) (int, error) {
-	prefix := store.NewKey(space).Str(account).Str(from)
+// moveBatchOf moves up to moveBatch records from under one prefix to
+// under another.
+func moveBatchOf(tx store.Tx, prefix, toPrefix []byte, account, from, to string) (int, error) {
 	type kv struct{ k, v []byte }
 	var batch []kv
 	err := tx.Scan(prefix, store.PrefixEnd(prefix), store.ScanOptions{Limit: moveBatch}, func(k, v []byte) bool {
@@ -80,14 +89,14 @@ func moveBatchOf(tx store.Tx, space store.Space, account, from, to string) (int,
 		return 0, err
 	}
 	for _, r := range batch {
-		newKey := append(store.NewKey(space).Str(account).Str(to), r.k[len(prefix):]...)
+		newKey := append(bytes.Clone(toPrefix), r.k[len(prefix):]...)
 		if err := tx.Delete(r.k); err != nil {
 			return 0, err
 		}
 		if err := tx.Put(newKey, r.v); err != nil {
 			return 0, err
 		}
-		if space == store.SpaceBlob {
+		if store.Space(prefix[0]) == store.SpaceBlob {
 			if err := moveIndexes(tx, account, from, to, r.k, r.v); err != nil {
 				return 0, err
 			}

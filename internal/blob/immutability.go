@@ -160,7 +160,11 @@ func applyWriteImmutability(tx store.Tx, r *http.Request, rec *blobRecord, now t
 	if hasHold {
 		rec.LegalHold, rec.LegalHoldSet = hold, true
 	}
-	return nil
+	if rec.ImmutableMode == "" && !rec.LegalHold {
+		return nil
+	}
+	t := targetOf(r)
+	return markProtected(tx, request.Of(r).Account, t.Container, t.Blob)
 }
 
 // changeVersion runs one immutability operation on the version a request
@@ -193,6 +197,11 @@ func (s *Service) changeVersion(r *http.Request, conds cond.Conditions, sel sele
 		}
 		if err := change(b); err != nil {
 			return err
+		}
+		if b.ImmutableMode != "" || b.LegalHold {
+			if err := markProtected(tx, account, t.Container, t.Blob); err != nil {
+				return err
+			}
 		}
 		out = b
 		return tx.Put(recordKey(account, t.Container, t.Blob, b.loadedFrom), b.encode())

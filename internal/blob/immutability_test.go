@@ -276,3 +276,40 @@ func TestProtectedBlobsOutliveTheirExpiry(t *testing.T) {
 	wantCode(t, err, 404, "BlobNotFound")
 	waitFor(t, func() bool { return countKeys(t, e.in.App.Store, store.SpaceBlobExpiry) == 0 })
 }
+
+// A container holding a protected version cannot be deleted, under its
+// own name or after a rename; once nothing in it is protected it can.
+func TestProtectedVersionsKeepTheirContainer(t *testing.T) {
+	engines(t, func(t *testing.T, e *env) {
+		e.enableImmutability(true)
+		c := e.container("worm")
+		for i := 0; i < 5; i++ {
+			e.upload(c, fmt.Sprintf("plain%d", i), []byte("x"))
+		}
+		bb := e.upload(c, "doc", []byte("v1"))
+		until := e.in.Fake.Now().Add(time.Hour)
+		must(bb.BlobClient().SetImmutabilityPolicy(e.ctx, until, nil)).on(t)
+		// The protected state becomes a previous version; the name still
+		// protects the container.
+		must(bb.Upload(e.ctx, nopCloser([]byte("v2")), nil)).on(t)
+		_, err := c.Delete(e.ctx, nil)
+		wantCode(t, err, 409, "BlobImmutableDueToPolicy")
+
+		resp := e.raw(http.MethodPut, "moved?restype=container&comp=rename", http.Header{"X-Ms-Source-Container-Name": {"worm"}}, nil)
+		if resp.StatusCode != 200 {
+			t.Fatalf("rename: %d %s", resp.StatusCode, resp.Header.Get("x-ms-error-code"))
+		}
+		moved := e.svc.NewContainerClient("moved")
+		_, err = moved.Delete(e.ctx, nil)
+		wantCode(t, err, 409, "BlobImmutableDueToPolicy")
+
+		e.in.Fake.Set(until.Truncate(time.Second))
+		must(moved.Delete(e.ctx, nil)).on(t)
+		if n := countKeys(t, e.in.App.Store, store.SpaceBlob); n != 0 {
+			t.Fatalf("%d blob records left", n)
+		}
+		if n := countKeys(t, e.in.App.Store, store.SpaceBlobIndex); n != 0 {
+			t.Fatalf("%d index entries left", n)
+		}
+	})
+}
