@@ -65,6 +65,9 @@ func (s *Service) Handle(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	if err := route.Authorize(r, s.authTarget(r, t.table)); err != nil {
+		return err
+	}
 	r = r.WithContext(withTarget(r.Context(), t))
 	return rule.Handle(w, r)
 }
