@@ -93,6 +93,9 @@ func (n *Need) Replacing(perm string) *Need { c := *n; c.Replace = perm; return 
 // And returns a copy of n that needs one of the letters perm as well.
 func (n *Need) And(perm string) *Need { c := *n; c.AlsoPerm = perm; return &c }
 
+// OnlyAccountKey returns a copy of n that no SAS of any kind is granted.
+func (n *Need) OnlyAccountKey() *Need { c := *n; c.KeyOnly = true; return &c }
+
 // ForbidAnonymous returns a copy of n that answers anonymous callers 403.
 func (n *Need) ForbidAnonymous() *Need { c := *n; c.AnonymousForbidden = true; return &c }
 

@@ -87,6 +87,9 @@ func (s *Service) Handle(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 	}
+	if err := route.Authorize(r, s.authTarget(r, t)); err != nil {
+		return err
+	}
 	return rule.Handle(w, withTarget(r, t))
 }
 
