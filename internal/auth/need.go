@@ -103,6 +103,25 @@ func (n *Need) ForbidAnonymous() *Need { c := *n; c.AnonymousForbidden = true; r
 // one by one, each as its own row declares.
 func PartsAuthorized() *Need { return &Need{Resource: ResourceObject, Parts: true} }
 
+// allowEnvelope decides a request whose parts are authorized one by one:
+// any authenticated caller, but a SAS only inside its time window (when it
+// carries one itself; a stored policy's is checked per part) and from its
+// addresses and protocol.
+func (id *Identity) allowEnvelope() error {
+	switch id.Kind {
+	case Anonymous:
+		return azerr.New(azerr.NoAuthenticationInformation)
+	case AccountSAS, ServiceSAS, DelegationSAS:
+		if id.SAS.Identifier == "" {
+			if err := id.checkWindow(id.SAS.Start, id.SAS.Expiry); err != nil {
+				return err
+			}
+		}
+		return id.checkNetwork(id.SAS)
+	}
+	return nil
+}
+
 // Target is what a request addresses, as its service resolved it, with
 // lazy lookups of what only some callers need.
 type Target struct {
@@ -151,10 +170,7 @@ func (id *Identity) allow(n *Need, perm string, t Target) error {
 		return azerr.New(azerr.AuthorizationFailure)
 	}
 	if n.Parts {
-		if id.Kind == Anonymous {
-			return azerr.New(azerr.NoAuthenticationInformation)
-		}
-		return nil
+		return id.allowEnvelope()
 	}
 	a := Access{Service: t.Service, ResourceType: n.Resource, Perm: perm, Container: t.Container, Object: t.Object,
 		KeyOnly: n.KeyOnly, ServiceSASDenied: n.ServiceSASDenied, Policy: t.Policy}

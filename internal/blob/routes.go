@@ -46,7 +46,9 @@ func (s *Service) table() route.Table {
 		{Op: "SetBlobServiceProperties", Method: PUT, Level: svc, Restype: "service", Comp: "properties", Access: auth.OnService("w"), Handle: s.setServiceProperties},
 		{Op: "GetBlobServiceStats", Method: GET, Level: svc, Restype: "service", Comp: "stats", Access: auth.OnService("r"), Handle: s.getServiceStats},
 		{Op: "GetUserDelegationKey", Method: PST, Level: svc, Restype: "service", Comp: "userdelegationkey", Access: auth.OAuthOnly(), Handle: s.getUserDelegationKey},
-		{Op: "FindBlobsByTags", Method: GET, Level: svc, Comp: "blobs", Access: auth.OnService("f"), Handle: s.findBlobsByTags},
+		// Find (f) is an object permission ("Create an account SAS"), even
+		// for the account-wide search.
+		{Op: "FindBlobsByTags", Method: GET, Level: svc, Comp: "blobs", Access: auth.OnObject("f"), Handle: s.findBlobsByTags},
 		// A batch needs any permission itself; each sub-request is
 		// authorized as its own row says.
 		{Op: "BlobBatch", Method: PST, Level: svc, Comp: "batch", Access: auth.OnService(auth.AnyPermission), Handle: s.blobBatch},
@@ -78,7 +80,7 @@ func (s *Service) table() route.Table {
 		{Op: "ListBlobs", Method: GET, Level: ctr, Restype: "container", Comp: "list", Access: auth.OnContainer("l").PublicFrom(auth.PublicContainer), Handle: s.listBlobs},
 		{Op: "RestoreContainer", Method: PUT, Level: ctr, Restype: "container", Comp: "undelete", Access: ctrWrite, Handle: notImplemented("Restore Container")},
 		{Op: "RenameContainer", Method: PUT, Level: ctr, Restype: "container", Comp: "rename", Access: ctrWrite, Handle: notImplemented("Rename Container")},
-		{Op: "FindBlobsByTagsInContainer", Method: GET, Level: ctr, Restype: "container", Comp: "blobs", Access: auth.OnContainer("f"), Handle: s.findBlobsInContainer},
+		{Op: "FindBlobsByTagsInContainer", Method: GET, Level: ctr, Restype: "container", Comp: "blobs", Access: auth.OnObject("f"), Handle: s.findBlobsInContainer},
 		{Op: "ContainerBatch", Method: PST, Level: ctr, Restype: "container", Comp: "batch", Access: auth.OnContainer(auth.AnyPermission), Handle: s.containerBatch},
 
 		// Blobs. A PUT without comp is one of six operations, told apart by

@@ -111,3 +111,7 @@ func parsePath(path string, r *http.Request) (target, route.Level) {
 	}
 	return target{Container: rootContainer, Blob: container}, route.Object
 }
+
+// Routes is the service's route table: its operations and who may call
+// each (the authorization tests walk it).
+func (s *Service) Routes() route.Table { return s.routes }

@@ -181,3 +181,7 @@ func notImplemented(op string) route.Handler {
 		return azerr.Newf(azerr.NotImplemented, "%s is not implemented by Lazuli's File service.", op)
 	}
 }
+
+// Routes is the service's route table: its operations and who may call
+// each (the authorization tests walk it).
+func (s *Service) Routes() route.Table { return s.routes }

@@ -150,3 +150,7 @@ func writeXML(w http.ResponseWriter, r *http.Request, status int, body []byte) e
 }
 
 func itoa(n int) string { return string(appendUint(nil, uint64(n))) }
+
+// Routes is the service's route table: its operations and who may call
+// each (the authorization tests walk it).
+func (s *Service) Routes() route.Table { return s.routes }

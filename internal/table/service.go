@@ -81,3 +81,7 @@ func targetOf(r *http.Request) target {
 	t, _ := r.Context().Value(targetKey{}).(target)
 	return t
 }
+
+// Routes is the service's route table: its operations and who may call
+// each (the authorization tests walk it).
+func (s *Service) Routes() route.Table { return s.routes }
