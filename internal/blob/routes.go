@@ -97,8 +97,8 @@ func (s *Service) table() route.Table {
 		{Op: "GetBlobProperties", Method: HED, Level: obj, Access: read, Handle: s.getBlob},
 		// Deleting a version needs x, a permanent delete y (2019-12-12 and
 		// 2020-02-10 on).
-		{Op: "DeleteBlob", Method: DEL, Level: obj, When: []route.Cond{route.QueryIs("deletetype", "permanent")}, Access: auth.OnObject("y"), Handle: s.deleteBlob},
-		{Op: "DeleteBlob", Method: DEL, Level: obj, When: []route.Cond{route.QuerySet("versionid")}, Access: auth.OnObject("x"), Handle: s.deleteBlob},
+		{Op: "PermanentDeleteBlob", Method: DEL, Level: obj, When: []route.Cond{route.QueryIs("deletetype", "permanent")}, Access: auth.OnObject("y"), Handle: s.deleteBlob},
+		{Op: "DeleteBlobVersion", Method: DEL, Level: obj, When: []route.Cond{route.QuerySet("versionid")}, Access: auth.OnObject("x"), Handle: s.deleteBlob},
 		{Op: "DeleteBlob", Method: DEL, Level: obj, Access: auth.OnObject("d"), Handle: s.deleteBlob},
 		{Op: "SetBlobProperties", Method: PUT, Level: obj, Comp: "properties", Access: write, Handle: s.setBlobProperties},
 		{Op: "GetBlobMetadata", Method: GET, Level: obj, Comp: "metadata", Access: read, Handle: s.getBlobMetadata},

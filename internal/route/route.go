@@ -59,37 +59,37 @@ type Rule struct {
 // Cond is one more condition on a request a rule may need: a header or
 // query parameter present, absent, or equal to a value (ignoring case).
 type Cond struct {
-	name   string
-	query  bool
-	value  string
-	absent bool
+	Name   string // header or query parameter name
+	Query  bool   // Name is a query parameter
+	Value  string // required value, ignoring case ("" for any non-empty)
+	Absent bool   // Name must be absent or empty
 }
 
 // HeaderIs holds when header name equals value, ignoring case.
-func HeaderIs(name, value string) Cond { return Cond{name: name, value: value} }
+func HeaderIs(name, value string) Cond { return Cond{Name: name, Value: value} }
 
 // HeaderSet holds when header name is present and not empty.
-func HeaderSet(name string) Cond { return Cond{name: name} }
+func HeaderSet(name string) Cond { return Cond{Name: name} }
 
 // HeaderUnset holds when header name is absent or empty.
-func HeaderUnset(name string) Cond { return Cond{name: name, absent: true} }
+func HeaderUnset(name string) Cond { return Cond{Name: name, Absent: true} }
 
 // QueryIs holds when query parameter name equals value, ignoring case.
-func QueryIs(name, value string) Cond { return Cond{name: name, query: true, value: value} }
+func QueryIs(name, value string) Cond { return Cond{Name: name, Query: true, Value: value} }
 
 // QuerySet holds when query parameter name is present and not empty.
-func QuerySet(name string) Cond { return Cond{name: name, query: true} }
+func QuerySet(name string) Cond { return Cond{Name: name, Query: true} }
 
 func (c Cond) holds(q url.Values, h http.Header) bool {
-	v := h.Get(c.name)
-	if c.query {
-		v = q.Get(c.name)
+	v := h.Get(c.Name)
+	if c.Query {
+		v = q.Get(c.Name)
 	}
 	switch {
-	case c.absent:
+	case c.Absent:
 		return v == ""
-	case c.value != "":
-		return strings.EqualFold(v, c.value)
+	case c.Value != "":
+		return strings.EqualFold(v, c.Value)
 	}
 	return v != ""
 }

@@ -43,11 +43,11 @@ func (s *Service) routeTable() route.Table {
 		// send MERGE; anything else posted to an entity is refused by the
 		// last row's handler (405, or 400 for an unknown verb).
 		{Op: "InsertOrMergeEntity", Method: "POST", Level: levelEntity, Header: xMethod, HeaderValue: "MERGE", NoHeader: "If-Match", Access: auth.OnObject("a").And("u"), Handle: s.tunnelEntity},
-		{Op: "MergeEntity", Method: "POST", Level: levelEntity, Header: xMethod, HeaderValue: "MERGE", Access: auth.OnObject("u"), Handle: s.tunnelEntity},
+		{Op: "MergeEntity", Method: "POST", Level: levelEntity, Header: xMethod, HeaderValue: "MERGE", When: []route.Cond{route.HeaderSet("If-Match")}, Access: auth.OnObject("u"), Handle: s.tunnelEntity},
 		{Op: "InsertOrMergeEntity", Method: "POST", Level: levelEntity, Header: xMethod, HeaderValue: "PATCH", NoHeader: "If-Match", Access: auth.OnObject("a").And("u"), Handle: s.tunnelEntity},
-		{Op: "MergeEntity", Method: "POST", Level: levelEntity, Header: xMethod, HeaderValue: "PATCH", Access: auth.OnObject("u"), Handle: s.tunnelEntity},
+		{Op: "MergeEntity", Method: "POST", Level: levelEntity, Header: xMethod, HeaderValue: "PATCH", When: []route.Cond{route.HeaderSet("If-Match")}, Access: auth.OnObject("u"), Handle: s.tunnelEntity},
 		{Op: "InsertOrReplaceEntity", Method: "POST", Level: levelEntity, Header: xMethod, HeaderValue: "PUT", NoHeader: "If-Match", Access: auth.OnObject("a").And("u"), Handle: s.tunnelEntity},
-		{Op: "UpdateEntity", Method: "POST", Level: levelEntity, Header: xMethod, HeaderValue: "PUT", Access: auth.OnObject("u"), Handle: s.tunnelEntity},
+		{Op: "UpdateEntity", Method: "POST", Level: levelEntity, Header: xMethod, HeaderValue: "PUT", When: []route.Cond{route.HeaderSet("If-Match")}, Access: auth.OnObject("u"), Handle: s.tunnelEntity},
 		{Op: "DeleteEntity", Method: "POST", Level: levelEntity, Header: xMethod, HeaderValue: "DELETE", Access: auth.OnObject("d"), Handle: s.tunnelEntity},
 		{Op: "TunnelledEntityOp", Method: "POST", Level: levelEntity, Access: auth.OnObject("raud"), Handle: s.tunnelEntity},
 
