@@ -82,8 +82,8 @@ type opLog struct {
 }
 
 func (l *opLog) Enabled(context.Context, slog.Level) bool { return true }
-func (l *opLog) WithAttrs([]slog.Attr) slog.Handler      { return l }
-func (l *opLog) WithGroup(string) slog.Handler           { return l }
+func (l *opLog) WithAttrs([]slog.Attr) slog.Handler       { return l }
+func (l *opLog) WithGroup(string) slog.Handler            { return l }
 func (l *opLog) Handle(_ context.Context, r slog.Record) error {
 	var id, op string
 	r.Attrs(func(a slog.Attr) bool {
