@@ -36,7 +36,10 @@ func TestAuthorizationMatrix(t *testing.T) {
 	m := &matrix{in: in, ops: ops, client: &http.Client{}}
 	var requests, rows int
 	for _, svc := range []string{"blob", "queue", "table", "file"} {
+		seen := map[string]bool{}
+		svcRows, svcRequests := 0, 0
 		for i, row := range routeTable(t, svc) {
+			seen[row.Op] = true
 			want, ok := expected[svc][row.Op]
 			switch {
 			case row.Access == nil:
@@ -46,11 +49,18 @@ func TestAuthorizationMatrix(t *testing.T) {
 				t.Errorf("%s row %d (%s %s): the expected table does not know this operation", svc, i, row.Method, row.Op)
 				continue
 			}
-			rows++
-			requests += m.checkRow(t, svc, row, want)
+			svcRows++
+			svcRequests += m.checkRow(t, svc, row, want)
 		}
+		for op := range expected[svc] {
+			if !seen[op] {
+				t.Errorf("%s: the expected table names %s, which no route row serves", svc, op)
+			}
+		}
+		t.Logf("%s: %d route rows, %d requests", svc, svcRows, svcRequests)
+		rows, requests = rows+svcRows, requests+svcRequests
 	}
-	t.Logf("%d route rows, %d requests (rows x caller kinds)", rows, requests)
+	t.Logf("all: %d route rows, %d requests (rows x caller kinds)", rows, requests)
 }
 
 // routeTable builds the service on throwaway storage to read its table.
