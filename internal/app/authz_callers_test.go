@@ -43,7 +43,7 @@ type matrix struct {
 // caller is one way of sending a request.
 type caller struct {
 	name   string
-	kind   string // sharedkey, wrongkey, anonymous, account, service, wrongsrt, wrongss, expired, future, ip, https
+	kind   string // sharedkey, wrongkey, anonymous, account, service, wrongsrt, wrongss, expired, future, ip, https, expired service
 	perm   string // SAS permissions
 	public string // anonymous: the public access level of the container addressed
 }
@@ -64,7 +64,7 @@ func (m *matrix) callers(svc string, want rule) []caller {
 	if exact == "" {
 		exact = "rwdlacup"
 	}
-	for _, k := range []string{"account", "service", "wrongsrt", "wrongss", "expired", "future", "ip", "https"} {
+	for _, k := range []string{"account", "service", "wrongsrt", "wrongss", "expired", "future", "ip", "https", "expired service"} {
 		cs = append(cs, caller{name: k + " SAS " + exact, kind: k, perm: exact})
 	}
 	return cs
@@ -132,7 +132,7 @@ func expect(svc string, want rule, srt byte, c caller) outcome {
 		return deny(forbidden, "AuthorizationFailure")
 	}
 	switch c.kind {
-	case "expired", "future":
+	case "expired", "future", "expired service":
 		return deny(forbidden, "AuthenticationFailed")
 	case "ip":
 		return deny(forbidden, "AuthorizationSourceIPMismatch")
@@ -222,7 +222,7 @@ func (m *matrix) sign(t *testing.T, svc string, req *http.Request, c caller, srt
 	}
 	start, expiry := now.Add(-time.Hour), now.Add(time.Hour)
 	switch c.kind {
-	case "expired":
+	case "expired", "expired service":
 		start, expiry = now.Add(-2*time.Hour), now.Add(-time.Hour)
 	case "future":
 		start, expiry = now.Add(time.Hour), now.Add(2*time.Hour)
@@ -235,7 +235,7 @@ func (m *matrix) sign(t *testing.T, svc string, req *http.Request, c caller, srt
 		f.spr = "https"
 	}
 	q := req.URL.Query()
-	if c.kind == "service" {
+	if c.kind == "service" || c.kind == "expired service" {
 		m.signService(svc, q, f)
 	} else {
 		ss, rt := serviceLetter(svc), string(srt)

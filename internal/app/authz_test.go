@@ -25,7 +25,7 @@ import (
 // public access level), an account SAS and a service SAS with each single
 // permission letter and with the exact set the operation needs, an account
 // SAS of the wrong resource type or service, expired, not yet valid, from
-// the wrong address and over the wrong protocol. Each answer must be the
+// the wrong address and over the wrong protocol, and an expired service SAS. Each answer must be the
 // one the "Create an account SAS" and "Create a service SAS" pages give
 // (authz_expected_test.go): denied with the right status and code, or not
 // denied by authorization (any other answer). A row without a declaration,
