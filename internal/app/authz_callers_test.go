@@ -34,6 +34,12 @@ var publicContainers = map[string]string{"blob": "authzpubb", "container": "auth
 // letters are every SAS permission letter.
 const letters = "racwdxyltfmeopiu"
 
+// policyID names the stored access policy the fixtures give the private
+// container, queue, table and share, with every letter its ACL accepts.
+const policyID = "authzall"
+
+var policyLetters = map[string]string{"blob": "racwdxltmeop", "queue": "raup", "table": "raud", "file": "rcwdl"}
+
 type matrix struct {
 	in     *lazulitest.Instance
 	ops    *opLog
@@ -43,7 +49,7 @@ type matrix struct {
 // caller is one way of sending a request.
 type caller struct {
 	name   string
-	kind   string // sharedkey, wrongkey, anonymous, account, service, wrongsrt, wrongss, expired, future, ip, https, expired service
+	kind   string // sharedkey, wrongkey, anonymous, account, service, wrongsrt, wrongss, expired, future, ip, https, expired service, policy
 	perm   string // SAS permissions
 	public string // anonymous: the public access level of the container addressed
 }
@@ -67,7 +73,9 @@ func (m *matrix) callers(svc string, want rule) []caller {
 	for _, k := range []string{"account", "service", "wrongsrt", "wrongss", "expired", "future", "ip", "https", "expired service"} {
 		cs = append(cs, caller{name: k + " SAS " + exact, kind: k, perm: exact})
 	}
-	return cs
+	// A service SAS whose window and letters come from a stored access
+	// policy (si) of the container it names.
+	return append(cs, caller{name: "service SAS si=" + policyID, kind: "policy", perm: policyLetters[svc]})
 }
 
 // checkRow sends the row's request as every caller and checks the answers;
@@ -147,7 +155,7 @@ func expect(svc string, want rule, srt byte, c caller) outcome {
 		return deny(forbidden, "AuthorizationServiceMismatch")
 	case "wrongsrt":
 		return deny(forbidden, "AuthorizationResourceTypeMismatch")
-	case "service":
+	case "service", "policy":
 		if !want.serviceSAS || srt == 's' {
 			// Out of a service SAS's reach: its signature names another
 			// resource, or its scope is not the operation's.
@@ -228,6 +236,9 @@ func (m *matrix) sign(t *testing.T, svc string, req *http.Request, c caller, srt
 		start, expiry = now.Add(time.Hour), now.Add(2*time.Hour)
 	}
 	f := sasFields{sp: c.perm, st: start.Format(time.RFC3339), se: expiry.Format(time.RFC3339)}
+	if c.kind == "policy" {
+		f = sasFields{si: policyID}
+	}
 	switch c.kind {
 	case "ip":
 		f.sip = "203.0.113.7"
@@ -235,7 +246,7 @@ func (m *matrix) sign(t *testing.T, svc string, req *http.Request, c caller, srt
 		f.spr = "https"
 	}
 	q := req.URL.Query()
-	if c.kind == "service" || c.kind == "expired service" {
+	if c.kind == "service" || c.kind == "expired service" || c.kind == "policy" {
 		m.signService(svc, q, f)
 	} else {
 		ss, rt := serviceLetter(svc), string(srt)
@@ -253,18 +264,14 @@ func (m *matrix) sign(t *testing.T, svc string, req *http.Request, c caller, srt
 	req.URL.RawQuery = q.Encode()
 }
 
-type sasFields struct{ sp, st, se, sip, spr string }
+type sasFields struct{ sp, st, se, si, sip, spr string }
 
 func (f sasFields) set(q url.Values) {
 	q.Set("sv", sasVersion)
-	q.Set("sp", f.sp)
-	q.Set("st", f.st)
-	q.Set("se", f.se)
-	if f.sip != "" {
-		q.Set("sip", f.sip)
-	}
-	if f.spr != "" {
-		q.Set("spr", f.spr)
+	for name, v := range map[string]string{"sp": f.sp, "st": f.st, "se": f.se, "si": f.si, "sip": f.sip, "spr": f.spr} {
+		if v != "" {
+			q.Set(name, v)
+		}
 	}
 }
 
@@ -273,7 +280,7 @@ func (f sasFields) set(q url.Values) {
 func (m *matrix) signService(svc string, q url.Values, f sasFields) {
 	f.set(q)
 	head := []string{f.sp, f.st, f.se}
-	network := []string{"", f.sip, f.spr, sasVersion} // si, sip, spr, sv
+	network := []string{f.si, f.sip, f.spr, sasVersion}
 	var fields []string
 	switch svc {
 	case "blob":

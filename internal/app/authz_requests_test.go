@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/lazuli-storage/lazuli/internal/auth"
 	"github.com/lazuli-storage/lazuli/internal/lazulitest"
@@ -126,6 +127,11 @@ func (m *matrix) fixtures(t *testing.T, svc string) {
 		body                string
 	}
 	var calls []call
+	now := m.in.Clock.Now().UTC()
+	acl := `<?xml version="1.0" encoding="utf-8"?><SignedIdentifiers><SignedIdentifier><Id>` + policyID +
+		`</Id><AccessPolicy><Start>` + now.Add(-time.Hour).Format(time.RFC3339) + `</Start><Expiry>` +
+		now.Add(time.Hour).Format(time.RFC3339) + `</Expiry><Permission>` + policyLetters[svc] +
+		`</Permission></AccessPolicy></SignedIdentifier></SignedIdentifiers>`
 	switch svc {
 	case "blob":
 		for _, c := range []struct{ name, public string }{{privateContainer, ""}, {publicContainers["blob"], "blob"}, {publicContainers["container"], "container"}} {
@@ -136,17 +142,20 @@ func (m *matrix) fixtures(t *testing.T, svc string) {
 				call{"PUT", "/" + c.name + "/" + blobName, "", http.Header{"X-Ms-Blob-Type": {"BlockBlob"}}, "content"})
 			if c.public != "" {
 				calls = append(calls, call{"PUT", "/" + c.name, "restype=container&comp=acl", http.Header{"X-Ms-Blob-Public-Access": {c.public}}, ""})
+			} else {
+				calls = append(calls, call{"PUT", "/" + c.name, "restype=container&comp=acl", nil, acl})
 			}
 		}
 	case "queue":
-		calls = append(calls, call{"PUT", "/" + queueName, "", nil, ""})
+		calls = append(calls, call{"PUT", "/" + queueName, "", nil, ""}, call{"PUT", "/" + queueName, "comp=acl", nil, acl})
 	case "table":
 		calls = append(calls, call{"POST", "/Tables", "", http.Header{"Content-Type": {"application/json"}, "Accept": {"application/json;odata=nometadata"}},
-			`{"TableName":"` + tableName + `"}`})
+			`{"TableName":"` + tableName + `"}`}, call{"PUT", "/" + tableName, "comp=acl", nil, acl})
 	case "file":
 		calls = append(calls,
 			call{"PUT", "/" + shareName, "restype=share&comp=lease", http.Header{"X-Ms-Lease-Action": {"break"}, "X-Ms-Lease-Break-Period": {"0"}}, ""},
 			call{"PUT", "/" + shareName, "restype=share", nil, ""},
+			call{"PUT", "/" + shareName, "restype=share&comp=acl", nil, acl},
 			call{"PUT", "/" + shareName + "/d", "restype=directory", http.Header{"X-Ms-File-Attributes": {"None"}, "X-Ms-File-Creation-Time": {"now"},
 				"X-Ms-File-Last-Write-Time": {"now"}, "X-Ms-File-Permission": {"inherit"}}, ""},
 			call{"PUT", "/" + shareName + "/d/f", "comp=lease", http.Header{"X-Ms-Lease-Action": {"break"}}, ""},
