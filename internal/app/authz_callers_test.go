@@ -49,7 +49,7 @@ type matrix struct {
 // caller is one way of sending a request.
 type caller struct {
 	name   string
-	kind   string // sharedkey, wrongkey, anonymous, account, service, wrongsrt, wrongss, expired, future, ip, https, expired service, policy
+	kind   string // sharedkey, wrongkey, anonymous, account, service, wrongsrt, wrongss, expired, future, ip, https, expired service, policy, object
 	perm   string // SAS permissions
 	public string // anonymous: the public access level of the container addressed
 }
@@ -72,6 +72,10 @@ func (m *matrix) callers(svc string, want rule) []caller {
 	}
 	for _, k := range []string{"account", "service", "wrongsrt", "wrongss", "expired", "future", "ip", "https", "expired service"} {
 		cs = append(cs, caller{name: k + " SAS " + exact, kind: k, perm: exact})
+	}
+	if svc == "blob" || svc == "file" {
+		// A SAS for the one blob or file the object rows address.
+		cs = append(cs, caller{name: svc + " SAS " + exact, kind: "object", perm: exact})
 	}
 	// A service SAS whose window and letters come from a stored access
 	// policy (si) of the container it names.
@@ -104,7 +108,7 @@ func (m *matrix) checkRow(t *testing.T, svc string, row route.Rule, want rule) i
 		if op := m.ops.op(resp.Header.Get("X-Ms-Request-Id")); op != row.Op && (op != "" || c.kind == "sharedkey") {
 			t.Errorf("%s %s %s as %s: the access log names %q", svc, row.Method, row.Op, c.name, op)
 		}
-		o := expect(svc, want, srt, c)
+		o := expect(svc, want, srt, c, row.Level == route.Object)
 		if !o.check(svc, resp.StatusCode, code) {
 			t.Errorf("%s %s %s (%s) as %s: got %d %s, want %s", svc, row.Method, row.Op, req.URL.Path, c.name, resp.StatusCode, code, o)
 		}
@@ -120,8 +124,9 @@ func (o outcome) String() string {
 }
 
 // expect is the answer the pages give caller c for an operation needing
-// want, of resource type srt.
-func expect(svc string, want rule, srt byte, c caller) outcome {
+// want, of resource type srt; onObject says the row addresses the blob or
+// file itself (its path), which a blob or file SAS reaches.
+func expect(svc string, want rule, srt byte, c caller, onObject bool) outcome {
 	const forbidden = http.StatusForbidden
 	if want.kind == "oauth" {
 		// "Only authentication scheme Bearer is supported."
@@ -134,6 +139,11 @@ func expect(svc string, want rule, srt byte, c caller) outcome {
 		return deny(forbidden, "AuthenticationFailed")
 	case "anonymous":
 		return expectAnonymous(svc, want, srt, c)
+	}
+	if c.kind == "object" && !onObject {
+		// Signed for one blob or file: the signature names another
+		// resource than the container or directory addressed.
+		return deny(forbidden, "AuthenticationFailed")
 	}
 	if want.kind == "key" {
 		// "Only the account owner may call this operation."
@@ -155,6 +165,10 @@ func expect(svc string, want rule, srt byte, c caller) outcome {
 		return deny(forbidden, "AuthorizationServiceMismatch")
 	case "wrongsrt":
 		return deny(forbidden, "AuthorizationResourceTypeMismatch")
+	case "object":
+		if !want.serviceSAS {
+			return deny(forbidden, "AuthenticationFailed", "AuthorizationFailure", "AuthorizationResourceTypeMismatch")
+		}
 	case "service", "policy":
 		if !want.serviceSAS || srt == 's' {
 			// Out of a service SAS's reach: its signature names another
@@ -246,8 +260,8 @@ func (m *matrix) sign(t *testing.T, svc string, req *http.Request, c caller, srt
 		f.spr = "https"
 	}
 	q := req.URL.Query()
-	if c.kind == "service" || c.kind == "expired service" || c.kind == "policy" {
-		m.signService(svc, q, f)
+	if c.kind == "service" || c.kind == "expired service" || c.kind == "policy" || c.kind == "object" {
+		m.signService(svc, q, f, c.kind == "object")
 	} else {
 		ss, rt := serviceLetter(svc), string(srt)
 		switch c.kind {
@@ -276,20 +290,29 @@ func (f sasFields) set(q url.Values) {
 }
 
 // signService signs a service SAS for the matrix's container, queue, table
-// or share, in the layouts of the "Create a service SAS" page.
-func (m *matrix) signService(svc string, q url.Values, f sasFields) {
+// or share, in the layouts of the "Create a service SAS" page
+// or share; with object, for the matrix's blob or file only (sr=b, sr=f).
+func (m *matrix) signService(svc string, q url.Values, f sasFields, object bool) {
 	f.set(q)
 	head := []string{f.sp, f.st, f.se}
 	network := []string{f.si, f.sip, f.spr, sasVersion}
 	var fields []string
 	switch svc {
 	case "blob":
-		q.Set("sr", "c")
-		fields = append(append(head, "/blob/"+lazulitest.Account+"/"+privateContainer), network...)
-		fields = append(fields, "c", "", "", "", "", "", "") // sr, snapshot time, rscc..rsct
+		sr, resource := "c", "/blob/"+lazulitest.Account+"/"+privateContainer
+		if object {
+			sr, resource = "b", resource+"/"+blobName
+		}
+		q.Set("sr", sr)
+		fields = append(append(head, resource), network...)
+		fields = append(fields, sr, "", "", "", "", "", "") // sr, snapshot time, rscc..rsct
 	case "file":
-		q.Set("sr", "s")
-		fields = append(append(head, "/file/"+lazulitest.Account+"/"+shareName), network...)
+		sr, resource := "s", "/file/"+lazulitest.Account+"/"+shareName
+		if object {
+			sr, resource = "f", resource+"/d/f"
+		}
+		q.Set("sr", sr)
+		fields = append(append(head, resource), network...)
 		fields = append(fields, "", "", "", "", "")
 	case "queue":
 		fields = append(append(head, "/queue/"+lazulitest.Account+"/"+queueName), network...)
