@@ -30,12 +30,6 @@ func (s *Service) renameContainer(w http.ResponseWriter, r *http.Request) error 
 	if err := validContainerName(source); err != nil {
 		return err
 	}
-	if err := authorize(r, t, createContainer, nil); err != nil {
-		return err
-	}
-	if err := authorize(r, target{Container: source}, deleteContainer, nil); err != nil {
-		return err
-	}
 	account := request.Of(r).Account
 	err := s.store.Update(r.Context(), func(tx store.Tx) error {
 		dest, _, err := loadContainer(tx, account, t.Container)

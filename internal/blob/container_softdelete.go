@@ -81,9 +81,6 @@ func (s *Service) restoreContainer(w http.ResponseWriter, r *http.Request) error
 	if err := validContainerName(deleted); err != nil {
 		return err
 	}
-	if err := authorize(r, t, createContainer, nil); err != nil {
-		return err
-	}
 	account := request.Of(r).Account
 	tombstone := tombstoneName(deleted, version)
 	err := s.store.Update(r.Context(), func(tx store.Tx) error {

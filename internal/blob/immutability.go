@@ -5,7 +5,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lazuli-storage/lazuli/internal/auth"
 	"github.com/lazuli-storage/lazuli/internal/azerr"
 	"github.com/lazuli-storage/lazuli/internal/cond"
 	"github.com/lazuli-storage/lazuli/internal/request"
@@ -31,10 +30,6 @@ import (
 // </ImmutableStorageWithVersioning>, effective with IsVersioningEnabled
 // (Azure requires versioning for it). Without it the operations and
 // headers below answer 409 FeatureNotEnabled.
-
-// immutabilityAccess is what Set/Delete Blob Immutability Policy and Set
-// Blob Legal Hold need: the i (set immutability policy) permission of a SAS.
-var immutabilityAccess = access{level: auth.ResourceObject, perm: "i"}
 
 const (
 	hdrPolicyUntil = "X-Ms-Immutability-Policy-Until-Date"
@@ -175,11 +170,8 @@ func (s *Service) changeVersion(r *http.Request, conds cond.Conditions, sel sele
 	account := request.Of(r).Account
 	var out *blobRecord
 	err := s.store.Update(r.Context(), func(tx store.Tx) error {
-		c, found, err := loadContainer(tx, account, t.Container)
+		_, found, err := loadContainer(tx, account, t.Container)
 		if err != nil {
-			return err
-		}
-		if err := authorize(r, t, immutabilityAccess, c); err != nil {
 			return err
 		}
 		if !found {
