@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/lazuli-storage/lazuli/internal/clock"
-	"github.com/lazuli-storage/lazuli/internal/request"
 	extentmem "github.com/lazuli-storage/lazuli/internal/extent/memory"
+	"github.com/lazuli-storage/lazuli/internal/request"
 	"github.com/lazuli-storage/lazuli/internal/server"
 	"github.com/lazuli-storage/lazuli/internal/store"
 	storemem "github.com/lazuli-storage/lazuli/internal/store/memory"
