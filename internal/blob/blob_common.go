@@ -88,7 +88,7 @@ func parseContentProps(h http.Header, standard bool) (contentprops.Props, error)
 		CacheControl: get("Cache-Control", "x-ms-blob-cache-control"),
 	}
 	var err error
-	p.MD5, err = parseMD5(h, "x-ms-blob-content-md5")
+	p.MD5, err = contentprops.ParseMD5Property(h, "x-ms-blob-content-md5")
 	return p, err
 }
 
