@@ -18,10 +18,15 @@ type checksums struct {
 }
 
 // parseChecksums reads Content-MD5 and x-ms-content-crc64. A value that is
-// not Base64 of the right length is 400 InvalidMd5 / InvalidHeaderValue.
+// not Base64 of the right length is 400 InvalidMd5 / InvalidHeaderValue; a
+// request may declare one of the two, not both (400
+// BothCrc64AndMd5HeaderPresent, as the write operations' pages say).
 func parseChecksums(h http.Header) (checksums, error) {
 	var c checksums
 	var err error
+	if h.Get("Content-MD5") != "" && h.Get("X-Ms-Content-Crc64") != "" {
+		return c, azerr.New(azerr.BothCrc64AndMd5HeaderPresent)
+	}
 	if c.md5, err = parseMD5(h, "Content-MD5"); err != nil {
 		return c, err
 	}
