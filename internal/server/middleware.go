@@ -219,7 +219,7 @@ func (c *chain) serve(w http.ResponseWriter, r *http.Request, info *request.Info
 		return err
 	}
 	info.Identity = id
-	if origin := r.Header.Get("Origin"); origin != "" {
+	if origin := r.Header.Get("Origin"); svcprops.ActualApplies(origin, r.Method) {
 		c.corsHeaders(w, r, info, origin)
 	}
 	return c.svc.Handle(w, r)
@@ -320,7 +320,7 @@ func (c *chain) preflight(w http.ResponseWriter, r *http.Request, info *request.
 	return nil
 }
 
-// corsHeaders adds CORS response headers when a rule matches; failures to
+// corsHeaders adds the CORS response headers the rules give; failures to
 // read the rules only cost the headers, never the request.
 func (c *chain) corsHeaders(w http.ResponseWriter, r *http.Request, info *request.Info, origin string) {
 	props, err := svcprops.Get(r.Context(), c.opts.Store, info.Account, string(c.svc.Name()))
