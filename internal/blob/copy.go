@@ -256,7 +256,9 @@ func (s *Service) copyContent(tx store.Tx, r *http.Request, a copyArgs, remote *
 		return nil, sourceTooLarge(limit)
 	case sync && src.Type != blockBlob:
 		return nil, azerr.New(azerr.InvalidSourceBlobType)
-	case sync && src.archivedAt(now):
+	case src.archivedAt(now) && (sync || a.tier == ""):
+		// An archived source is copied only by the asynchronous copy,
+		// into the tier the request names.
 		return nil, azerr.New(azerr.BlobArchived)
 	}
 	return src, checkSourceMD5(a.sourceMD5, src.Props.MD5)
@@ -303,13 +305,10 @@ func copyInto(rec, src *blobRecord, a copyArgs) error {
 
 // rehydrateCopy makes a copy of an archived source pending: the
 // destination stays archived until the rehydration delay has passed, then
-// has the requested tier (Hot when none) and the copy succeeds. A copy to
-// the archive tier needs no rehydration.
+// has the requested tier and the copy succeeds. A copy to the archive tier
+// needs no rehydration.
 func rehydrateCopy(rec *blobRecord, a copyArgs, now time.Time) {
 	target := a.tier
-	if target == "" {
-		target = "Hot"
-	}
 	if target == "Archive" {
 		return
 	}
