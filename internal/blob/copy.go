@@ -127,14 +127,13 @@ type copyResult struct {
 	status string
 }
 
-func (c copyResult) send(w http.ResponseWriter, withMD5 bool) error {
+// send answers a copy; md5, when not nil, is answered as Content-MD5.
+func (c copyResult) send(w http.ResponseWriter, md5 []byte) error {
 	h := w.Header()
 	setWriteResult(h, c.rec)
 	h.Set("X-Ms-Copy-Id", c.copyID)
 	h.Set("X-Ms-Copy-Status", c.status)
-	if withMD5 && len(c.rec.Props.MD5) > 0 {
-		h.Set("X-Ms-Content-Md5", md5Base64(c.rec.Props.MD5))
-	}
+	setIf(h, "Content-MD5", md5Base64(md5))
 	return write(w, http.StatusAccepted)
 }
 
@@ -154,7 +153,7 @@ func (s *Service) copyBlob(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return res.send(w, false)
+	return res.send(w, nil)
 }
 
 // copyFromURL is Copy Blob From URL: the same copy, synchronous, of a
@@ -168,7 +167,13 @@ func (s *Service) copyFromURL(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return res.send(w, true)
+	// Content-MD5 is the verified x-ms-source-content-md5, else the
+	// copied blob's.
+	md5 := a.sourceMD5
+	if md5 == nil {
+		md5 = res.rec.Props.MD5
+	}
+	return res.send(w, md5)
 }
 
 // runCopy writes the destination of Copy Blob or Copy Blob From URL.

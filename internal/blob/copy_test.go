@@ -447,3 +447,19 @@ func TestCopyOfArchivedSourceNeedsTier(t *testing.T) {
 	}
 	must(dst.StartCopyFromURL(e.ctx, src.URL(), &blob.StartCopyFromURLOptions{Tier: to.Ptr(blob.AccessTierHot)})).on(t)
 }
+
+// TestCopyFromURLAnswersContentMD5 pins that Copy Blob From URL answers the
+// verified x-ms-source-content-md5 as Content-MD5, as azblob's live tests
+// TestCopyBlobFromUrlSourceContentMD5 and TestCopyBlockBlobFromUrlSourceContentMD5
+// expect (resp.ContentMD5 equal to the source MD5 sent).
+func TestCopyFromURLAnswersContentMD5(t *testing.T) {
+	e := start(t)
+	c := e.container("syncmd5")
+	data := make([]byte, 8<<10)
+	sum := md5.Sum(data)
+	src := e.upload(c, "src", data)
+	resp := must(c.NewBlobClient("dst").CopyFromURL(e.ctx, src.URL(), &blob.CopyFromURLOptions{SourceContentMD5: sum[:]})).on(t)
+	if !bytes.Equal(resp.ContentMD5, sum[:]) {
+		t.Fatalf("Content-MD5 %x, want %x", resp.ContentMD5, sum)
+	}
+}
