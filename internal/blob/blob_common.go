@@ -150,7 +150,10 @@ func setBlobETag(h http.Header, b *blobRecord) {
 // the range.
 func setBlobHeaders(h http.Header, b *blobRecord, now time.Time) {
 	setBlobETag(h, b)
-	b.Props.WriteHeaders(h)
+	b.Props.WriteSetHeaders(h)
+	if b.Props.Type == "" {
+		h["Content-Type"] = nil // nor one net/http would sniff
+	}
 	h.Set("X-Ms-Blob-Type", b.Type.String())
 	h.Set("X-Ms-Creation-Time", httpTime(b.Created))
 	h.Set("Accept-Ranges", "bytes")

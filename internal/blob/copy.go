@@ -8,6 +8,7 @@ import (
 
 	"github.com/lazuli-storage/lazuli/internal/azerr"
 	"github.com/lazuli-storage/lazuli/internal/cond"
+	"github.com/lazuli-storage/lazuli/internal/contentprops"
 	"github.com/lazuli-storage/lazuli/internal/lease"
 	"github.com/lazuli-storage/lazuli/internal/metadata"
 	"github.com/lazuli-storage/lazuli/internal/request"
@@ -249,6 +250,9 @@ func (s *Service) copyContent(tx store.Tx, r *http.Request, a copyArgs, remote *
 	now := s.now()
 	if remote != nil {
 		src := &blobRecord{Type: blockBlob, Committed: true, Props: remote.props, Metadata: remote.meta}
+		if src.Props.Type == "" {
+			src.Props.Type = contentprops.DefaultType // a new blob has a type
+		}
 		src.SetSegments(remote.segments())
 		return src, checkSourceMD5(a.sourceMD5, remote.md5[:])
 	}
