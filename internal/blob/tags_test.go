@@ -424,3 +424,25 @@ func TestFindBlobsByTagsPermissions(t *testing.T) {
 		t.Fatalf("container find with f: %v", err)
 	}
 }
+
+// TestFindBlobsTenUniqueTagsOverSockets: ten distinct tag keys plus
+// @container find the blob; an eleventh key is 400
+// InvalidQueryParameterValue (see TestFindQueryCountsUniqueTags).
+func TestFindBlobsTenUniqueTagsOverSockets(t *testing.T) {
+	e := start(t)
+	c := e.container("tenkeys")
+	tags := map[string]string{}
+	where := `@container = 'tenkeys'`
+	for i := 0; i < 10; i++ {
+		k := fmt.Sprintf("k%d", i)
+		tags[k] = "v"
+		where += fmt.Sprintf(` AND "%s" = 'v'`, k)
+	}
+	e.tagged(c, "b", tags)
+	resp, err := e.svc.FilterBlobs(e.ctx, where, nil)
+	if err != nil || len(resp.Blobs) != 1 {
+		t.Fatalf("ten keys and @container: %v %+v", err, resp)
+	}
+	_, err = e.svc.FilterBlobs(e.ctx, where+` AND "k10" = 'v'`, nil)
+	wantCode(t, err, 400, "InvalidQueryParameterValue")
+}
