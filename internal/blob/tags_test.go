@@ -445,4 +445,9 @@ func TestFindBlobsTenUniqueTagsOverSockets(t *testing.T) {
 	}
 	_, err = e.svc.FilterBlobs(e.ctx, where+` AND "k10" = 'v'`, nil)
 	wantCode(t, err, 400, "InvalidQueryParameterValue")
+	// Find Blobs by Tags in Container takes its container from the URL
+	// alone: "Error parsing query: Cannot have container in both uri and
+	// query" (Azure/azure-sdk-for-net#27610).
+	_, err = c.FilterBlobs(e.ctx, where, nil)
+	wantCode(t, err, 400, "InvalidQueryParameterValue")
 }
