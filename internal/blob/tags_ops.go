@@ -14,8 +14,10 @@ import (
 )
 
 // Get and Set Blob Tags need the t (tags) permission of a SAS. Both take
-// only x-ms-if-tags among the conditions, and an optional lease ID that
-// must then name the blob's active lease (neither operation needs one).
+// only x-ms-if-tags among the conditions, and a lease ID that must name the
+// blob's active lease. Get Blob Tags needs none; Set Blob Tags of a leased
+// blob does (412 LeaseIdMissing), as azblob's live test
+// TestSetBlobTagsWithLeaseId requires.
 var tagsAccess = access{level: auth.ResourceObject, perm: "t"}
 
 // getBlobTags is Get Blob Tags, of the base blob, a snapshot or a version.
@@ -90,6 +92,9 @@ func (s *Service) setBlobTags(w http.ResponseWriter, r *http.Request) error {
 	err = s.store.Update(r.Context(), func(tx store.Tx) error {
 		b, err := s.tagTarget(tx, r, account, t, sel, conds)
 		if err != nil {
+			return err
+		}
+		if err := b.Lease.CheckWrite(leaseID(r), s.now(), lease.Blob); err != nil {
 			return err
 		}
 		elem := elemBase

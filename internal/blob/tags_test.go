@@ -136,9 +136,17 @@ func TestBlobTagsLeaseAndSAS(t *testing.T) {
 	if _, err := lc.AcquireLease(e.ctx, -1, nil); err != nil {
 		t.Fatal(err)
 	}
-	// No lease ID is needed; a wrong one fails.
-	if _, err := b.SetTags(e.ctx, map[string]string{"a": "2"}, nil); err != nil {
-		t.Fatalf("set tags on a leased blob: %v", err)
+	// Setting the tags of a leased blob needs its lease ID (azblob's live
+	// test TestSetBlobTagsWithLeaseId); reading them does not. A wrong one
+	// fails.
+	_, err = b.SetTags(e.ctx, map[string]string{"a": "2"}, nil)
+	wantCode(t, err, 412, "LeaseIdMissing")
+	if _, err := b.GetTags(e.ctx, nil); err != nil {
+		t.Fatalf("get tags of a leased blob: %v", err)
+	}
+	right := &blob.AccessConditions{LeaseAccessConditions: &blob.LeaseAccessConditions{LeaseID: to.Ptr("11111111-2222-3333-4444-555555555555")}}
+	if _, err := b.SetTags(e.ctx, map[string]string{"a": "2"}, &blob.SetTagsOptions{AccessConditions: right}); err != nil {
+		t.Fatalf("set tags with the lease ID: %v", err)
 	}
 	wrong := &blob.AccessConditions{LeaseAccessConditions: &blob.LeaseAccessConditions{LeaseID: to.Ptr("99999999-2222-3333-4444-555555555555")}}
 	_, err = b.SetTags(e.ctx, map[string]string{"a": "3"}, &blob.SetTagsOptions{AccessConditions: wrong})
