@@ -268,7 +268,9 @@ func (c *chain) resolveAccount(r *http.Request, info *request.Info) error {
 		return azerr.New(azerr.InvalidUri)
 	}
 	if _, ok := c.opts.Auth.Accounts.Lookup(acct); !ok {
-		return azerr.Newf(azerr.InvalidUri, "The requested URI does not represent any resource on the server: unknown account %q.", acct)
+		// Azure has no such request (its accounts are host names); this
+		// is Azurite's answer, so that code written against it runs.
+		return azerr.Newf(azerr.InvalidOperation, "Invalid storage account.")
 	}
 	info.Account, info.PathStyle = acct, true
 	if rest != "" || strings.HasSuffix(trimmed, "/") {
