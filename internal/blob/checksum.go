@@ -69,12 +69,18 @@ func (c checksums) copied() digests { return digests{md5: true, crc64: c.crc64 !
 // Block answer with x-ms-content-crc64 rather than Content-MD5.
 const crc64Version = "2019-02-02"
 
+// combinedVersion is the first version whose Put Block, Put Page and
+// Append Block answer with both checksums when the request declared a
+// Content-MD5 (the service's "MD5/CRC64 combined return").
+const combinedVersion = "2026-10-06"
+
 // digests decides what a write computes, as the real service does. Put Blob
 // (whole) keeps the MD5 as the blob's Content-MD5 property, so it always
 // computes it, and adds the CRC-64 from 2019-02-02. Put Block, Put Page and
 // Append Block answer with Content-MD5 only when the request carried one and
-// with x-ms-content-crc64 otherwise; before 2019-02-02 they answered with
-// Content-MD5. A declared checksum is always computed, to be verified.
+// with x-ms-content-crc64 otherwise, and with both for a Content-MD5 from
+// 2026-10-06; before 2019-02-02 they answered with Content-MD5. A declared
+// checksum is always computed, to be verified.
 func (c checksums) digests(version string, whole bool) digests {
 	modern := version >= crc64Version
 	switch {
@@ -82,6 +88,8 @@ func (c checksums) digests(version string, whole bool) digests {
 		return digests{md5: true, crc64: modern || c.crc64 != nil}
 	case !modern:
 		return digests{md5: true, crc64: c.crc64 != nil}
+	case version >= combinedVersion:
+		return digests{md5: c.md5 != nil, crc64: true}
 	default:
 		return digests{md5: c.md5 != nil, crc64: c.md5 == nil || c.crc64 != nil}
 	}

@@ -32,6 +32,13 @@ func TestResponseChecksums(t *testing.T) {
 		{"put block", block, "2025-01-05", nil, false, true},
 		{"put block with Content-MD5", block, "2025-01-05", http.Header{"Content-Md5": {wantMD5}}, true, false},
 		{"put block before 2019-02-02", block, "2018-11-09", nil, true, false},
+		// From 2026-10-06 a declared Content-MD5 gets both checksums
+		// (azblob's recorded TestStageBlockMD5WithCRC64Return,
+		// TestAppendBlockMD5WithCRC64Return, TestUploadPagesMD5WithCRC64Return;
+		// Azure/azure-sdk-for-go#27197).
+		{"put block with Content-MD5, 2026-10-06", block, "2026-10-06", http.Header{"Content-Md5": {wantMD5}}, true, true},
+		{"put page with Content-MD5, 2026-10-06", "sums/pages?comp=page", "2026-10-06",
+			http.Header{"X-Ms-Page-Write": {"update"}, "X-Ms-Range": {"bytes=0-7167"}, "Content-Md5": {wantMD5}}, true, true},
 		{"put page", "sums/pages?comp=page", "2025-01-05", http.Header{"X-Ms-Page-Write": {"update"}, "X-Ms-Range": {"bytes=0-7167"}}, false, true},
 	}
 	e.raw(http.MethodPut, "sums/pages", http.Header{"X-Ms-Blob-Type": {"PageBlob"}, "X-Ms-Blob-Content-Length": {"8192"}}, nil)
