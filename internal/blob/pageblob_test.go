@@ -540,3 +540,26 @@ func TestPageBlobLeaseAndConditions(t *testing.T) {
 		t.Fatalf("ranges %v", r)
 	}
 }
+
+// TestNegativeSequenceNumberConditionIsInvalidInput follows azblob's
+// recorded tests TestBlobPutPagesIfSequenceNumberLessThanNegOne and
+// TestBlobClearPagesIfSequenceNumberEqualNegOne (and the LT/LTE ones):
+// a sequence-number condition of -1 is 400 InvalidInput.
+func TestNegativeSequenceNumberConditionIsInvalidInput(t *testing.T) {
+	e := start(t)
+	c := e.container("negseq")
+	pb := c.NewPageBlobClient("p")
+	if _, err := pb.Create(e.ctx, 1024, nil); err != nil {
+		t.Fatal(err)
+	}
+	minus := to.Ptr(int64(-1))
+	for _, cond := range []pageblob.SequenceNumberAccessConditions{
+		{IfSequenceNumberLessThanOrEqualTo: minus}, {IfSequenceNumberLessThan: minus}, {IfSequenceNumberEqualTo: minus},
+	} {
+		_, err := pb.UploadPages(e.ctx, nopCloser(make([]byte, 512)), blob.HTTPRange{Count: 512},
+			&pageblob.UploadPagesOptions{SequenceNumberAccessConditions: &cond})
+		wantCode(t, err, 400, "InvalidInput")
+		_, err = pb.ClearPages(e.ctx, blob.HTTPRange{Count: 512}, &pageblob.ClearPagesOptions{SequenceNumberAccessConditions: &cond})
+		wantCode(t, err, 400, "InvalidInput")
+	}
+}
