@@ -80,7 +80,7 @@ func (s *Service) writeBlobAs(r *http.Request, conds cond.Conditions, creates bo
 			}
 		}
 		if rec != nil && creates {
-			if err := applyWriteImmutability(tx, r, rec, s.now()); err != nil {
+			if err := s.applyWriteImmutability(tx, r, rec, s.now()); err != nil {
 				return err
 			}
 		}

@@ -27,7 +27,7 @@ import (
 // account keeps deleted containers, returning the tombstone its records
 // move to ("" when soft delete is off). The container is hidden from now.
 func (s *Service) markSoftDeleted(tx store.Tx, account, name string, c *containerRecord) (string, error) {
-	pol, err := loadPolicy(tx, account)
+	pol, err := s.loadPolicy(tx, account)
 	if err != nil || pol.containerRetention == 0 {
 		return "", err
 	}

@@ -114,8 +114,8 @@ func (p policyRequest) apply(b *blobRecord) error {
 
 // requireImmutability is 409 FeatureNotEnabled unless the account has
 // version-level immutability.
-func requireImmutability(tx store.Tx, account string) error {
-	pol, err := loadPolicy(tx, account)
+func (s *Service) requireImmutability(tx store.Tx, account string) error {
+	pol, err := s.loadPolicy(tx, account)
 	if err != nil || pol.immutableVersions {
 		return err
 	}
@@ -127,7 +127,7 @@ func requireImmutability(tx store.Tx, account string) error {
 func (s *Service) immutableVersions(r *http.Request) (bool, error) {
 	var on bool
 	err := s.store.View(r.Context(), func(tx store.Tx) error {
-		pol, err := loadPolicy(tx, request.Of(r).Account)
+		pol, err := s.loadPolicy(tx, request.Of(r).Account)
 		on = pol.immutableVersions
 		return err
 	})
@@ -137,7 +137,7 @@ func (s *Service) immutableVersions(r *http.Request) (bool, error) {
 // applyWriteImmutability gives a blob a write creates the policy and legal
 // hold its request sets (x-ms-immutability-policy-* and x-ms-legal-hold on
 // Put Blob, Put Block List, copies and page or append blob creation).
-func applyWriteImmutability(tx store.Tx, r *http.Request, rec *blobRecord, now time.Time) error {
+func (s *Service) applyWriteImmutability(tx store.Tx, r *http.Request, rec *blobRecord, now time.Time) error {
 	p, hasPolicy, err := parsePolicy(r.Header, now)
 	if err != nil {
 		return err
@@ -146,7 +146,7 @@ func applyWriteImmutability(tx store.Tx, r *http.Request, rec *blobRecord, now t
 	if err != nil || (!hasPolicy && !hasHold) {
 		return err
 	}
-	if err := requireImmutability(tx, request.Of(r).Account); err != nil {
+	if err := s.requireImmutability(tx, request.Of(r).Account); err != nil {
 		return err
 	}
 	if hasPolicy {
@@ -177,7 +177,7 @@ func (s *Service) changeVersion(r *http.Request, conds cond.Conditions, sel sele
 		if !found {
 			return containerNotFound()
 		}
-		if err := requireImmutability(tx, account); err != nil {
+		if err := s.requireImmutability(tx, account); err != nil {
 			return err
 		}
 		b, err := loadState(tx, account, t.Container, t.Blob, sel, s.now())
