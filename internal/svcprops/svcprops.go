@@ -270,13 +270,17 @@ func Get(ctx context.Context, st store.Store, account, service string) (Properti
 
 // Set merges a Set Service Properties request into the stored properties.
 func Set(ctx context.Context, st store.Store, account, service string, set Properties) error {
-	return st.Update(ctx, func(tx store.Tx) error {
+	err := st.Update(ctx, func(tx store.Tx) error {
 		p, err := Load(tx, account, service)
 		if err != nil {
 			return err
 		}
 		return Save(tx, account, service, p.Merge(set))
 	})
+	// Counted once committed (and also when the commit's outcome is
+	// unknown), so a cached copy read before it is not used again.
+	Forget()
+	return err
 }
 
 func splitList(s string) []string {
