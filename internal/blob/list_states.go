@@ -75,6 +75,10 @@ type stateScan struct {
 func scanStates(tx store.Tx, account, container string, p listParams, now time.Time) ([]blobItem, error) {
 	ss := &stateScan{p: p, now: now}
 	ss.resumeName, ss.resumeOrd = splitMarker(p.marker)
+	if p.startFrom > ss.resumeName {
+		// startFrom lists its own name from its first state on.
+		ss.resumeName, ss.resumeOrd = p.startFrom, ""
+	}
 	prefixKey := namePrefixKey(account, container, p.prefix)
 	end := store.PrefixEnd(prefixKey)
 	start := prefixKey
@@ -154,6 +158,8 @@ func (ss *stateScan) listed(elem string, rec *blobRecord) bool {
 	inc := ss.p.include
 	switch {
 	case expired:
+		return false
+	case elem == elemBase && rec.expiredAt(ss.now):
 		return false
 	case elem == elemBase:
 		return rec.Committed || inc["uncommittedblobs"]
