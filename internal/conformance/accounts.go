@@ -31,15 +31,21 @@ type testAccount struct {
 	Description  string
 }
 
-const versioning = "<IsVersioningEnabled>true</IsVersioningEnabled>"
+// Lazuli's extensions of Set Blob Service Properties for what Azure sets
+// in the management plane.
+const (
+	versioning          = "<IsVersioningEnabled>true</IsVersioningEnabled>"
+	containerSoftDelete = "<ContainerDeleteRetentionPolicy><Enabled>true</Enabled><Days>1</Days></ContainerDeleteRetentionPolicy>"
+)
 
 // newTestAccounts returns the accounts with fresh random keys. The
 // settings follow azblob's and azfile's test-resources.json: versioning
 // on the primary, immutable and soft-delete accounts; blob soft delete
 // (one day, permanent delete allowed) and share soft delete on the
-// soft-delete account. Azure sets these through the management plane;
-// Lazuli takes them through Set Service Properties (versioning is its
-// extension).
+// soft-delete account; container soft delete (one day) on the soft-delete
+// and Data Lake accounts. Azure sets these through the management plane;
+// Lazuli takes them through Set Service Properties (versioning and
+// container soft delete are its extensions).
 func newTestAccounts() []testAccount {
 	accounts := []testAccount{
 		{Name: "lazuliprimary", NameEnv: []string{"AZURE_STORAGE_ACCOUNT_NAME", "TABLES_STORAGE_ACCOUNT_NAME"},
@@ -48,9 +54,11 @@ func newTestAccounts() []testAccount {
 		{Name: "lazulipremium", NameEnv: []string{"PREMIUM_AZURE_STORAGE_ACCOUNT_NAME"}, KeyEnv: []string{"PREMIUM_AZURE_STORAGE_ACCOUNT_KEY"}},
 		{Name: "lazulipremiumfile", NameEnv: []string{"PREMIUM_FILE_STORAGE_ACCOUNT_NAME"}, KeyEnv: []string{"PREMIUM_FILE_STORAGE_ACCOUNT_KEY"}},
 		{Name: "lazulisoftdelete", NameEnv: []string{"SOFT_DELETE_AZURE_STORAGE_ACCOUNT_NAME"}, KeyEnv: []string{"SOFT_DELETE_AZURE_STORAGE_ACCOUNT_KEY"},
-			BlobSettings: "<DeleteRetentionPolicy><Enabled>true</Enabled><Days>1</Days><AllowPermanentDelete>true</AllowPermanentDelete></DeleteRetentionPolicy>" + versioning,
+			BlobSettings: "<DeleteRetentionPolicy><Enabled>true</Enabled><Days>1</Days><AllowPermanentDelete>true</AllowPermanentDelete></DeleteRetentionPolicy>" +
+				versioning + containerSoftDelete,
 			FileSettings: "<ShareDeleteRetentionPolicy><Enabled>true</Enabled><Days>1</Days></ShareDeleteRetentionPolicy>"},
-		{Name: "lazulidatalake", NameEnv: []string{"DATALAKE_AZURE_STORAGE_ACCOUNT_NAME"}, KeyEnv: []string{"DATALAKE_AZURE_STORAGE_ACCOUNT_KEY"}},
+		{Name: "lazulidatalake", NameEnv: []string{"DATALAKE_AZURE_STORAGE_ACCOUNT_NAME"}, KeyEnv: []string{"DATALAKE_AZURE_STORAGE_ACCOUNT_KEY"},
+			BlobSettings: containerSoftDelete},
 		{Name: "lazuliimmutable", NameEnv: []string{"IMMUTABLE_AZURE_STORAGE_ACCOUNT_NAME"}, KeyEnv: []string{"IMMUTABLE_AZURE_STORAGE_ACCOUNT_KEY"}, BlobSettings: versioning},
 		{Name: "lazulicosmos", NameEnv: []string{"TABLES_COSMOS_ACCOUNT_NAME"}, KeyEnv: []string{"TABLES_PRIMARY_COSMOS_ACCOUNT_KEY"}},
 	}
