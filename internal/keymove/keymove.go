@@ -44,20 +44,22 @@ func SplitTombstone(keyName string) (name, version string, ok bool) {
 func IsTombstone(keyName string) bool { return strings.Contains(keyName, TombstoneSep) }
 
 // Span is a range of source keys, [Start, End), each starting with From,
-// moved to the same key with From replaced by To.
+// moved to the same key with From replaced by To. A span whose To is nil
+// deletes its records instead: Move over such spans is a bounded purge.
 type Span struct {
 	Start, End []byte
 	From, To   []byte
 }
 
-// Prefix is the span of every key under from, moved under to.
+// Prefix is the span of every key under from, moved under to (deleted when
+// to is nil).
 func Prefix(from, to []byte) Span {
 	return Span{Start: from, End: store.PrefixEnd(from), From: from, To: to}
 }
 
-// Each is called for every record moved, in the transaction that moves it,
-// with the record's old key and value: a service moves what it indexes
-// about the record there.
+// Each is called for every record moved or deleted, in the transaction
+// that does it, with the record's old key and value: a service moves or
+// drops there what it indexes or references from the record.
 type Each func(tx store.Tx, oldKey, value []byte) error
 
 // Move moves every record of spans, at most Batch per Update. each may be
@@ -104,12 +106,14 @@ func MoveSome(tx store.Tx, sp Span, limit int, each Each) (int, error) {
 		return 0, err
 	}
 	for _, r := range batch {
-		newKey := append(bytes.Clone(sp.To), r.k[len(sp.From):]...)
 		if err := tx.Delete(r.k); err != nil {
 			return 0, err
 		}
-		if err := tx.Put(newKey, r.v); err != nil {
-			return 0, err
+		if sp.To != nil {
+			newKey := append(bytes.Clone(sp.To), r.k[len(sp.From):]...)
+			if err := tx.Put(newKey, r.v); err != nil {
+				return 0, err
+			}
 		}
 		if each != nil {
 			if err := each(tx, r.k, r.v); err != nil {
