@@ -11,6 +11,7 @@ import (
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/to"
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azfile/file"
+	"github.com/Azure/azure-sdk-for-go/sdk/storage/azfile/sas"
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azfile/service"
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azfile/share"
 
@@ -264,4 +265,30 @@ func TestUndeleteShareRefusals(t *testing.T) {
 	if got := countKeys(t, in.App.Store, store.SpaceFile) + countKeys(t, in.App.Store, store.SpaceShare); got != 0 {
 		t.Fatalf("%d records left after a delete without soft delete", got)
 	}
+}
+
+// An account SAS with the write permission on containers restores a share,
+// as azfile's TestSASServiceClientRestoreShare does against the service;
+// one without it is refused.
+func TestUndeleteShareWithAccountSAS(t *testing.T) {
+	in, svc := start(t, lazulitest.Options{InMemory: true})
+	enableShareSoftDelete(t, in, 1)
+	sh := newShare(t, svc, "docs")
+	_, err := sh.Delete(ctx, nil)
+	must(t, err)
+	version := *deletedShares(t, svc, "docs")[0].Version
+	expiry := time.Now().Add(time.Hour)
+	sasClient := func(perms sas.AccountPermissions) *service.Client {
+		u, err := svc.GetSASURL(sas.AccountResourceTypes{Service: true, Container: true, Object: true}, perms, expiry, nil)
+		must(t, err)
+		c, err := service.NewClientWithNoCredential(u, clientOptions())
+		must(t, err)
+		return c
+	}
+	_, err = sasClient(sas.AccountPermissions{Read: true, List: true}).RestoreShare(ctx, "docs", version, nil)
+	wantCode(t, err, 403, "AuthorizationPermissionMismatch")
+	_, err = sasClient(sas.AccountPermissions{Read: true, Write: true, Delete: true, List: true, Create: true}).RestoreShare(ctx, "docs", version, nil)
+	must(t, err)
+	_, err = sh.GetProperties(ctx, nil)
+	must(t, err)
 }
