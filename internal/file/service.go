@@ -12,6 +12,7 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/azerr"
 	"github.com/lazuli-storage/lazuli/internal/clock"
 	"github.com/lazuli-storage/lazuli/internal/extent"
+	"github.com/lazuli-storage/lazuli/internal/liveness"
 	"github.com/lazuli-storage/lazuli/internal/locks"
 	"github.com/lazuli-storage/lazuli/internal/request"
 	"github.com/lazuli-storage/lazuli/internal/route"
@@ -36,6 +37,8 @@ type Service struct {
 	accounts *auth.Accounts
 	// byteLocks are the byte-range locks SMB clients hold (nil: none).
 	byteLocks *locks.Table
+	// live judges the nodes holding SMB opens (nil: all alive).
+	live *liveness.Registry
 	// authn verifies the signatures in copy source URLs.
 	authn  *auth.Authenticator
 	routes route.Table
@@ -47,7 +50,7 @@ func New(d server.Deps) (*Service, error) {
 		return nil, errors.New("file: a store and an extent engine are required")
 	}
 	s := &Service{store: d.Store, extents: d.Extents, clock: d.Clock, logger: d.Logger, accounts: d.Accounts,
-		byteLocks: d.ByteLocks}
+		byteLocks: d.ByteLocks, live: d.Liveness}
 	if s.clock == nil {
 		s.clock = clock.Real{}
 	}
@@ -71,6 +74,9 @@ type target struct {
 	Share    string
 	Snapshot string // canonical share snapshot instant, "" for the live share
 	Path     filePath
+	// live judges whether the nodes holding SMB opens on the entries still
+	// run (forgetDeadOpens); nil judges them all alive.
+	live *liveness.Registry
 }
 
 type ctxTarget struct{}
@@ -87,6 +93,7 @@ func (s *Service) Handle(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	t.live = s.live
 	rule, err := s.routes.Match(r, level)
 	if err != nil {
 		return err
