@@ -43,6 +43,7 @@ func (c *conn) goAsync(r *request, o *open, work func(stop func() bool) uint32) 
 		s := r.sess.signer
 		sign = &s
 	}
+	sealer, sealedFor := r.ch.sealer, r.ch.sealedFor
 	go func() {
 		status := work(func() bool { return p.cancel.Load() != 0 })
 		if st := p.cancel.Load(); st != 0 {
@@ -56,7 +57,10 @@ func (c *conn) goAsync(r *request, o *open, work func(stop func() bool) uint32) 
 			body = newBuf(4).u16(0, 4)
 		}
 		msg := asyncHeader(response(h, status, 0, body), p.asyncID)
-		if sign != nil {
+		switch {
+		case sealer != nil:
+			msg = sealer.seal(msg, sealedFor)
+		case sign != nil:
 			sign.sign(msg)
 		}
 		_ = c.writeFrame(msg)

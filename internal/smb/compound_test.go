@@ -411,3 +411,37 @@ func TestRESTRenameOfAnOpenFile(t *testing.T) {
 		t.Fatalf("REST delete after the close: %v", err)
 	}
 }
+
+func readRequest(fileID []byte, length uint32) []byte {
+	b := make([]byte, 49)
+	le.PutUint16(b, 49)
+	le.PutUint32(b[4:], length)
+	copy(b[16:], fileID)
+	return b
+}
+
+// TestCompoundErrors: a chain that starts with a related request is
+// invalid throughout; a failed CREATE fails the related requests after it,
+// but any other failure stays its own (a READ without read access, then a
+// query and a CLOSE of the same open succeed), as Windows and smbd answer.
+func TestCompoundErrors(t *testing.T) {
+	in, sh := startWithShare(t)
+	if _, err := sh.NewRootDirectoryClient().NewFileClient("e.txt").Create(ctx, 10, nil); err != nil {
+		t.Fatal(err)
+	}
+	c := dialRaw(t, in.SMBAddr)
+	st, _ := c.send(request{cmd: 6, body: closeRequest(), related: true}, request{cmd: 6, body: closeRequest(), related: true})
+	for i, s := range st {
+		if s != 0xC000000D {
+			t.Fatalf("chain starting related: status %d = %#x, want INVALID_PARAMETER", i, s)
+		}
+	}
+	st, _ = c.send(request{cmd: 5, body: createRequest("e.txt")}, request{cmd: 8, body: readRequest(relatedFileID, 1), related: true},
+		request{cmd: 16, body: queryNetworkOpen(), related: true}, request{cmd: 6, body: closeRequest(), related: true})
+	want := []uint32{0, 0xC0000022, 0, 0}
+	for i := range want {
+		if i >= len(st) || st[i] != want[i] {
+			t.Fatalf("statuses %#x, want %#x", st, want)
+		}
+	}
+}
