@@ -15,7 +15,7 @@ func (a *App) startSMB(cfg *config.Config, opts Options) error {
 	if !cfg.Enabled("file") && !cfg.Enabled("smb") {
 		return nil
 	}
-	srv := smb.New(file.NewSMBFS(a.Store, a.Extents, opts.Clock, a.Liveness), a.byteLocks, cfg.Accounts, opts.Clock, opts.Logger)
+	srv := smb.New(file.NewSMBFS(a.Store, a.Extents, opts.Clock, a.Liveness), a.byteLocks, a.changes, cfg.Accounts, opts.Clock, opts.Logger)
 	// The record exists before the first open, so other nodes never judge
 	// a fresh open dead.
 	if err := a.Liveness.Renew(context.Background()); err != nil {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/lazuli-storage/lazuli/internal/auth"
 	"github.com/lazuli-storage/lazuli/internal/azerr"
+	"github.com/lazuli-storage/lazuli/internal/changefeed"
 	"github.com/lazuli-storage/lazuli/internal/clock"
 	"github.com/lazuli-storage/lazuli/internal/extent"
 	"github.com/lazuli-storage/lazuli/internal/liveness"
@@ -39,6 +40,8 @@ type Service struct {
 	byteLocks *locks.Table
 	// live judges the nodes holding SMB opens (nil: all alive).
 	live *liveness.Registry
+	// changes is rung after requests that may write (SMB CHANGE_NOTIFY).
+	changes *changefeed.Feed
 	// authn verifies the signatures in copy source URLs.
 	authn  *auth.Authenticator
 	routes route.Table
@@ -50,7 +53,7 @@ func New(d server.Deps) (*Service, error) {
 		return nil, errors.New("file: a store and an extent engine are required")
 	}
 	s := &Service{store: d.Store, extents: d.Extents, clock: d.Clock, logger: d.Logger, accounts: d.Accounts,
-		byteLocks: d.ByteLocks, live: d.Liveness}
+		byteLocks: d.ByteLocks, live: d.Liveness, changes: d.Changes}
 	if s.clock == nil {
 		s.clock = clock.Real{}
 	}
@@ -98,7 +101,11 @@ func (s *Service) Handle(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return rule.Handle(w, r.WithContext(context.WithValue(r.Context(), ctxTarget{}, t)))
+	err = rule.Handle(w, r.WithContext(context.WithValue(r.Context(), ctxTarget{}, t)))
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		s.changes.Changed() // SMB watchers look again (a failed write costs them a listing)
+	}
+	return err
 }
 
 // parseTarget splits the resource path into share and path and picks the

@@ -241,6 +241,22 @@ func TestCompoundOpenQueryClose(t *testing.T) {
 	}
 }
 
+// cancel sends a CANCEL for the pending request asyncID; it has no answer
+// of its own.
+func (c *rawConn) cancel(asyncID uint64) {
+	c.t.Helper()
+	msg := make([]byte, 64)
+	copy(msg, "\xFESMB")
+	le.PutUint16(msg[4:], 64)
+	le.PutUint16(msg[12:], 12)
+	le.PutUint32(msg[16:], 0x2)
+	le.PutUint64(msg[32:], asyncID)
+	le.PutUint64(msg[40:], c.sessionID)
+	if _, err := c.nc.Write(append([]byte{0, 0, 0, 64}, msg...)); err != nil {
+		c.t.Fatal(err)
+	}
+}
+
 // readFrame reads one more response frame (an async completion).
 func (c *rawConn) readFrame() []byte {
 	c.t.Helper()
@@ -309,16 +325,7 @@ func TestBlockingLock(t *testing.T) {
 	if st[0] != 0x103 {
 		t.Fatalf("second blocking lock: %#x", st[0])
 	}
-	cancel := make([]byte, 64)
-	copy(cancel, "\xFESMB")
-	le.PutUint16(cancel[4:], 64)
-	le.PutUint16(cancel[12:], 12)
-	le.PutUint32(cancel[16:], 0x2)
-	le.PutUint64(cancel[32:], le.Uint64(msgs[0][32:]))
-	le.PutUint64(cancel[40:], c.sessionID)
-	if _, err := c.nc.Write(append([]byte{0, 0, 0, 64}, cancel...)); err != nil {
-		t.Fatal(err)
-	}
+	c.cancel(le.Uint64(msgs[0][32:]))
 	if got := le.Uint32(c.readFrame()[8:]); got != 0xC0000120 {
 		t.Fatalf("cancelled lock: %#x, want STATUS_CANCELLED", got)
 	}

@@ -47,6 +47,8 @@ type open struct {
 	listing []file.Entry
 	listPos int
 	listed  bool
+	// watch is the CHANGE_NOTIFY view of a directory handle.
+	watch *watch
 }
 
 // mapAccess resolves generic rights (FILE_GENERIC_*) and MAXIMUM_ALLOWED.
@@ -232,7 +234,7 @@ func (c *conn) openOf(r *request, at int) (*open, uint32) {
 }
 
 func (c *conn) closeOpen(t *tree, o *open) (file.Entry, error) {
-	c.cancelWhere(statusRangeNotLocked, func(p *pendingOp) bool { return p.open == o.id })
+	c.closeWaits(o.id)
 	delete(t.opens, o.id)
 	c.srv.locks.ReleaseOpen(o.id)
 	account := c.accountOf(t)

@@ -32,15 +32,23 @@ func (c *conn) lock(r *request) (uint32, []byte) {
 		st := lockStatus[c.srv.locks.Apply(o.fileID, o.id, off, length, flags)]
 		if st == statusLockNotGranted && flags&(locks.FailImmediately|locks.Unlock) == 0 && count == 1 {
 			// A blocking lock waits, answered at once with STATUS_PENDING.
-			return c.goAsync(r, o, func(stop func() bool) uint32 {
+			return c.goAsync(r, o, statusRangeNotLocked, func(stop <-chan struct{}) (uint32, []byte) {
+				stopped := func() bool {
+					select {
+					case <-stop:
+						return true
+					default:
+						return false
+					}
+				}
 				for {
-					c.srv.locks.Wait(gen, stop)
-					if stop() {
-						return statusCancelled
+					c.srv.locks.Wait(gen, stopped)
+					if stopped() {
+						return statusCancelled, nil
 					}
 					gen = c.srv.locks.Generation()
 					if st := lockStatus[c.srv.locks.Apply(o.fileID, o.id, off, length, flags)]; st != statusLockNotGranted {
-						return st
+						return st, nil
 					}
 				}
 			})

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/lazuli-storage/lazuli/internal/auth"
+	"github.com/lazuli-storage/lazuli/internal/changefeed"
 	"github.com/lazuli-storage/lazuli/internal/clock"
 	"github.com/lazuli-storage/lazuli/internal/file"
 	"github.com/lazuli-storage/lazuli/internal/locks"
@@ -40,6 +41,9 @@ type Server struct {
 	guid     [16]byte
 	started  time.Time
 	locks    *locks.Table
+	// changes rings after this node's writes, REST and SMB, waking the
+	// pending CHANGE_NOTIFY requests.
+	changes *changefeed.Feed
 
 	mu    sync.Mutex
 	ln    net.Listener
@@ -48,8 +52,9 @@ type Server struct {
 }
 
 // New builds the endpoint over fs for accounts; byte-range locks go in
-// table, which the REST File service consults too.
-func New(fs *file.SMBFS, table *locks.Table, accounts *auth.Accounts, c clock.Clock, logger *slog.Logger) *Server {
+// table, which the REST File service consults too, and changes is the
+// feed this process's writes ring (nil: only the SMB endpoint's own).
+func New(fs *file.SMBFS, table *locks.Table, changes *changefeed.Feed, accounts *auth.Accounts, c clock.Clock, logger *slog.Logger) *Server {
 	if c == nil {
 		c = clock.Real{}
 	}
@@ -57,9 +62,12 @@ func New(fs *file.SMBFS, table *locks.Table, accounts *auth.Accounts, c clock.Cl
 		logger = slog.Default()
 	}
 	s := &Server{fs: fs, accounts: accounts, clock: c, logger: logger, started: c.Now(),
-		conns: map[*conn]struct{}{}, locks: table}
+		conns: map[*conn]struct{}{}, locks: table, changes: changes}
 	if s.locks == nil {
 		s.locks = locks.New()
+	}
+	if s.changes == nil {
+		s.changes = &changefeed.Feed{}
 	}
 	_, _ = rand.Read(s.guid[:])
 	return s
@@ -358,6 +366,9 @@ func (c *conn) dispatch(ch *chain, h header, msg []byte) (*reply, bool) {
 			return c.finish(r, st, nil), true
 		}
 		status, body = c.serveCommand(r)
+		if writes[h.command] {
+			c.srv.changes.Changed()
+		}
 	}
 	return c.finish(r, status, body), true
 }
@@ -384,10 +395,13 @@ func (c *conn) bind(r *request) uint32 {
 	return statusOK
 }
 
+// writes are the commands that may change what a directory lists.
+var writes = map[uint16]bool{cmdCreate: true, cmdClose: true, cmdWrite: true, cmdSetInfo: true}
+
 // minBody is the fixed part of each request body (MS-SMB2 2.2): shorter
 // requests are malformed.
 var minBody = map[uint16]int{cmdTreeConnect: 8, cmdCreate: 56, cmdClose: 24, cmdFlush: 24, cmdRead: 48,
-	cmdWrite: 48, cmdLock: 48, cmdIoctl: 56, cmdQueryDirectory: 32, cmdQueryInfo: 40, cmdSetInfo: 32}
+	cmdWrite: 48, cmdLock: 48, cmdIoctl: 56, cmdQueryDirectory: 32, cmdChangeNotify: 32, cmdQueryInfo: 40, cmdSetInfo: 32}
 
 func (c *conn) serveCommand(r *request) (uint32, []byte) {
 	if len(r.body) < minBody[r.h.command] {
@@ -427,7 +441,7 @@ func (c *conn) serveCommand(r *request) (uint32, []byte) {
 	case cmdSetInfo:
 		return c.setInfo(r)
 	case cmdChangeNotify:
-		return statusNotSupported, nil
+		return c.changeNotify(r)
 	case cmdOplockBreak:
 		return statusNotSupported, nil // no oplocks are granted
 	}
@@ -447,7 +461,11 @@ func (c *conn) finish(r *request, status uint32, body []byte) *reply {
 	if r.h.command == cmdCreate {
 		r.ch.failed = status
 	}
-	if status != statusOK && status != statusBufferOverflow && (status != statusBufferTooSmall || body == nil) {
+	// Errors carry the error body; success and warning statuses (as
+	// STATUS_NOTIFY_ENUM_DIR) and BUFFER_TOO_SMALL with its size carry the
+	// command's own.
+	keep := body != nil && (status < 0x80000000 || status == statusBufferTooSmall)
+	if status != statusOK && status != statusBufferOverflow && !keep {
 		body = errorBody()
 	}
 	msg := response(r.h, status, credits(r.h), body)
