@@ -42,7 +42,7 @@ type xmlSignedIdentifier struct {
 // getContainerACL is Get Container ACL: the stored access policies and the
 // public access level.
 func (s *Service) getContainerACL(w http.ResponseWriter, r *http.Request) error {
-	c, err := s.viewContainer(r, ownerContainer)
+	c, err := s.viewContainer(r)
 	if err != nil {
 		return err
 	}
@@ -92,7 +92,7 @@ func (s *Service) setContainerACL(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	c, err := s.updateContainer(r, ownerContainerWrite, conds, func(c *containerRecord) (bool, error) {
+	c, err := s.updateContainer(r, conds, func(c *containerRecord) (bool, error) {
 		if err := c.Lease.CheckRead(leaseID(r), s.now(), lease.Container); err != nil {
 			return false, err
 		}
@@ -105,8 +105,6 @@ func (s *Service) setContainerACL(w http.ResponseWriter, r *http.Request) error 
 	setContainerHeaders(w.Header(), c)
 	return write(w, http.StatusOK)
 }
-
-var ownerContainerWrite = access{level: ownerContainer.level, perm: "w", keyOnly: true}
 
 // parseACL reads a SignedIdentifiers body. More than five identifiers is
 // 400 InvalidXmlDocument, as is an identifier that is empty or longer than

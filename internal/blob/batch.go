@@ -64,9 +64,6 @@ func (s *Service) containerBatch(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Service) batch(w http.ResponseWriter, r *http.Request, container string) error {
-	if err := authorizeBatch(r, container); err != nil {
-		return err
-	}
 	subs, err := parseBatch(r)
 	if err != nil {
 		return err
@@ -87,23 +84,6 @@ func (s *Service) batch(w http.ResponseWriter, r *http.Request, container string
 	}
 	wg.Wait()
 	return writeBatchResponse(w, subs, results)
-}
-
-// authorizeBatch checks the batch request's own credentials: any valid
-// Shared Key or account SAS, or for a container's batch also a service SAS
-// of that container. What each sub-request may do is decided with the
-// sub-request's credentials.
-func authorizeBatch(r *http.Request, container string) error {
-	id := request.Of(r).Identity
-	if id == nil || id.Kind == auth.Anonymous {
-		return azerr.New(azerr.NoAuthenticationInformation)
-	}
-	level := auth.ResourceService
-	if container != "" {
-		level = auth.ResourceContainer
-	}
-	return id.Authorize(auth.Access{Service: auth.Blob, ResourceType: level, Perm: "racwdxltfi",
-		Container: container})
 }
 
 // sameKind refuses a batch that mixes deletes and tier changes.
@@ -177,6 +157,9 @@ func (s *Service) serveSub(w http.ResponseWriter, req *http.Request, info *reque
 	}
 	rule, err := s.routes.Match(req, level)
 	if err != nil {
+		return err
+	}
+	if err := route.Authorize(req, s.authTarget(req, t)); err != nil {
 		return err
 	}
 	return rule.Handle(w, withTarget(req, t))

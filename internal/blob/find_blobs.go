@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"encoding/base64"
 	"net/http"
+	"strings"
 
-	"github.com/lazuli-storage/lazuli/internal/auth"
 	"github.com/lazuli-storage/lazuli/internal/azerr"
 	"github.com/lazuli-storage/lazuli/internal/record"
 	"github.com/lazuli-storage/lazuli/internal/request"
@@ -20,11 +20,6 @@ const maxTagScan = 50_000
 
 // Find Blobs by Tags needs the f (filter) permission: of an account SAS
 // at the service level, or of a container's SAS for the container level.
-var (
-	findAccount   = access{level: auth.ResourceService, perm: "f"}
-	findContainer = access{level: auth.ResourceContainer, perm: "f"}
-)
-
 // foundBlob is one match.
 type foundBlob struct {
 	container, name string
@@ -77,6 +72,12 @@ func (s *Service) findBlobsInContainer(w http.ResponseWriter, r *http.Request) e
 	if err := validContainerName(t.Container); err != nil {
 		return err
 	}
+	// The container is the URL's: the query cannot name one too.
+	if where := r.URL.Query().Get("where"); strings.Contains(where, containerPseudoKey) {
+		if e, err := parseTagQuery(where, findQuery); err == nil && e.keys()[containerPseudoKey] {
+			return azerr.InvalidQuery("where", where, "Cannot have container in both uri and query")
+		}
+	}
 	return s.findBlobs(w, r, t.Container)
 }
 
@@ -89,16 +90,9 @@ func (s *Service) findBlobs(w http.ResponseWriter, r *http.Request, container st
 	var found []foundBlob
 	var next []byte
 	err = s.store.View(r.Context(), func(tx store.Tx) error {
-		if container == "" {
-			if err := authorize(r, target{}, findAccount, nil); err != nil {
-				return err
-			}
-		} else {
-			c, exists, err := loadContainer(tx, account, container)
+		if container != "" {
+			_, exists, err := loadContainer(tx, account, container)
 			if err != nil {
-				return err
-			}
-			if err := authorize(r, target{Container: container}, findContainer, c); err != nil {
 				return err
 			}
 			if !exists {
