@@ -452,3 +452,80 @@ func TestCompoundErrors(t *testing.T) {
 		}
 	}
 }
+
+// renameRequest is a SET_INFO FileRenameInformation of fileID to name.
+func renameRequest(fileID []byte, name string) []byte {
+	n := u16(name)
+	info := make([]byte, 20)
+	le.PutUint32(info[16:], uint32(len(n)))
+	info = append(info, n...)
+	b := make([]byte, 32)
+	le.PutUint16(b, 33)
+	b[2], b[3] = 1, 10 // SMB2_0_INFO_FILE, FileRenameInformation
+	le.PutUint32(b[4:], uint32(len(info)))
+	le.PutUint16(b[8:], 64+32)
+	copy(b[16:], fileID)
+	return append(b, info...)
+}
+
+// openRequest is a CREATE of name with the given access, share mode,
+// disposition and options.
+func openRequest(name string, access, share, disposition, options uint32) []byte {
+	b := createRequest(name)
+	le.PutUint32(b[24:], access)
+	le.PutUint32(b[32:], share)
+	le.PutUint32(b[36:], disposition)
+	le.PutUint32(b[40:], options)
+	return b
+}
+
+// TestRenameSharing: an SMB rename acts as an open of the parent
+// directory asking for delete and sharing reads and writes, as on
+// Windows: a parent handle holding delete access refuses it, one without
+// it that shares delete does not; a directory with an open file below it
+// cannot be renamed.
+func TestRenameSharing(t *testing.T) {
+	in, sh := startWithShare(t)
+	dir := sh.NewRootDirectoryClient().NewSubdirectoryClient("p")
+	if _, err := dir.Create(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := dir.NewFileClient("f.txt").Create(ctx, 1, nil); err != nil {
+		t.Fatal(err)
+	}
+	c := dialRaw(t, in.SMBAddr)
+	const del, readAttrs, all = 0x10000, 0x80, 7
+	open := func(name string, access, options uint32) []byte {
+		t.Helper()
+		st, msgs := c.send(request{cmd: 5, body: openRequest(name, access, all, 1, options)})
+		if st[0] != 0 {
+			t.Fatalf("open %s: %#x", name, st[0])
+		}
+		return msgs[0][64+64 : 64+80]
+	}
+	closeHandle := func(id []byte) {
+		b := make([]byte, 24)
+		le.PutUint16(b, 24)
+		copy(b[8:], id)
+		c.send(request{cmd: 6, body: b})
+	}
+	file := open(`p\f.txt`, del, 0x40)
+	parent := open("p", del|readAttrs, 0x1)
+	if st, _ := c.send(request{cmd: 17, body: renameRequest(file, `p\g.txt`)}); st[0] != 0xC0000043 {
+		t.Fatalf("rename while the parent is open with delete access: %#x, want SHARING_VIOLATION", st[0])
+	}
+	closeHandle(parent)
+	parent = open("p", readAttrs, 0x1)
+	if st, _ := c.send(request{cmd: 17, body: renameRequest(file, `p\g.txt`)}); st[0] != 0 {
+		t.Fatalf("rename beside a parent handle without delete access: %#x", st[0])
+	}
+	closeHandle(parent)
+	d := open("p", del, 0x1)
+	if st, _ := c.send(request{cmd: 17, body: renameRequest(d, "q")}); st[0] != 0xC0000022 {
+		t.Fatalf("rename of a directory with an open file below: %#x, want ACCESS_DENIED", st[0])
+	}
+	closeHandle(file)
+	if st, _ := c.send(request{cmd: 17, body: renameRequest(d, "q")}); st[0] != 0 {
+		t.Fatalf("rename of the directory once nothing below is open: %#x", st[0])
+	}
+}

@@ -118,7 +118,7 @@ func statusOf(err error) uint32 {
 		return statusDeletePending
 	case errors.Is(err, file.ErrNotEmpty):
 		return statusDirectoryNotEmpty
-	case errors.Is(err, file.ErrReadOnly):
+	case errors.Is(err, file.ErrReadOnly), errors.Is(err, file.ErrOpenBelow):
 		return statusAccessDenied
 	case errors.Is(err, file.ErrBadName):
 		return statusObjectNameInvalid
