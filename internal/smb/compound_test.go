@@ -529,3 +529,54 @@ func TestRenameSharing(t *testing.T) {
 		t.Fatalf("rename of the directory once nothing below is open: %#x", st[0])
 	}
 }
+
+// lockRequests is a LOCK of several elements {offset, length, flags}.
+func lockRequests(fileID []byte, elems ...[3]uint64) []byte {
+	b := make([]byte, 24+24*len(elems))
+	le.PutUint16(b, 48)
+	le.PutUint16(b[2:], uint16(len(elems)))
+	copy(b[8:], fileID)
+	for i, e := range elems {
+		x := b[24+24*i:]
+		le.PutUint64(x, e[0])
+		le.PutUint64(x[8:], e[1])
+		le.PutUint32(x[16:], uint32(e[2]))
+	}
+	return b
+}
+
+// TestLockRequestRules: several locks in one request are all or nothing;
+// a request mixing locks and unlocks, or holding several locks of which
+// one would wait, is invalid; unlocks apply in order until one fails.
+func TestLockRequestRules(t *testing.T) {
+	in, sh := startWithShare(t)
+	if _, err := sh.NewRootDirectoryClient().NewFileClient("m.txt").Create(ctx, 100, nil); err != nil {
+		t.Fatal(err)
+	}
+	c := dialRaw(t, in.SMBAddr)
+	open := func() []byte {
+		_, msgs := c.send(request{cmd: 5, body: createRequest("m.txt")})
+		return msgs[0][64+64 : 64+80]
+	}
+	h1, h2 := open(), open()
+	const ex, now, unlock = 0x2, 0x10, 0x4
+	steps := []struct {
+		name   string
+		handle []byte
+		elems  [][3]uint64
+		want   uint32
+	}{
+		{"h2 takes 20..30", h2, [][3]uint64{{20, 10, ex | now}}, 0},
+		{"h1: 0..10 and 20..30, the second refused", h1, [][3]uint64{{0, 10, ex | now}, {20, 10, ex | now}}, 0xC0000055},
+		{"0..10 was released with it", h2, [][3]uint64{{0, 10, ex | now}}, 0},
+		{"a lock then an unlock", h1, [][3]uint64{{40, 1, ex | now}, {40, 1, unlock}}, 0xC000000D},
+		{"two locks, one that would wait", h1, [][3]uint64{{50, 1, ex | now}, {60, 1, ex}}, 0xC000000D},
+		{"h2 unlocks 0..10 then 70..80 it never took", h2, [][3]uint64{{0, 10, unlock}, {70, 10, unlock}}, 0xC000007E},
+		{"0..10 was unlocked", h1, [][3]uint64{{0, 10, ex | now}}, 0},
+	}
+	for _, s := range steps {
+		if st, _ := c.send(request{cmd: 10, body: lockRequests(s.handle, s.elems...)}); st[0] != s.want {
+			t.Fatalf("%s: %#x, want %#x", s.name, st[0], s.want)
+		}
+	}
+}

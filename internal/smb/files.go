@@ -212,12 +212,13 @@ func (c *conn) openOf(r *request, at int) (*open, uint32) {
 	if len(r.body) < at+16 {
 		return nil, statusInvalidParameter
 	}
-	id := le.Uint64(r.body[at+8:])
+	persistent, id := le.Uint64(r.body[at:]), le.Uint64(r.body[at+8:])
 	if id == ^uint64(0) && r.h.flags&flagRelated != 0 {
 		id = le.Uint64(r.ch.fileID[8:])
+		persistent = id
 	}
 	o := r.tree.opens[id]
-	if o == nil {
+	if o == nil || persistent != o.id { // both halves of a FileId name the open
 		return nil, statusFileClosed
 	}
 	if at, has, err := c.srv.fs.Locate(c.ctx(), r.sess.account, r.tree.share, o.path, o.fileID, o.id); err == nil {
