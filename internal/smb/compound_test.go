@@ -580,3 +580,52 @@ func TestLockRequestRules(t *testing.T) {
 		}
 	}
 }
+
+func writeRequest(fileID []byte, off uint64, data []byte) []byte {
+	b := make([]byte, 48)
+	le.PutUint16(b, 49)
+	le.PutUint16(b[2:], 64+48)
+	le.PutUint32(b[4:], uint32(len(data)))
+	le.PutUint64(b[8:], off)
+	copy(b[16:], fileID)
+	return append(b, data...)
+}
+
+// TestIOOffsets: offsets past 2^63-1 are invalid, writes may not end past
+// NTFS's largest file size, an all-ones offset appends only for
+// append-only opens, and zero-length reads and writes succeed wherever
+// their offset is valid (smbtorture's smb2.rw.invalid, Windows' answers).
+func TestIOOffsets(t *testing.T) {
+	in, sh := startWithShare(t)
+	if _, err := sh.NewRootDirectoryClient().NewFileClient("o.txt").Create(ctx, 10, nil); err != nil {
+		t.Fatal(err)
+	}
+	c := dialRaw(t, in.SMBAddr)
+	st, msgs := c.send(request{cmd: 5, body: openRequest("o.txt", 0x3, 7, 1, 0)})
+	if st[0] != 0 {
+		t.Fatalf("open: %#x", st[0])
+	}
+	h := msgs[0][64+64 : 64+80]
+	const maxInt64, maxFile = 1<<63 - 1, 0xfffffff0000
+	const read, write = 8, 9
+	steps := []struct {
+		name string
+		cmd  uint16
+		body []byte
+		want uint32
+	}{
+		{"read 0 bytes at 2^63-1", read, readRequest(h, 0), 0},
+		{"write 0 bytes at 2^63-1", write, writeRequest(h, maxInt64, nil), 0},
+		{"write 1 byte at 2^63-1", write, writeRequest(h, maxInt64, []byte{1}), 0xC000000D},
+		{"write 0 bytes at 2^63", write, writeRequest(h, maxInt64+1, nil), 0xC000000D},
+		{"write at the all-ones offset of a read/write open", write, writeRequest(h, ^uint64(0), []byte{1}), 0xC000000D},
+		{"write 1 byte at the largest file size", write, writeRequest(h, maxFile, []byte{1}), 0xC000000D},
+		{"write 0 bytes at the largest file size", write, writeRequest(h, maxFile, nil), 0},
+	}
+	le.PutUint64(steps[0].body[8:], maxInt64)
+	for _, s := range steps {
+		if st, _ := c.send(request{cmd: s.cmd, body: s.body}); st[0] != s.want {
+			t.Errorf("%s: %#x, want %#x", s.name, st[0], s.want)
+		}
+	}
+}

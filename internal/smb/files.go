@@ -292,11 +292,10 @@ func (c *conn) read(r *request) (uint32, []byte) {
 		return statusOf(err), nil
 	}
 	if length == 0 {
-		e, err := c.srv.fs.Stat(c.ctx(), r.sess.account, r.tree.share, o.path)
-		if err != nil || off > uint64(e.Size) || minCount > 0 {
+		if minCount > 0 {
 			return statusEndOfFile, nil
 		}
-		data = nil // a zero-length read inside the file succeeds
+		data = nil // a zero-length read succeeds wherever its offset is valid
 	} else if len(data) == 0 || uint32(len(data)) < minCount {
 		return statusEndOfFile, nil
 	}
@@ -321,12 +320,15 @@ func (c *conn) write(r *request) (uint32, []byte) {
 	case o.access&(accWriteData|accAppendData) == 0:
 		return statusAccessDenied, nil
 	}
-	if off == ^uint64(0) { // append
+	if off == ^uint64(0) && o.access&accWriteData == 0 { // an append-only open appends
 		e, err := c.srv.fs.Stat(c.ctx(), r.sess.account, r.tree.share, o.path)
 		if err != nil {
 			return statusOf(err), nil
 		}
 		off = uint64(e.Size)
+	}
+	if off > math.MaxInt64 || (len(data) > 0 && (off > maxFileSize || uint64(len(data)) > maxFileSize-off)) {
+		return statusInvalidParameter, nil
 	}
 	if c.srv.locks.Conflicts(o.fileID, o.id, off, uint64(len(data)), true) {
 		return statusFileLockConflict, nil
@@ -338,6 +340,10 @@ func (c *conn) write(r *request) (uint32, []byte) {
 	}
 	return statusOK, newBuf(16).u16(0, 17).u32(4, uint32(len(data)))
 }
+
+// maxFileSize is the largest end of file a write may reach, NTFS's
+// (0xfffffff0000, as Windows and smbtorture's rw.invalid have it).
+const maxFileSize = 0xfffffff0000
 
 // timeOrZero reads a FILETIME field that may mean "leave unchanged".
 func timeOrZero(b []byte) time.Time { return fromFiletime(le.Uint64(b)) }
