@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/lazuli-storage/lazuli/internal/accesspolicy"
 	"github.com/lazuli-storage/lazuli/internal/auth"
 	"github.com/lazuli-storage/lazuli/internal/azerr"
 	"github.com/lazuli-storage/lazuli/internal/lease"
@@ -96,12 +97,7 @@ func leaseAccess(action string, onContainer bool) access {
 
 // policy looks up a stored access policy for service SAS.
 func (c *containerRecord) policy(id string) (*auth.AccessPolicy, error) {
-	for _, s := range c.ACL {
-		if s.ID == id {
-			return &auth.AccessPolicy{Start: s.Start, Expiry: s.Expiry, Permission: s.Permission}, nil
-		}
-	}
-	return nil, nil
+	return accesspolicy.Find(containerPolicies(c.ACL), id), nil
 }
 
 // httpTime renders an instant as an HTTP date.

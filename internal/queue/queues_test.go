@@ -122,6 +122,10 @@ func TestQueueACL(t *testing.T) {
 		{ID: ptr("read"), AccessPolicy: &azqueue.AccessPolicy{Start: &start, Expiry: &expiry, Permission: ptr("r")}},
 		{ID: ptr("all"), AccessPolicy: &azqueue.AccessPolicy{Permission: ptr("puar")}},
 	}
+	// Letters out of the service's order are refused, as the service does.
+	_, err = q.SetAccessPolicy(e.ctx, &azqueue.SetAccessPolicyOptions{QueueACL: ids})
+	wantError(t, err, http.StatusBadRequest, "InvalidXmlDocument")
+	ids[1].AccessPolicy.Permission = ptr("raup")
 	if _, err := q.SetAccessPolicy(e.ctx, &azqueue.SetAccessPolicyOptions{QueueACL: ids}); err != nil {
 		t.Fatal(err)
 	}
