@@ -2,7 +2,6 @@ package blob
 
 import (
 	"bytes"
-	"crypto/rand"
 	"fmt"
 	"net/http"
 	"sort"
@@ -11,6 +10,7 @@ import (
 
 	"github.com/lazuli-storage/lazuli/internal/auth"
 	"github.com/lazuli-storage/lazuli/internal/azerr"
+	"github.com/lazuli-storage/lazuli/internal/guid"
 	"github.com/lazuli-storage/lazuli/internal/request"
 	"github.com/lazuli-storage/lazuli/internal/route"
 )
@@ -121,7 +121,7 @@ func sameKind(subs []subRequest) error {
 // error into its rendered answer.
 func (s *Service) runSub(outer *http.Request, container string, sr subRequest) (res *subResult) {
 	oi := request.Of(outer)
-	info := &request.Info{ID: newRequestID(), Account: oi.Account, Version: oi.Version, Start: s.now(), PathStyle: oi.PathStyle}
+	info := &request.Info{ID: guid.New(), Account: oi.Account, Version: oi.Version, Start: s.now(), PathStyle: oi.PathStyle}
 	res = &subResult{header: http.Header{}}
 	res.header.Set(azerr.RequestIDHeader, info.ID)
 	res.header.Set("X-Ms-Version", info.Version)
@@ -185,7 +185,7 @@ func (s *Service) serveSub(w http.ResponseWriter, req *http.Request, info *reque
 // writeBatchResponse answers 202 with one application/http part per
 // sub-request, each carrying the sub-request's Content-ID.
 func writeBatchResponse(w http.ResponseWriter, subs []subRequest, results []*subResult) error {
-	boundary := "batchresponse_" + newRequestID()
+	boundary := "batchresponse_" + guid.New()
 	var b bytes.Buffer
 	for i, res := range results {
 		fmt.Fprintf(&b, "--%s\r\nContent-Type: application/http\r\n", boundary)
@@ -227,13 +227,4 @@ func subHeaderName(name string) string {
 		return strings.ToLower(name)
 	}
 	return name
-}
-
-// newRequestID returns a random UUID for a sub-request's x-ms-request-id.
-func newRequestID() string {
-	var u [16]byte
-	_, _ = rand.Read(u[:])
-	u[6] = u[6]&0x0f | 0x40
-	u[8] = u[8]&0x3f | 0x80
-	return fmt.Sprintf("%x-%x-%x-%x-%x", u[0:4], u[4:6], u[6:8], u[8:10], u[10:16])
 }

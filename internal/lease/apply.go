@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/lazuli-storage/lazuli/internal/azerr"
+	"github.com/lazuli-storage/lazuli/internal/guid"
 )
 
 // Result is the outcome of a successful lease operation.
@@ -61,7 +62,7 @@ func (l Lease) acquire(req Request, now time.Time, k Kind) (Lease, Result, error
 	}
 	id := req.ProposedID
 	if id == "" {
-		id = NewID()
+		id = guid.New()
 	}
 	next := Lease{ID: id, Duration: *req.Duration}
 	if next.Duration != Infinite {

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/lazuli-storage/lazuli/internal/azerr"
+	"github.com/lazuli-storage/lazuli/internal/guid"
 )
 
 // xmlDecl starts every XML response body, as the service writes it.
@@ -73,7 +74,7 @@ func appendMessageList(dst []byte, kind listKind, msgs []message) []byte {
 
 func appendMessage(dst []byte, kind listKind, m *message) []byte {
 	dst = append(dst, "<QueueMessage><MessageId>"...)
-	dst = append(dst, formatID(&m.ID)...)
+	dst = append(dst, guid.Format(m.ID)...)
 	dst = append(dst, "</MessageId><InsertionTime>"...)
 	dst = appendTime(dst, m.Inserted)
 	dst = append(dst, "</InsertionTime><ExpirationTime>"...)

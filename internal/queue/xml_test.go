@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/lazuli-storage/lazuli/internal/azerr"
+	"github.com/lazuli-storage/lazuli/internal/guid"
 )
 
 func TestParseMessageBody(t *testing.T) {
@@ -108,7 +109,7 @@ type xmlMessage struct {
 
 func TestAppendMessageList(t *testing.T) {
 	at := time.Date(2024, 5, 6, 7, 8, 9, 0, time.UTC)
-	m := message{VisibleAt: nanos(at.Add(time.Minute)), Seq: 1, ID: newID(), Inserted: nanos(at), Expires: neverExpires,
+	m := message{VisibleAt: nanos(at.Add(time.Minute)), Seq: 1, ID: guid.NewRaw(), Inserted: nanos(at), Expires: neverExpires,
 		Nonce: 5, Dequeues: 2, Text: []byte("a<b>&\r\n")}
 	for _, c := range []struct {
 		kind                 listKind
@@ -125,7 +126,7 @@ func TestAppendMessageList(t *testing.T) {
 			t.Fatalf("kind %d: %v %s", c.kind, err, body)
 		}
 		got := doc.Items[0]
-		if got.MessageID != formatID(&m.ID) || got.InsertionTime != "Mon, 06 May 2024 07:08:09 GMT" ||
+		if got.MessageID != guid.Format(m.ID) || got.InsertionTime != "Mon, 06 May 2024 07:08:09 GMT" ||
 			got.ExpirationTime != "Fri, 31 Dec 9999 23:59:59 GMT" {
 			t.Fatalf("kind %d: %+v", c.kind, got)
 		}

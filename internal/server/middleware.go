@@ -7,7 +7,6 @@ package server
 
 import (
 	"context"
-	"crypto/rand"
 	"fmt"
 	"io"
 	"log/slog"
@@ -21,6 +20,7 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/azerr"
 	"github.com/lazuli-storage/lazuli/internal/clock"
 	"github.com/lazuli-storage/lazuli/internal/fault"
+	"github.com/lazuli-storage/lazuli/internal/guid"
 	"github.com/lazuli-storage/lazuli/internal/request"
 	"github.com/lazuli-storage/lazuli/internal/store"
 	"github.com/lazuli-storage/lazuli/internal/svcprops"
@@ -157,7 +157,7 @@ func (s *statusWriter) Unwrap() http.ResponseWriter { return s.ResponseWriter }
 
 func (c *chain) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 	w := &statusWriter{ResponseWriter: rw, began: time.Now(), budget: -1, writeTimeout: c.opts.WriteTimeout}
-	info := &request.Info{ID: newRequestID(), Start: c.opts.Clock.Now()}
+	info := &request.Info{ID: guid.New(), Start: c.opts.Clock.Now()}
 	if c.opts.Faults != nil {
 		info.Routed = c.routedHook(w, r, info)
 	}
@@ -359,13 +359,4 @@ func faultAttr(w *statusWriter) slog.Attr {
 		return slog.Attr{}
 	}
 	return slog.Int("fault_rule", w.faultRule)
-}
-
-// newRequestID returns a random RFC 4122 version 4 UUID.
-func newRequestID() string {
-	var b [16]byte
-	_, _ = rand.Read(b[:])
-	b[6] = b[6]&0x0f | 0x40
-	b[8] = b[8]&0x3f | 0x80
-	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
 }

@@ -10,7 +10,6 @@ package smb
 import (
 	"bufio"
 	"context"
-	"crypto/rand"
 	"errors"
 	"io"
 	"log/slog"
@@ -21,6 +20,7 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/auth"
 	"github.com/lazuli-storage/lazuli/internal/clock"
 	"github.com/lazuli-storage/lazuli/internal/file"
+	"github.com/lazuli-storage/lazuli/internal/guid"
 	"github.com/lazuli-storage/lazuli/internal/locks"
 )
 
@@ -60,7 +60,7 @@ func New(fs *file.SMBFS, table *locks.Table, accounts *auth.Accounts, c clock.Cl
 	if s.locks == nil {
 		s.locks = locks.New()
 	}
-	_, _ = rand.Read(s.guid[:])
+	s.guid = guid.NewRaw()
 	return s
 }
 

@@ -1,9 +1,9 @@
 package table
 
 import (
-	"crypto/rand"
 	"fmt"
 	"github.com/lazuli-storage/lazuli/internal/auth"
+	"github.com/lazuli-storage/lazuli/internal/guid"
 	"net/http"
 	"strings"
 	"time"
@@ -60,7 +60,7 @@ func (s *Service) batch(w http.ResponseWriter, r *http.Request) error {
 	} else if err != nil {
 		return err
 	}
-	ct, out := batch.Render(newBoundaryID(), b.Changeset, resps)
+	ct, out := batch.Render(guid.New(), b.Changeset, resps)
 	w.Header().Set("Content-Type", ct)
 	w.Header().Set("X-Content-Type-Options", "nosniff")
 	w.Header().Set("Cache-Control", "no-cache")
@@ -262,13 +262,4 @@ func (p *partRecorder) Write(b []byte) (int, error) {
 	}
 	p.body = append(p.body, b...)
 	return len(b), nil
-}
-
-// newBoundaryID is a random UUID for the response boundaries.
-func newBoundaryID() string {
-	var b [16]byte
-	_, _ = rand.Read(b[:])
-	b[6] = b[6]&0x0f | 0x40
-	b[8] = b[8]&0x3f | 0x80
-	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
 }
