@@ -117,6 +117,11 @@ func sameKind(subs []subRequest) error {
 	return nil
 }
 
+// errors renders a sub-request's errors as the chain renders a request's.
+func (s *Service) errors() azerr.Renderer {
+	return azerr.Renderer{Format: azerr.XML, Logger: s.logger, Clock: s.clock}
+}
+
 // runSub authenticates, routes and serves one sub-request, turning any
 // error into its rendered answer.
 func (s *Service) runSub(outer *http.Request, container string, sr subRequest) (res *subResult) {
@@ -133,13 +138,12 @@ func (s *Service) runSub(outer *http.Request, container string, sr subRequest) (
 	}
 	defer func() {
 		if p := recover(); p != nil {
-			s.logger.Error("panic in batch sub-request", "request_id", info.ID, "panic", fmt.Sprint(p))
 			res = &subResult{header: res.header}
-			azerr.Write(res, req, fmt.Errorf("panic: %v", p), azerr.XML)
+			s.errors().Panic(res, req, p, false)
 		}
 	}()
 	if err := s.serveSub(res, req, info, container, sr); err != nil {
-		azerr.Write(res, req, err, azerr.XML)
+		s.errors().Write(res, req, err)
 	}
 	if res.status == 0 {
 		res.status = http.StatusOK

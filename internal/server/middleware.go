@@ -7,7 +7,6 @@ package server
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"log/slog"
 	"net"
@@ -54,6 +53,8 @@ type Options struct {
 	Clock                  clock.Clock
 	SkipAPIVersionCheck    bool
 	DisableProductStyleURL bool
+	// Logger receives internal faults (500s, panics); nil is slog.Default().
+	Logger *slog.Logger
 	// AccessLog receives one line per request; nil for none.
 	AccessLog *slog.Logger
 	// BodyTimeout and WriteTimeout bound how long a request body may stop
@@ -85,14 +86,15 @@ func Handler(svc Service, opts Options) http.Handler {
 	if opts.Clock == nil {
 		opts.Clock = clock.Real{}
 	}
-	return &chain{svc: svc, opts: opts, format: ErrorFormat(svc.Name()),
+	return &chain{svc: svc, opts: opts,
+		errors:       azerr.Renderer{Format: ErrorFormat(svc.Name()), Logger: opts.Logger, Clock: opts.Clock},
 		serverHeader: "Lazuli-" + strings.ToUpper(string(svc.Name())[:1]) + string(svc.Name())[1:] + "/1.0"}
 }
 
 type chain struct {
 	svc          Service
 	opts         Options
-	format       azerr.Format
+	errors       azerr.Renderer
 	serverHeader string
 }
 
@@ -185,17 +187,14 @@ func (c *chain) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 				c.observe(w, info, body.n)
 				panic(p)
 			}
-			slog.Error("panic in handler", "request_id", info.ID, "method", r.Method, "url", r.URL.String(), "panic", fmt.Sprint(p))
-			if w.status == 0 {
-				azerr.Write(w, r, fmt.Errorf("panic: %v", p), c.format)
-			}
+			c.errors.Panic(w, r, p, w.status != 0)
 		}
 		c.logAccess(r, w, info)
 		c.observe(w, info, body.n)
 	}()
 	r = r.WithContext(request.With(r.Context(), info))
 	if err := c.serve(w, r, info); err != nil && !w.cut {
-		azerr.Write(w, r, err, c.format)
+		c.errors.Write(w, r, err)
 	}
 	if w.cut {
 		// A fault rule cut the response: drop the connection.

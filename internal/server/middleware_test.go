@@ -1,13 +1,19 @@
 package server
 
 import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/lazuli-storage/lazuli/internal/auth"
 	"github.com/lazuli-storage/lazuli/internal/azerr"
+	"github.com/lazuli-storage/lazuli/internal/clock"
 	"github.com/lazuli-storage/lazuli/internal/request"
 	"github.com/lazuli-storage/lazuli/internal/store/memory"
 	"github.com/lazuli-storage/lazuli/internal/svcprops"
@@ -119,6 +125,34 @@ func TestErrorsAndPanics(t *testing.T) {
 	h.ServeHTTP(w, httptest.NewRequest("GET", "/devstoreaccount1/c/b", nil))
 	if w.Code != 500 || w.Header().Get(azerr.ErrorCodeHeader) != azerr.InternalError {
 		t.Errorf("panic recovery: %d", w.Code)
+	}
+}
+
+// TestFaultsLoggedThroughInjectedLoggerAndClock: a 500 and a panic reach
+// Options.Logger, stamped with Options.Clock, with the request id the client
+// saw.
+func TestFaultsLoggedThroughInjectedLoggerAndClock(t *testing.T) {
+	at := time.Date(2032, 7, 8, 9, 10, 11, 0, time.UTC)
+	for _, svc := range []*echoService{{fail: errors.New("disk on fire")}, {boom: true}} {
+		var logged bytes.Buffer
+		opts := Options{Store: memory.New(), Auth: &auth.Authenticator{Accounts: auth.DevAccounts()}, Clock: clock.NewFake(at),
+			Logger: slog.New(slog.NewJSONHandler(&logged, nil))}
+		w := httptest.NewRecorder()
+		Handler(svc, opts).ServeHTTP(w, httptest.NewRequest("GET", "/devstoreaccount1/c/b", nil))
+		if w.Code != http.StatusInternalServerError {
+			t.Fatalf("boom=%v: status %d", svc.boom, w.Code)
+		}
+		var line struct {
+			Time      time.Time `json:"time"`
+			Level     string    `json:"level"`
+			RequestID string    `json:"request_id"`
+		}
+		if err := json.Unmarshal(logged.Bytes(), &line); err != nil {
+			t.Fatalf("boom=%v: log %q: %v", svc.boom, logged.String(), err)
+		}
+		if !line.Time.Equal(at) || line.Level != "ERROR" || line.RequestID != w.Header().Get(azerr.RequestIDHeader) {
+			t.Fatalf("boom=%v: logged %s", svc.boom, logged.String())
+		}
 	}
 }
 

@@ -6,7 +6,6 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/guid"
 	"net/http"
 	"strings"
-	"time"
 
 	"github.com/lazuli-storage/lazuli/internal/azerr"
 	"github.com/lazuli-storage/lazuli/internal/request"
@@ -208,7 +207,7 @@ func (s *Service) failureResponse(w http.ResponseWriter, f *opFailure) batch.Res
 	h.Set("Cache-Control", "no-cache")
 	h.Set("DataServiceVersion", "3.0;")
 	h.Set("Content-Type", minimalMetadata.contentType())
-	body := azerr.Body(&e, w.Header().Get(azerr.RequestIDHeader), time.Now().UTC(), azerr.JSON)
+	body := azerr.Body(&e, w.Header().Get(azerr.RequestIDHeader), s.clock.Now().UTC(), azerr.JSON)
 	return batch.Response{Status: e.Status, Header: h, Body: body}
 }
 
