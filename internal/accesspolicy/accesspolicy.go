@@ -20,6 +20,7 @@ package accesspolicy
 import (
 	"bytes"
 	"encoding/xml"
+	"github.com/lazuli-storage/lazuli/internal/xmlw"
 	"net/http"
 	"strings"
 	"time"
@@ -191,28 +192,32 @@ func parseTime(node string, raw *string) (*time.Time, error) {
 // FormatTime renders an instant as Get ACL shows it.
 func FormatTime(t time.Time) string { return t.UTC().Format(timeLayout) }
 
-// AppendXML appends the SignedIdentifiers element of a Get ACL body (the
-// caller writes the XML declaration).
-func AppendXML(dst []byte, ids []Identifier) []byte {
-	b := bytes.NewBuffer(dst)
-	b.WriteString("<SignedIdentifiers>")
+// Write writes the SignedIdentifiers element of a Get ACL body (the
+// caller's writer holds the service's XML declaration).
+func Write(x *xmlw.Writer, ids []Identifier) {
+	x.Open("SignedIdentifiers")
 	for _, id := range ids {
-		b.WriteString("<SignedIdentifier><Id>")
-		_ = xml.EscapeText(b, []byte(id.ID))
-		b.WriteString("</Id><AccessPolicy>")
+		x.Open("SignedIdentifier")
+		x.Elem("Id", id.ID)
+		x.Open("AccessPolicy")
 		if id.Start != nil {
-			b.WriteString("<Start>" + FormatTime(*id.Start) + "</Start>")
+			x.Elem("Start", FormatTime(*id.Start))
 		}
 		if id.Expiry != nil {
-			b.WriteString("<Expiry>" + FormatTime(*id.Expiry) + "</Expiry>")
+			x.Elem("Expiry", FormatTime(*id.Expiry))
 		}
 		if id.Permission != "" {
-			b.WriteString("<Permission>")
-			_ = xml.EscapeText(b, []byte(id.Permission))
-			b.WriteString("</Permission>")
+			x.Elem("Permission", id.Permission)
 		}
-		b.WriteString("</AccessPolicy></SignedIdentifier>")
+		x.Close("AccessPolicy")
+		x.Close("SignedIdentifier")
 	}
-	b.WriteString("</SignedIdentifiers>")
-	return b.Bytes()
+	x.Close("SignedIdentifiers")
+}
+
+// AppendXML appends the SignedIdentifiers element to dst.
+func AppendXML(dst []byte, ids []Identifier) []byte {
+	x := xmlw.Over(dst, xmlw.Standard)
+	Write(x, ids)
+	return x.Bytes()
 }

@@ -5,13 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/lazuli-storage/lazuli/internal/xmlw"
 	"io"
 	"log/slog"
 	"net"
 	"net/http"
 	"runtime/debug"
 	"strconv"
-	"strings"
 	"syscall"
 	"time"
 
@@ -150,27 +150,16 @@ func Body(e *Error, requestID string, now time.Time, format Format) []byte {
 		b, _ := json.Marshal(doc)
 		return b
 	}
-	var sb strings.Builder
-	sb.WriteString(`<?xml version="1.0" encoding="utf-8"?><Error><Code>`)
-	xmlEscape(&sb, e.Code)
-	sb.WriteString("</Code><Message>")
-	xmlEscape(&sb, msg)
-	sb.WriteString("</Message>")
+	// Messages keep their "\nRequestId:" lines literal.
+	x := xmlw.New(xmlw.DeclLower, xmlw.KeepNewlines)
+	x.Open("Error")
+	x.Elem("Code", e.Code)
+	x.Elem("Message", msg)
 	for _, d := range e.Details {
-		sb.WriteString("<" + d.Name + ">")
-		xmlEscape(&sb, d.Value)
-		sb.WriteString("</" + d.Name + ">")
+		x.Elem(d.Name, d.Value)
 	}
-	sb.WriteString("</Error>")
-	return []byte(sb.String())
-}
-
-// xmlEscape escapes markup but keeps newlines literal, as the service's
-// messages carry "\nRequestId:" lines.
-var xmlEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;", "'", "&apos;")
-
-func xmlEscape(sb *strings.Builder, s string) {
-	_, _ = xmlEscaper.WriteString(sb, s)
+	x.Close("Error")
+	return x.Bytes()
 }
 
 // ClientGone is the one rule for "the client went away": it reports

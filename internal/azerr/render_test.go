@@ -194,3 +194,16 @@ func TestPanicLoggedAndAnswered(t *testing.T) {
 		}
 	}
 }
+
+// TestBodyXMLBytes pins the exact bytes of an XML error body: lower-case
+// declaration, named entities, the message's line breaks literal.
+func TestBodyXMLBytes(t *testing.T) {
+	e := Newf(InvalidHeaderValue, `a "b" & <c>'s`).With("HeaderName", "x-ms-<x>")
+	got := string(Body(e, "req-1", time.Date(2020, 5, 18, 5, 51, 27, 335061400, time.UTC), XML))
+	want := `<?xml version="1.0" encoding="utf-8"?><Error><Code>InvalidHeaderValue</Code>` +
+		"<Message>a &quot;b&quot; &amp; &lt;c&gt;&apos;s\nRequestId:req-1\nTime:2020-05-18T05:51:27.3350614Z</Message>" +
+		"<HeaderName>x-ms-&lt;x&gt;</HeaderName></Error>"
+	if got != want {
+		t.Fatalf("body:\n got %q\nwant %q", got, want)
+	}
+}

@@ -21,8 +21,8 @@ func (s *Service) getContainerACL(w http.ResponseWriter, r *http.Request) error 
 		h.Set("X-Ms-Blob-Public-Access", publicAccessName(c.Public))
 	}
 	x := newXMLWriter()
-	x.Write(accesspolicy.AppendXML(nil, containerPolicies(c.ACL)))
-	return x.send(w, http.StatusOK)
+	accesspolicy.Write(x, containerPolicies(c.ACL))
+	return x.Send(w, http.StatusOK)
 }
 
 // setContainerACL is Set Container ACL: it replaces the stored access

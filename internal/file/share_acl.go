@@ -58,8 +58,8 @@ func (s *Service) getShareACL(w http.ResponseWriter, r *http.Request) error {
 	}
 	setETag(w.Header(), sh.ETag)
 	x := newXML()
-	x.buf.Write(accesspolicy.AppendXML(nil, sharePolicies(sh.ACL)))
-	x.send(w, http.StatusOK)
+	accesspolicy.Write(x, sharePolicies(sh.ACL))
+	x.Send(w, http.StatusOK)
 	return nil
 }
 

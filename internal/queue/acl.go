@@ -1,6 +1,7 @@
 package queue
 
 import (
+	"github.com/lazuli-storage/lazuli/internal/xmlw"
 	"time"
 
 	"github.com/lazuli-storage/lazuli/internal/accesspolicy"
@@ -36,5 +37,8 @@ func queuePolicies(acl []signedIdentifier) []accesspolicy.Identifier {
 
 // appendACL renders the Get Queue ACL body.
 func appendACL(dst []byte, acl []signedIdentifier) []byte {
-	return accesspolicy.AppendXML(append(dst, xmlDecl...), queuePolicies(acl))
+	x := xmlw.Over(dst, xmlw.Standard)
+	_, _ = x.WriteString(xmlw.DeclLower)
+	accesspolicy.Write(x, queuePolicies(acl))
+	return x.Bytes()
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/lazuli-storage/lazuli/internal/auth"
@@ -157,4 +158,4 @@ func writeXML(w http.ResponseWriter, r *http.Request, status int, body []byte) e
 	return nil
 }
 
-func itoa(n int) string { return string(appendUint(nil, uint64(n))) }
+func itoa(n int) string { return strconv.Itoa(n) }

@@ -1,7 +1,7 @@
 package table
 
 import (
-	"encoding/xml"
+	"github.com/lazuli-storage/lazuli/internal/xmlw"
 	"net/http"
 	"strconv"
 	"time"
@@ -79,7 +79,9 @@ func (s *Service) getACL(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	body := accesspolicy.AppendXML([]byte(xml.Header), tablePolicies(rec.ACL))
+	x := xmlw.New(xmlw.DeclLine, xmlw.Standard)
+	accesspolicy.Write(x, tablePolicies(rec.ACL))
+	body := x.Bytes()
 	w.Header().Set("Content-Type", "application/xml")
 	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
 	w.WriteHeader(http.StatusOK)
