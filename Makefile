@@ -6,6 +6,7 @@ FUZZTIME ?= 4s
 # target's seed corpus runs with the plain tests; `make fuzz-all` fuzzes all.
 CI_FUZZ = \
 	./internal/accesspolicy:FuzzParse \
+	./internal/xmlw:FuzzStandardIsEscapeText \
 	./internal/auth:FuzzParseAuthorization \
 	./internal/auth:FuzzParseSAS \
 	./internal/auth:FuzzParseJWT \
