@@ -5,7 +5,6 @@ import (
 	"encoding/xml"
 	"github.com/lazuli-storage/lazuli/internal/xmlw"
 	"net/http"
-	"time"
 	"unicode/utf8"
 
 	"github.com/lazuli-storage/lazuli/internal/azerr"
@@ -179,6 +178,3 @@ func checkMessageText(text []byte) error {
 	}
 	return nil
 }
-
-// timeText renders an instant the way Set ACL and errors show it.
-func timeText(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.0000000Z") }
