@@ -51,6 +51,7 @@ func runBench(args []string) int {
 	jsonOut := fs.String("json", "", "write all results to this file")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of this process (the in-process server with --target self)")
 	queueDepth := fs.Int("queue-depth", 2000, "messages kept queued by queue-get-delete")
+	expiring := fs.Int("expiring-messages", 100000, "expired queue messages blob-put-1k-expiring measures Put Blob beside (0 for the baseline: the same consumer, no backlog)")
 	listBlobs := fs.Int("list-blobs", 100000, "blobs listed by list-blobs")
 	diskDir := fs.String("disk", os.TempDir(), "directory whose sequential write rate is measured and printed")
 	urls := bench.Target{Name: "urls"}
@@ -108,7 +109,7 @@ func runBench(args []string) int {
 		fmt.Printf("disk sequential write (fsync'd) in %s: %.0f MB/s\n", disk.Dir, disk.MBPerSec)
 	}
 	opts := bench.Options{Duration: *duration, Warmup: *warmup, Concurrency: *concurrency, QueueDepth: *queueDepth,
-		ListBlobs: *listBlobs, SDK: *sdk}
+		ExpiringMessages: *expiring, ListBlobs: *listBlobs, SDK: *sdk}
 	names := strings.Split(*scenarios, ",")
 	var results []bench.Result
 	var comparisons []bench.Comparison

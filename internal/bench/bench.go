@@ -98,6 +98,9 @@ type Options struct {
 	Concurrency int
 	// QueueDepth is how many messages queue-get-delete keeps queued.
 	QueueDepth int
+	// ExpiringMessages is the backlog of expired queue messages that
+	// blob-put-1k-expiring measures Put Blob beside (0: none, the baseline).
+	ExpiringMessages int
 	// ListBlobs is how many blobs list-blobs lists.
 	ListBlobs int
 	// SDK drives the scenarios through the official Azure SDK for Go
@@ -132,6 +135,7 @@ type Result struct {
 
 // env is what a scenario's setup gets.
 type env struct {
+	target  Target
 	c       *client    // the lean client, unless opts.SDK
 	sdk     *sdkClient // the SDK clients, when opts.SDK
 	opts    Options
@@ -194,7 +198,7 @@ func runScenario(ctx context.Context, t Target, s scenario, opts Options) (Resul
 			return Result{}, err
 		}
 	}
-	e := &env{opts: opts, prefix: s.shortName() + randomHex(4), workers: workers}
+	e := &env{target: t, opts: opts, prefix: s.shortName() + randomHex(4), workers: workers}
 	setup, err := e.connect(t, s, workers*8)
 	if err != nil {
 		return Result{}, err
@@ -218,7 +222,7 @@ func runScenario(ctx context.Context, t Target, s scenario, opts Options) (Resul
 	// create named objects never collide with warm-up ones.
 	cpu0 := processCPU()
 	server0, serverKnown := t.Server.cpu()
-	m := measure(ctx, do, workers, opts.Duration, 1<<30)
+	m := measure(ctx, do, workers, opts.Duration, measuredSeq)
 	cpu := processCPU() - cpu0
 	server1, serverStill := t.Server.cpu()
 	r := Result{Target: t.Name, Scenario: s.name, Ops: m.ops, Seconds: m.elapsed.Seconds(), Errors: m.errors,
@@ -235,6 +239,10 @@ func runScenario(ctx context.Context, t Target, s scenario, opts Options) (Resul
 	}
 	return r, nil
 }
+
+// measuredSeq is the first sequence number of the measured window (the
+// warm-up's start at 0), so that an operation knows the window has opened.
+const measuredSeq = 1 << 30
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 

@@ -36,7 +36,7 @@ var readers = map[string]bool{"blob-get-1k": true, "blob-get-1m": true, "blob-do
 // testOptions is a very short run with the small data sets.
 func testOptions(sdk bool) Options {
 	return Options{Duration: 200 * time.Millisecond, Warmup: 50 * time.Millisecond, Concurrency: 2,
-		QueueDepth: 20, ListBlobs: 50, SDK: sdk, small: true}
+		QueueDepth: 20, ExpiringMessages: 50, ListBlobs: 50, SDK: sdk, small: true}
 }
 
 // runUntilOps runs one scenario, lengthening the window (opts.Duration,

@@ -26,6 +26,7 @@ func allScenarios() []scenario {
 	var all []scenario
 	all = append(all, blobScenarios()...)
 	all = append(all, queueScenarios()...)
+	all = append(all, expiringScenarios()...)
 	all = append(all, tableScenarios()...)
 	all = append(all, fileScenarios()...)
 	return all

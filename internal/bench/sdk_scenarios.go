@@ -25,5 +25,8 @@ func init() {
 		"table-query":         sdkTableQuery,
 		"table-batch-100":     sdkTableBatch,
 	}
+	// The backlog is built and consumed by the lean client either way:
+	// only the measured operations go through the SDK.
+	sdkSetups["blob-put-1k-expiring"] = withExpiringBacklog(sdkPutBlobs(kib))
 	sdkResponseStatus = azcoreStatus
 }

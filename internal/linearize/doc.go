@@ -1,5 +1,6 @@
 // Package linearize holds the linearizability checks: concurrent histories
 // recorded from real SDK clients over sockets, checked with porcupine
-// against sequential models, on one node and on two nodes sharing one
-// PostgreSQL. It has no code outside its tests.
+// against sequential models (If-Match writes of a blob, blob leases, table
+// entity merges, queue get/delete), on one node and on two nodes sharing
+// one PostgreSQL. It has no code outside its tests.
 package linearize

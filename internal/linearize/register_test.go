@@ -3,37 +3,15 @@ package linearize
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"os"
-	"strconv"
-	"sync"
 	"testing"
-	"time"
 
-	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
-	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob"
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/blob"
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/blockblob"
 	"github.com/anishathalye/porcupine"
-
-	"github.com/lazuli-storage/lazuli/internal/clock"
-	"github.com/lazuli-storage/lazuli/internal/lazulitest"
-	"github.com/lazuli-storage/lazuli/internal/store/postgres/pgtest"
 )
-
-func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
-
-// opsPerClient is the history's length per client: short in CI, longer
-// with LAZULI_LINEARIZE_OPS (make torture).
-func opsPerClient() int {
-	if n, err := strconv.Atoi(os.Getenv("LAZULI_LINEARIZE_OPS")); err == nil && n > 0 {
-		return n
-	}
-	return 40
-}
 
 // registerState is the blob as the model knows it: its content and ETag.
 type registerState struct{ value, etag string }
@@ -80,20 +58,11 @@ func register(initial registerState) porcupine.Model {
 	}
 }
 
-// recordRegister runs 8 clients (spread over the given connection strings)
-// doing reads and conditional writes of one blob, and returns the history.
-func recordRegister(t *testing.T, connStrs []string) ([]porcupine.Operation, registerState) {
-	t.Helper()
+// checkRegister records 8 clients (spread over the given connection
+// strings) doing reads and conditional writes of one blob, and checks the
+// history against the register model.
+func checkRegister(t *testing.T, connStrs []string) {
 	ctx := context.Background()
-	noRetry := &azblob.ClientOptions{ClientOptions: azcore.ClientOptions{Retry: policy.RetryOptions{MaxRetries: -1}}}
-	var clients []*blockblob.Client
-	for i := 0; i < 8; i++ {
-		c, err := azblob.NewClientFromConnectionString(connStrs[i%len(connStrs)], noRetry)
-		if err != nil {
-			t.Fatal(err)
-		}
-		clients = append(clients, c.ServiceClient().NewContainerClient("reg").NewBlockBlobClient("r"))
-	}
 	owner, _ := azblob.NewClientFromConnectionString(connStrs[0], nil)
 	if _, err := owner.CreateContainer(ctx, "reg", nil); err != nil {
 		t.Fatal(err)
@@ -102,29 +71,25 @@ func recordRegister(t *testing.T, connStrs []string) ([]porcupine.Operation, reg
 	if err != nil {
 		t.Fatal(err)
 	}
-	initial := registerState{"v0", string(*first.ETag)}
-	start := time.Now()
-	var mu sync.Mutex
-	var history []porcupine.Operation
-	var wg sync.WaitGroup
-	for id, b := range clients {
-		wg.Go(func() {
-			for i := 0; i < opsPerClient(); i++ {
-				call := time.Since(start).Nanoseconds()
-				in, out, err := step(ctx, b, id, i)
-				if err != nil {
-					t.Errorf("client %d: %v", id, err)
-					return
-				}
-				ret := time.Since(start).Nanoseconds()
-				mu.Lock()
-				history = append(history, porcupine.Operation{ClientId: id, Input: in, Call: call, Output: out, Return: ret})
-				mu.Unlock()
-			}
-		})
+	steps := make([]stepFunc, clients)
+	for id := range steps {
+		c, err := azblob.NewClientFromConnectionString(connStrs[id%len(connStrs)], &azblob.ClientOptions{ClientOptions: noRetry})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := c.ServiceClient().NewContainerClient("reg").NewBlockBlobClient("r")
+		steps[id] = func(i int) (any, any, error) { return step(ctx, b, id, i) }
 	}
-	wg.Wait()
-	return history, initial
+	history := record(t, steps)
+	check(t, register(registerState{"v0", string(*first.ETag)}), history, "reads and If-Match writes", len(connStrs), registerOutcome)
+}
+
+// registerOutcome names a read, or a write and its result.
+func registerOutcome(input, output any) string {
+	if !input.(registerInput).write {
+		return "read"
+	}
+	return result("write", output.(registerOutput).ok, "412")
 }
 
 // step does one read, or one write conditional on the ETag the client last
@@ -145,43 +110,15 @@ func step(ctx context.Context, b *blockblob.Client, id, i int) (registerInput, r
 	in := registerInput{write: true, ifMatch: string(*resp.ETag), newValue: fmt.Sprintf("c%d-%d", id, i)}
 	w, err := b.Upload(ctx, nopSeekCloser{bytes.NewReader([]byte(in.newValue))}, &blockblob.UploadOptions{
 		AccessConditions: &blob.AccessConditions{ModifiedAccessConditions: &blob.ModifiedAccessConditions{IfMatch: resp.ETag}}})
-	var re *azcore.ResponseError
-	switch {
-	case err == nil:
-		return in, registerOutput{ok: true, etag: string(*w.ETag)}, nil
-	case errors.As(err, &re) && re.StatusCode == 412:
-		return in, registerOutput{}, nil
+	if refused, err := refusedWith(err, 412); err != nil || refused {
+		return in, registerOutput{}, err
 	}
-	return in, registerOutput{}, err
+	return in, registerOutput{ok: true, etag: string(*w.ETag)}, nil
 }
 
 type nopSeekCloser struct{ *bytes.Reader }
 
 func (nopSeekCloser) Close() error { return nil }
-
-func checkRegister(t *testing.T, connStrs []string) {
-	history, initial := recordRegister(t, connStrs)
-	result := porcupine.CheckOperationsTimeout(register(initial), history, time.Minute)
-	if result != porcupine.Ok {
-		t.Fatalf("the history of %d reads and If-Match writes is not linearizable (%v)", len(history), result)
-	}
-	t.Logf("%d operations from 8 clients over %d node(s): linearizable", len(history), len(connStrs))
-}
-
-// TestConditionalWritesOneNode: reads and If-Match writes of one blob on
-// the default durable engine form a linearizable history.
-func TestConditionalWritesOneNode(t *testing.T) {
-	in := lazulitest.Start(t, lazulitest.Options{Clock: clock.Real{}})
-	checkRegister(t, []string{in.ConnectionString})
-}
-
-// TestConditionalWritesTwoNodes: the same through two nodes sharing one
-// PostgreSQL, clients alternating between them.
-func TestConditionalWritesTwoNodes(t *testing.T) {
-	db := lazulitest.PostgresDatabase(t, pgtest.URL(t))
-	nodes := lazulitest.StartNodes(t, 2, lazulitest.Options{Store: db, Clock: clock.Real{}, Services: []string{"blob"}})
-	checkRegister(t, []string{nodes[0].ConnectionString, nodes[1].ConnectionString})
-}
 
 // TestRegisterModelRefusesAStaleRead: the checker is not vacuous — a read
 // that starts after a write completed and still returns the old content is
