@@ -159,7 +159,9 @@ func (s *statusWriter) Unwrap() http.ResponseWriter { return s.ResponseWriter }
 
 func (c *chain) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 	w := &statusWriter{ResponseWriter: rw, began: time.Now(), budget: -1, writeTimeout: c.opts.WriteTimeout}
-	info := &request.Info{ID: guid.New(), Start: c.opts.Clock.Now()}
+	// A batch's sub-request comes back through the chain with the batch's
+	// Info in its context: that is its parent.
+	info := &request.Info{ID: guid.New(), Start: c.opts.Clock.Now(), Chain: c, Parent: request.From(r.Context())}
 	if c.opts.Faults != nil {
 		info.Routed = c.routedHook(w, r, info)
 	}
@@ -235,6 +237,11 @@ func (c *chain) checkVersion(r *http.Request, info *request.Info) error {
 		if v == "" {
 			v = r.URL.Query().Get("sv")
 		}
+	}
+	if v == "" && info.Parent != nil {
+		// Sub-requests of a batch are of the batch's version.
+		info.Version = info.Parent.Version
+		return nil
 	}
 	if v == "" {
 		info.Version = NewestVersion
