@@ -146,6 +146,9 @@ func TestQueueACL(t *testing.T) {
 	}
 	_, err = q.SetAccessPolicy(e.ctx, &azqueue.SetAccessPolicyOptions{QueueACL: six})
 	wantError(t, err, http.StatusBadRequest, "InvalidXmlDocument")
+	long := []*azqueue.SignedIdentifier{{ID: ptr(strings.Repeat("i", 65)), AccessPolicy: &azqueue.AccessPolicy{Permission: ptr("r")}}}
+	_, err = q.SetAccessPolicy(e.ctx, &azqueue.SetAccessPolicyOptions{QueueACL: long})
+	wantError(t, err, http.StatusBadRequest, "InvalidXmlDocument")
 	// An empty list removes every policy.
 	if _, err := q.SetAccessPolicy(e.ctx, &azqueue.SetAccessPolicyOptions{}); err != nil {
 		t.Fatal(err)
