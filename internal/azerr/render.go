@@ -68,13 +68,11 @@ func (rd Renderer) now() time.Time {
 // rather than the wall clock, so that a fault's log line and its response
 // tell the same time.
 func (rd Renderer) log(ctx context.Context, level slog.Level, msg string, args ...any) {
-	l := rd.logger()
-	if !l.Enabled(ctx, level) {
-		return
+	c := rd.Clock
+	if c == nil {
+		c = clock.Real{}
 	}
-	rec := slog.NewRecord(rd.now(), level, msg, 0)
-	rec.Add(args...)
-	_ = l.Handler().Handle(ctx, rec)
+	clock.Log(ctx, rd.logger(), c, level, msg, args...)
 }
 
 // Panic answers a request whose handler panicked with p: the panic and its

@@ -11,9 +11,11 @@ import (
 	"bufio"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net"
+	"runtime/debug"
 	"sync"
 	"time"
 
@@ -142,7 +144,8 @@ func (c *conn) serve() {
 	defer c.release()
 	defer func() {
 		if v := recover(); v != nil { // a malformed request drops its connection, not the server
-			c.srv.logger.Error("smb: request failed", "remote", c.nc.RemoteAddr().String(), "panic", v)
+			clock.Log(context.Background(), c.srv.logger, c.srv.clock, slog.LevelError, "smb: request failed",
+				"remote", c.nc.RemoteAddr().String(), "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
 		}
 	}()
 	for {
