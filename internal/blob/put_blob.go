@@ -5,7 +5,6 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/structured"
 	"io"
 	"net/http"
-	"strings"
 
 	"github.com/lazuli-storage/lazuli/internal/azerr"
 	"github.com/lazuli-storage/lazuli/internal/cond"
@@ -26,24 +25,13 @@ const (
 	largeLimitsVersion  = "2019-12-12"
 )
 
-// putBlobOrCopy dispatches a PUT on a blob with no comp: Put Blob by
-// x-ms-blob-type, or a copy by x-ms-copy-source.
-func (s *Service) putBlobOrCopy(w http.ResponseWriter, r *http.Request) error {
-	kind := r.Header.Get("X-Ms-Blob-Type")
-	if r.Header.Get("X-Ms-Copy-Source") != "" {
-		return s.copyOrPutFromURL(w, r, kind)
+// putBlobOfNoKind answers a Put Blob that no row of the route table told
+// apart: its x-ms-blob-type is missing or unknown.
+func (s *Service) putBlobOfNoKind(w http.ResponseWriter, r *http.Request) error {
+	if kind := r.Header.Get("X-Ms-Blob-Type"); kind != "" {
+		return azerr.InvalidHeader("x-ms-blob-type", kind)
 	}
-	switch {
-	case kind == "":
-		return azerr.MissingHeader("x-ms-blob-type")
-	case strings.EqualFold(kind, "BlockBlob"):
-		return s.putBlob(w, r)
-	case strings.EqualFold(kind, "PageBlob"):
-		return s.createPageBlob(w, r)
-	case strings.EqualFold(kind, "AppendBlob"):
-		return s.createAppendBlob(w, r)
-	}
-	return azerr.InvalidHeader("x-ms-blob-type", kind)
+	return azerr.MissingHeader("x-ms-blob-type")
 }
 
 // parseContentWrite starts parsing a request whose body is blob content
@@ -108,10 +96,6 @@ func parsePutBlob(r *http.Request) (putBlobArgs, error) {
 func (s *Service) putBlob(w http.ResponseWriter, r *http.Request) error {
 	a, err := parsePutBlob(r)
 	if err != nil {
-		return err
-	}
-	t := targetOf(r)
-	if err := s.preauthorize(r, t, createBlob); err != nil {
 		return err
 	}
 	d := a.sums.digests(request.Of(r).Version, true)

@@ -92,6 +92,9 @@ func (s *Service) Handle(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 	}
+	if err := route.Authorize(r, s.authTarget(r, t)); err != nil {
+		return err
+	}
 	return rule.Handle(w, withTarget(r, t))
 }
 
@@ -113,3 +116,7 @@ func parsePath(path string, r *http.Request) (target, route.Level) {
 	}
 	return target{Container: rootContainer, Blob: container}, route.Object
 }
+
+// Routes is the service's route table: its operations and who may call
+// each (the authorization tests walk it).
+func (s *Service) Routes() route.Table { return s.routes }

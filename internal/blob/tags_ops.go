@@ -5,18 +5,12 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/crc64"
 	"net/http"
 
-	"github.com/lazuli-storage/lazuli/internal/auth"
 	"github.com/lazuli-storage/lazuli/internal/azerr"
 	"github.com/lazuli-storage/lazuli/internal/cond"
 	"github.com/lazuli-storage/lazuli/internal/lease"
 	"github.com/lazuli-storage/lazuli/internal/request"
 	"github.com/lazuli-storage/lazuli/internal/store"
 )
-
-// Get and Set Blob Tags need the t (tags) permission of a SAS. Both take
-// only x-ms-if-tags among the conditions, and an optional lease ID that
-// must then name the blob's active lease (neither operation needs one).
-var tagsAccess = access{level: auth.ResourceObject, perm: "t"}
 
 // getBlobTags is Get Blob Tags, of the base blob, a snapshot or a version.
 func (s *Service) getBlobTags(w http.ResponseWriter, r *http.Request) error {
@@ -44,11 +38,8 @@ func (s *Service) getBlobTags(w http.ResponseWriter, r *http.Request) error {
 
 // tagTarget loads and checks the blob state a tags request addresses.
 func (s *Service) tagTarget(tx store.Tx, r *http.Request, account string, t target, sel selector, conds cond.Conditions) (*blobRecord, error) {
-	c, found, err := loadContainer(tx, account, t.Container)
+	_, found, err := loadContainer(tx, account, t.Container)
 	if err != nil {
-		return nil, err
-	}
-	if err := authorize(r, t, tagsAccess, c); err != nil {
 		return nil, err
 	}
 	if !found {
@@ -83,9 +74,6 @@ func (s *Service) setBlobTags(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	t := targetOf(r)
-	if err := s.preauthorize(r, t, tagsAccess); err != nil {
-		return err
-	}
 	account := request.Of(r).Account
 	err = s.store.Update(r.Context(), func(tx store.Tx) error {
 		b, err := s.tagTarget(tx, r, account, t, sel, conds)

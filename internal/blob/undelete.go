@@ -18,9 +18,6 @@ func (s *Service) undeleteBlob(w http.ResponseWriter, r *http.Request) error {
 	if _, err := parseBaseRequest(r, 0); err != nil {
 		return err
 	}
-	if err := s.preauthorize(r, t, writeBlob); err != nil {
-		return err
-	}
 	account := request.Of(r).Account
 	err := s.store.Update(r.Context(), func(tx store.Tx) error {
 		if _, found, err := loadContainer(tx, account, t.Container); err != nil || !found {

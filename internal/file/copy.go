@@ -26,14 +26,17 @@ import (
 
 // copyRequest is the destination side of a Copy File.
 type copyRequest struct {
-	meta           metadata.Set
-	metaSet        bool
-	smb            smbRequest
-	attrsFromSrc   bool
-	timesFromSrc   [3]bool // creation, last write, change
-	permFromSource bool
-	ignoreReadOnly bool
-	leaseID        string
+	// authorizeReplace checks, in the copy's transaction, that the caller
+	// may replace the existing destination.
+	authorizeReplace func(tx store.Tx) error
+	meta             metadata.Set
+	metaSet          bool
+	smb              smbRequest
+	attrsFromSrc     bool
+	timesFromSrc     [3]bool // creation, last write, change
+	permFromSource   bool
+	ignoreReadOnly   bool
+	leaseID          string
 }
 
 func parseCopyRequest(h http.Header) (copyRequest, error) {
@@ -75,7 +78,7 @@ func parseCopyRequest(h http.Header) (copyRequest, error) {
 
 func (s *Service) copyFile(w http.ResponseWriter, r *http.Request) error {
 	t := targetOf(r)
-	if err := s.authorizeWrite(r, t, auth.ResourceObject, "cw", false); err != nil {
+	if err := readOnlySnapshot(t); err != nil {
 		return err
 	}
 	raw := r.Header.Get("X-Ms-Copy-Source")
@@ -95,6 +98,8 @@ func (s *Service) copyFile(w http.ResponseWriter, r *http.Request) error {
 	} else if err := s.authorizeSource(r, src); err != nil {
 		return err
 	}
+	// Replacing an existing file needs more than creating one (Need.Replace).
+	req.authorizeReplace = func(tx store.Tx) error { return s.authorizeOverwrite(tx, r, t) }
 	now := s.now()
 	copyID := guid.New()
 	var n *node
@@ -192,6 +197,11 @@ func (s *Service) copyTarget(tx store.Tx, t *target, req copyRequest, now time.T
 	if err != nil || old == nil {
 		return old, err
 	}
+	if req.authorizeReplace != nil {
+		if err := req.authorizeReplace(tx); err != nil {
+			return nil, err
+		}
+	}
 	if old.SMB.Attrs&attrReadOnly != 0 && !req.ignoreReadOnly {
 		return nil, azerr.New(azerr.ReadOnlyAttribute)
 	}
@@ -243,7 +253,7 @@ func sourceError(err error) error {
 
 func (s *Service) abortCopy(w http.ResponseWriter, r *http.Request) error {
 	t := targetOf(r)
-	if err := s.authorizeWrite(r, t, auth.ResourceObject, "w", false); err != nil {
+	if err := readOnlySnapshot(t); err != nil {
 		return err
 	}
 	action := r.Header.Get("X-Ms-Copy-Action")

@@ -3,7 +3,6 @@ package file
 import (
 	"net/http"
 
-	"github.com/lazuli-storage/lazuli/internal/auth"
 	"github.com/lazuli-storage/lazuli/internal/file/smbstate"
 	"github.com/lazuli-storage/lazuli/internal/lease"
 	"github.com/lazuli-storage/lazuli/internal/store"
@@ -18,11 +17,7 @@ func (s *Service) leaseFile(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	perm := "w"
-	if req.Action == lease.Break {
-		perm = "wd"
-	}
-	if err := s.authorizeWrite(r, t, auth.ResourceObject, perm, false); err != nil {
+	if err := readOnlySnapshot(t); err != nil {
 		return err
 	}
 	now := s.now()

@@ -14,7 +14,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lazuli-storage/lazuli/internal/auth"
 	"github.com/lazuli-storage/lazuli/internal/azerr"
 	"github.com/lazuli-storage/lazuli/internal/contentprops"
 	"github.com/lazuli-storage/lazuli/internal/etag"
@@ -62,7 +61,7 @@ func parseContentProps(h http.Header) (contentprops.Props, error) {
 
 func (s *Service) createFile(w http.ResponseWriter, r *http.Request) error {
 	t := targetOf(r)
-	if err := s.authorizeWrite(r, t, auth.ResourceObject, "cw", false); err != nil {
+	if err := readOnlySnapshot(t); err != nil {
 		return err
 	}
 	switch typ := r.Header.Get("X-Ms-Type"); {
@@ -260,7 +259,7 @@ func (s *Service) updateFile(r *http.Request, t *target, op smbstate.Op, change 
 
 func (s *Service) setFileProperties(w http.ResponseWriter, r *http.Request) error {
 	t := targetOf(r)
-	if err := s.authorizeWrite(r, t, auth.ResourceObject, "w", false); err != nil {
+	if err := readOnlySnapshot(t); err != nil {
 		return err
 	}
 	size, resize, err := parseSize(r.Header, "x-ms-content-length")
@@ -299,7 +298,7 @@ func (s *Service) setFileProperties(w http.ResponseWriter, r *http.Request) erro
 
 func (s *Service) setFileMetadata(w http.ResponseWriter, r *http.Request) error {
 	t := targetOf(r)
-	if err := s.authorizeWrite(r, t, auth.ResourceObject, "w", false); err != nil {
+	if err := readOnlySnapshot(t); err != nil {
 		return err
 	}
 	meta, err := metadata.Parse(r.Header)
@@ -319,9 +318,6 @@ func (s *Service) setFileMetadata(w http.ResponseWriter, r *http.Request) error 
 
 func (s *Service) getFileMetadata(w http.ResponseWriter, r *http.Request) error {
 	t := targetOf(r)
-	if err := s.authorize(r, t, auth.ResourceObject, "r", false); err != nil {
-		return err
-	}
 	now := s.now()
 	var n *node
 	err := s.store.View(r.Context(), func(tx store.Tx) error {
@@ -343,7 +339,7 @@ func (s *Service) getFileMetadata(w http.ResponseWriter, r *http.Request) error 
 
 func (s *Service) deleteFile(w http.ResponseWriter, r *http.Request) error {
 	t := targetOf(r)
-	if err := s.authorizeWrite(r, t, auth.ResourceObject, "d", false); err != nil {
+	if err := readOnlySnapshot(t); err != nil {
 		return err
 	}
 	now := s.now()

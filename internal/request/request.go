@@ -24,6 +24,9 @@ type Info struct {
 	// Op is the operation the route table matched (its Rule.Op), for logs,
 	// metrics and fault rules; "" until the request is routed.
 	Op string
+	// Access is what the matched route row declares its caller needs
+	// (route.Authorize applies it); nil until the request is routed.
+	Access *auth.Need
 	// Routed, when set by the middleware, runs once the operation is known
 	// and before its handler; an error it returns is the request's answer.
 	Routed func(op string) error
@@ -39,13 +42,14 @@ type Info struct {
 }
 
 // Route records the operation a route table matched for the request in
-// ctx and runs the middleware's Routed hook. Only the first call counts.
-func Route(ctx context.Context, op string) error {
+// ctx, and what its caller needs, and runs the middleware's Routed hook.
+// Only the first call counts.
+func Route(ctx context.Context, op string, access *auth.Need) error {
 	info := From(ctx)
 	if info == nil || info.Op != "" {
 		return nil
 	}
-	info.Op = op
+	info.Op, info.Access = op, access
 	if info.Routed != nil {
 		return info.Routed(op)
 	}

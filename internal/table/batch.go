@@ -2,13 +2,13 @@ package table
 
 import (
 	"fmt"
-	"github.com/lazuli-storage/lazuli/internal/auth"
 	"github.com/lazuli-storage/lazuli/internal/guid"
 	"net/http"
 	"strings"
 
 	"github.com/lazuli-storage/lazuli/internal/azerr"
 	"github.com/lazuli-storage/lazuli/internal/request"
+	"github.com/lazuli-storage/lazuli/internal/route"
 	"github.com/lazuli-storage/lazuli/internal/store"
 	"github.com/lazuli-storage/lazuli/internal/table/batch"
 )
@@ -35,11 +35,6 @@ type batchOp struct {
 // batch serves POST /$batch: an entity group transaction, all of whose
 // operations commit in one store Update or none do.
 func (s *Service) batch(w http.ResponseWriter, r *http.Request) error {
-	// A batch is refused whole, before its body is read, when nobody is
-	// authenticated: no anonymous caller may change or read a table.
-	if id := request.Of(r).Identity; id == nil || id.Kind == auth.Anonymous {
-		return azerr.New(azerr.AuthorizationFailure)
-	}
 	body, err := readBody(r)
 	if err != nil {
 		return err
@@ -89,6 +84,16 @@ func subTarget(r *http.Request, req batch.Request) (target, error) {
 	return parseTarget(path)
 }
 
+// authorizePart authorizes one operation of a batch as the route row it
+// would match on its own declares.
+func (s *Service) authorizePart(r *http.Request, req batch.Request, t target) error {
+	rule, err := s.routes.Lookup(req.Method, t.level, req.URL.Query(), req.Header)
+	if err != nil {
+		return err
+	}
+	return route.AuthorizeRule(r, rule, s.authTarget(r, t.table))
+}
+
 // prepareChangeset validates every operation and the changeset rules.
 func (s *Service) prepareChangeset(r *http.Request, reqs []batch.Request) ([]batchOp, error) {
 	ops := make([]batchOp, 0, len(reqs))
@@ -116,7 +121,7 @@ func (s *Service) prepareChangeset(r *http.Request, reqs []batch.Request) ([]bat
 			return nil, failAt(i, azerr.Newf(azerr.InvalidDuplicateRow, "A command with RowKey '%s' is already present in the batch. An entity can appear only once in a batch.", op.rk))
 		}
 		rows[op.rk] = true
-		if err := s.authorizeEntity(r, op.table, op.perms()...); err != nil {
+		if err := s.authorizePart(r, req, t); err != nil {
 			return nil, failAt(i, err)
 		}
 		if err := sasRange(r).check(op.pk, op.rk); err != nil {
@@ -233,6 +238,9 @@ func (s *Service) runBatchQuery(r *http.Request, req batch.Request) ([]batch.Res
 		h = func(w http.ResponseWriter, sr *http.Request) { rec.err = s.queryEntities(w, sr) }
 	default:
 		return nil, failAt(0, azerr.New(azerr.MethodNotAllowed))
+	}
+	if err := s.authorizePart(r, req, t); err != nil {
+		return nil, failAt(0, err)
 	}
 	info := *request.Of(r)
 	sub = sub.WithContext(withTarget(request.With(sub.Context(), &info), t))

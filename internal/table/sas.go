@@ -12,19 +12,10 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/store"
 )
 
-// authorizeEntity checks an entity operation. perms lists permission sets
-// that must all be granted: an upsert needs both add ("a") and update ("u").
-func (s *Service) authorizeEntity(r *http.Request, table string, perms ...string) error {
-	id := request.Of(r).Identity
-	account := request.Of(r).Account
-	for _, p := range perms {
-		err := id.Authorize(auth.Access{Service: auth.Table, ResourceType: auth.ResourceObject, Perm: p,
-			Container: table, Policy: s.policyLookup(r.Context(), account, table)})
-		if err != nil {
-			return err
-		}
-	}
-	return nil
+// authTarget is the table a request addresses, for the authorizer.
+func (s *Service) authTarget(r *http.Request, table string) auth.Target {
+	return auth.Target{Service: auth.Table, Container: table,
+		Policy: s.policyLookup(r.Context(), request.Of(r).Account, table)}
 }
 
 // policyLookup finds a stored access policy of the table; it is called only
