@@ -231,17 +231,18 @@ var versionPattern = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
 // checkVersion accepts versions up to NewestVersion and echoes the request's.
 func (c *chain) checkVersion(r *http.Request, info *request.Info) error {
 	v := r.Header.Get("X-Ms-Version")
+	if v == "" && info.Parent != nil {
+		// A batch's sub-request is of the batch's version (checked
+		// already), whatever version its SAS was signed with.
+		info.Version = info.Parent.Version
+		return nil
+	}
 	if v == "" {
 		// SAS requests carry their version in sv (or api-version).
 		v = r.URL.Query().Get("api-version")
 		if v == "" {
 			v = r.URL.Query().Get("sv")
 		}
-	}
-	if v == "" && info.Parent != nil {
-		// Sub-requests of a batch are of the batch's version.
-		info.Version = info.Parent.Version
-		return nil
 	}
 	if v == "" {
 		info.Version = NewestVersion

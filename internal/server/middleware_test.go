@@ -113,6 +113,46 @@ func TestVersionCheck(t *testing.T) {
 	}
 }
 
+// TestSubRequestVersion: a request served through the chain again for a
+// batch (its context carries the batch's Info) takes the batch's version
+// unless it sends x-ms-version itself; its Info names the batch's as its
+// parent and the chain as the one serving it.
+func TestSubRequestVersion(t *testing.T) {
+	batch := &request.Info{ID: "batch", Version: "2021-08-06"}
+	cases := []struct {
+		header, query, want string
+	}{
+		{"", "", "2021-08-06"},
+		{"", "?sv=2025-01-05&sig=x", "2021-08-06"},
+		{"2023-11-03", "", "2023-11-03"},
+	}
+	for _, c := range cases {
+		svc := &echoService{}
+		h, _ := newChain(t, svc, false)
+		r := httptest.NewRequest("DELETE", "/devstoreaccount1/c/b"+c.query, nil)
+		if c.header != "" {
+			r.Header.Set("x-ms-version", c.header)
+		}
+		r = r.WithContext(request.With(r.Context(), batch))
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, r)
+		// The version is settled before authentication: even the unsigned
+		// SAS, refused, echoes it.
+		if got := w.Header().Get("x-ms-version"); got != c.want {
+			t.Errorf("%+v: echoed version %q", c, got)
+		}
+		if svc.got == nil {
+			if c.query == "" {
+				t.Fatalf("%+v: not served: %d", c, w.Code)
+			}
+			continue
+		}
+		if svc.got.Version != c.want || svc.got.Parent != batch || svc.got.Chain != h || svc.got.ID == batch.ID {
+			t.Errorf("%+v: version %q parent %p chain %v id %q", c, svc.got.Version, svc.got.Parent, svc.got.Chain, svc.got.ID)
+		}
+	}
+}
+
 func TestErrorsAndPanics(t *testing.T) {
 	h, _ := newChain(t, &echoService{fail: azerr.New(azerr.BlobNotFound)}, false)
 	w := httptest.NewRecorder()
