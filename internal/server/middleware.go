@@ -220,7 +220,7 @@ func (c *chain) serve(w http.ResponseWriter, r *http.Request, info *request.Info
 		return err
 	}
 	info.Identity = id
-	if origin := r.Header.Get("Origin"); origin != "" {
+	if origin := r.Header.Get("Origin"); svcprops.ActualApplies(origin, r.Method) {
 		c.corsHeaders(w, r, info, origin)
 	}
 	return c.svc.Handle(w, r)
@@ -275,7 +275,9 @@ func (c *chain) resolveAccount(r *http.Request, info *request.Info) error {
 		return azerr.New(azerr.InvalidUri)
 	}
 	if _, ok := c.opts.Auth.Accounts.Lookup(acct); !ok {
-		return azerr.Newf(azerr.InvalidUri, "The requested URI does not represent any resource on the server: unknown account %q.", acct)
+		// Azure has no such request (its accounts are host names); this
+		// is Azurite's answer, so that code written against it runs.
+		return azerr.Newf(azerr.InvalidOperation, "Invalid storage account.")
 	}
 	info.Account, info.PathStyle = acct, true
 	if rest != "" || strings.HasSuffix(trimmed, "/") {
@@ -327,7 +329,7 @@ func (c *chain) preflight(w http.ResponseWriter, r *http.Request, info *request.
 	return nil
 }
 
-// corsHeaders adds CORS response headers when a rule matches; failures to
+// corsHeaders adds the CORS response headers the rules give; failures to
 // read the rules only cost the headers, never the request.
 func (c *chain) corsHeaders(w http.ResponseWriter, r *http.Request, info *request.Info, origin string) {
 	props, err := svcprops.Get(r.Context(), c.opts.Store, info.Account, string(c.svc.Name()))

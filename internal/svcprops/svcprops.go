@@ -121,8 +121,11 @@ func (p Properties) validate() error {
 		if rp == nil || !rp.Enabled {
 			continue
 		}
+		// An enabled policy needs 1 to 365 days; the service answers a
+		// missing or out-of-range Days with InvalidXmlDocument (azblob's
+		// TestAccountDeleteRetentionPolicyDaysTooLarge and ...DaysOmitted).
 		if rp.Days == nil || *rp.Days < 1 || *rp.Days > 365 {
-			return azerr.New(azerr.InvalidXmlNodeValue).With("XmlNodeName", "Days")
+			return azerr.New(azerr.InvalidXmlDocument)
 		}
 	}
 	if p.Cors == nil {
