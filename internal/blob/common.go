@@ -73,10 +73,10 @@ func (c *containerRecord) policy(id string) (*auth.AccessPolicy, error) {
 }
 
 // publicLevel is what the container opens to anonymous callers: nothing
-// once it is being deleted.
+// while it is hidden (being deleted, soft-deleted or moving).
 func (c *containerRecord) publicLevel() auth.PublicLevel {
 	switch {
-	case c == nil || c.Deleting:
+	case c == nil || c.hidden():
 		return auth.PublicNone
 	case c.Public >= accessContainer:
 		return auth.PublicContainer
@@ -116,13 +116,6 @@ func containerNotFound() error { return azerr.New(azerr.ContainerNotFound) }
 
 // blobNotFound is 404 BlobNotFound.
 func blobNotFound() error { return azerr.New(azerr.BlobNotFound) }
-
-// notImplemented answers an operation Lazuli does not implement yet.
-func notImplemented(op string) func(http.ResponseWriter, *http.Request) error {
-	return func(http.ResponseWriter, *http.Request) error {
-		return azerr.Newf(azerr.NotImplemented, "%s is not implemented by Lazuli yet.", op)
-	}
-}
 
 // contentLength returns the request's declared body length. Azure requires
 // Content-Length on every PUT that carries a body (411

@@ -354,7 +354,7 @@ func (s *Service) abortCopy(w http.ResponseWriter, r *http.Request) error {
 			return firstErr(err, containerNotFound())
 		}
 		now := s.now()
-		b, _, err := loadBlob(tx, account, t.Container, t.Blob)
+		b, err := loadLiveBlob(tx, account, t.Container, t.Blob, now)
 		if err != nil || b == nil || !b.Committed {
 			return firstErr(err, blobNotFound())
 		}

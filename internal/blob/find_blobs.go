@@ -99,7 +99,10 @@ func (s *Service) findBlobs(w http.ResponseWriter, r *http.Request, container st
 				return containerNotFound()
 			}
 		}
-		found, next, err = scanTagIndex(tx, account, container, a)
+		if found, next, err = scanTagIndex(tx, account, container, a); err != nil {
+			return err
+		}
+		found, err = withoutExpired(tx, account, found, s.now())
 		return err
 	})
 	if err != nil {

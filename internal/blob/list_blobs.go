@@ -51,7 +51,7 @@ func (s *Service) listBlobs(w http.ResponseWriter, r *http.Request) error {
 		if p.listsStates() {
 			items, err = scanStates(tx, account, t.Container, p, s.now())
 		} else {
-			items, err = scanBlobs(tx, account, t.Container, p)
+			items, err = scanBlobs(tx, account, t.Container, p, s.now())
 		}
 		return err
 	})
@@ -67,7 +67,7 @@ func (s *Service) listBlobs(w http.ResponseWriter, r *http.Request) error {
 }
 
 // scanBlobs collects up to max+1 items from the page start.
-func scanBlobs(tx store.Tx, account, container string, p listParams) ([]blobItem, error) {
+func scanBlobs(tx store.Tx, account, container string, p listParams, now time.Time) ([]blobItem, error) {
 	prefixKey := namePrefixKey(account, container, p.prefix)
 	end := store.PrefixEnd(prefixKey)
 	start := prefixKey
@@ -95,7 +95,7 @@ func scanBlobs(tx store.Tx, account, container string, p listParams) ([]blobItem
 			}
 			// A blob with only uncommitted blocks is not listed, and does
 			// not make a BlobPrefix either, unless uncommittedblobs asks.
-			if !rec.Committed && !withUncommitted {
+			if (!rec.Committed && !withUncommitted) || rec.expiredAt(now) {
 				return true
 			}
 			if p.delimiter != "" {
@@ -183,6 +183,8 @@ func writeBlobItem(x *xmlWriter, it blobItem, p listParams, now time.Time) {
 	}
 	x.Elem("ServerEncrypted", "true")
 	writeKindElements(x, b)
+	writeExpiryElement(x, b)
+	writeImmutabilityElements(x, b, p)
 	writeDeletedElements(x, it, now)
 	x.Close("Properties")
 	if p.include["metadata"] {

@@ -24,7 +24,7 @@ func (s *Service) listContainers(w http.ResponseWriter, r *http.Request) error {
 	account := request.Of(r).Account
 	var items []containerItem
 	err = s.store.View(r.Context(), func(tx store.Tx) error {
-		items, err = scanContainers(tx, account, p)
+		items, err = scanContainers(tx, account, p, s.now())
 		return err
 	})
 	if err != nil {
@@ -35,6 +35,10 @@ func (s *Service) listContainers(w http.ResponseWriter, r *http.Request) error {
 		next = items[p.max].name
 		items = items[:p.max]
 	}
+	vlw, err := s.immutableVersions(r)
+	if err != nil {
+		return err
+	}
 	now := s.now()
 	x := newXMLWriter()
 	x.WriteString("<EnumerationResults")
@@ -43,7 +47,7 @@ func (s *Service) listContainers(w http.ResponseWriter, r *http.Request) error {
 	p.writeHeader(x, false)
 	x.Open("Containers")
 	for _, it := range items {
-		writeContainerItem(x, it, p.include["metadata"], now)
+		writeContainerItem(x, it, p.include["metadata"], vlw, now)
 	}
 	x.Close("Containers")
 	x.Elem("NextMarker", next)
@@ -52,7 +56,7 @@ func (s *Service) listContainers(w http.ResponseWriter, r *http.Request) error {
 }
 
 // scanContainers returns up to max+1 visible containers from the page start.
-func scanContainers(tx store.Tx, account string, p listParams) ([]containerItem, error) {
+func scanContainers(tx store.Tx, account string, p listParams, now time.Time) ([]containerItem, error) {
 	prefixKey := store.NewKey(store.SpaceContainer).Str(account).Str(p.prefix)
 	prefixKey = prefixKey[:len(prefixKey)-2]
 	start := containerKey(account, p.startName())
@@ -67,7 +71,7 @@ func scanContainers(tx store.Tx, account string, p listParams) ([]containerItem,
 			decodeErr = err
 			return false
 		}
-		if c.Deleting {
+		if !listedContainer(c, p.include["deleted"], now) {
 			return true
 		}
 		kr := store.ReadKey(k, store.SpaceContainer)
@@ -81,10 +85,11 @@ func scanContainers(tx store.Tx, account string, p listParams) ([]containerItem,
 	return items, decodeErr
 }
 
-func writeContainerItem(x *xmlWriter, it containerItem, withMetadata bool, now time.Time) {
+func writeContainerItem(x *xmlWriter, it containerItem, withMetadata, vlw bool, now time.Time) {
 	c := it.rec
 	x.Open("Container")
-	x.Elem("Name", it.name)
+	x.Elem("Name", containerItemName(it.name))
+	writeDeletedIdentity(x, c)
 	x.Open("Properties")
 	x.Elem("Last-Modified", httpTime(c.ETag.Time()))
 	x.Elem("Etag", c.ETag.String())
@@ -96,7 +101,8 @@ func writeContainerItem(x *xmlWriter, it containerItem, withMetadata bool, now t
 	x.Elem("DenyEncryptionScopeOverride", "false")
 	x.Elem("HasImmutabilityPolicy", "false")
 	x.Elem("HasLegalHold", "false")
-	x.Elem("ImmutableStorageWithVersioningEnabled", "false")
+	x.Elem("ImmutableStorageWithVersioningEnabled", boolText(vlw))
+	writeDeletedProperties(x, c, now)
 	x.Close("Properties")
 	if withMetadata {
 		writeMetadataElements(x, c.Metadata)

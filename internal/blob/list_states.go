@@ -159,6 +159,8 @@ func (ss *stateScan) listed(elem string, rec *blobRecord) bool {
 	switch {
 	case expired:
 		return false
+	case elem == elemBase && rec.expiredAt(ss.now):
+		return false
 	case elem == elemBase:
 		return rec.Committed || inc["uncommittedblobs"]
 	case elem == elemDeleted:

@@ -88,6 +88,7 @@ func Handler(svc Service, opts Options) http.Handler {
 	}
 	return &chain{svc: svc, opts: opts,
 		errors:       azerr.Renderer{Format: ErrorFormat(svc.Name()), Logger: opts.Logger, Clock: opts.Clock},
+		props:        svcprops.NewCache(opts.Store, svcprops.CacheLifetime),
 		serverHeader: "Lazuli-" + strings.ToUpper(string(svc.Name())[:1]) + string(svc.Name())[1:] + "/1.0"}
 }
 
@@ -96,6 +97,8 @@ type chain struct {
 	opts         Options
 	errors       azerr.Renderer
 	serverHeader string
+	// props serves the CORS rules every GET and HEAD consults.
+	props *svcprops.Cache
 }
 
 // statusWriter remembers the status for the access log.
@@ -332,7 +335,7 @@ func (c *chain) preflight(w http.ResponseWriter, r *http.Request, info *request.
 // corsHeaders adds the CORS response headers the rules give; failures to
 // read the rules only cost the headers, never the request.
 func (c *chain) corsHeaders(w http.ResponseWriter, r *http.Request, info *request.Info, origin string) {
-	props, err := svcprops.Get(r.Context(), c.opts.Store, info.Account, string(c.svc.Name()))
+	props, err := c.props.Get(r.Context(), info.Account, string(c.svc.Name()))
 	if err != nil {
 		return
 	}
