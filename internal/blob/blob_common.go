@@ -139,6 +139,8 @@ func setBlobHeaders(h http.Header, b *blobRecord, now time.Time) {
 	h.Set("X-Ms-Server-Encrypted", "true")
 	setLeaseHeaders(h, b.Lease, now)
 	setKindHeaders(h, b)
+	setExpiryHeader(h, b)
+	setImmutabilityHeaders(h, b)
 	b.Metadata.WriteHeaders(h)
 }
 

@@ -11,11 +11,12 @@ package smb
 import (
 	"bufio"
 	"context"
-	"crypto/rand"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net"
+	"runtime/debug"
 	"sync"
 	"time"
 
@@ -23,6 +24,7 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/changefeed"
 	"github.com/lazuli-storage/lazuli/internal/clock"
 	"github.com/lazuli-storage/lazuli/internal/file"
+	"github.com/lazuli-storage/lazuli/internal/guid"
 	"github.com/lazuli-storage/lazuli/internal/locks"
 )
 
@@ -69,7 +71,7 @@ func New(fs *file.SMBFS, table *locks.Table, changes *changefeed.Feed, accounts 
 	if s.changes == nil {
 		s.changes = &changefeed.Feed{}
 	}
-	_, _ = rand.Read(s.guid[:])
+	s.guid = guid.NewRaw()
 	return s
 }
 
@@ -152,7 +154,8 @@ func (c *conn) serve() {
 	defer c.release()
 	defer func() {
 		if v := recover(); v != nil { // a malformed request drops its connection, not the server
-			c.srv.logger.Error("smb: request failed", "remote", c.nc.RemoteAddr().String(), "panic", v)
+			clock.Log(context.Background(), c.srv.logger, c.srv.clock, slog.LevelError, "smb: request failed",
+				"remote", c.nc.RemoteAddr().String(), "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
 		}
 	}()
 	for {
