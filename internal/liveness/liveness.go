@@ -79,7 +79,12 @@ func (r *Registry) Expiry() time.Duration { return r.expiry }
 // renewals can fail before the node counts as dead.
 func (r *Registry) Interval() time.Duration { return r.expiry / 3 }
 
-func recordKey(node uint64) []byte { return store.NewKey(store.SpaceNode).Uint(node).Bytes() }
+// recordsPrefix starts the liveness records' keys. They sit in SpaceMeta,
+// beside the engines' own runtime records: they are no account's data, so
+// dumps, loads and admin resets leave them alone.
+func recordsPrefix() store.Key { return store.NewKey(store.SpaceMeta).Str("liveness") }
+
+func recordKey(node uint64) []byte { return recordsPrefix().Uint(node).Bytes() }
 
 // Renew extends this node's record to now plus the expiry, and deletes a
 // few records of nodes dead for longer than the expiry (bounded work; the
@@ -96,7 +101,7 @@ func (r *Registry) Renew(ctx context.Context) error {
 }
 
 func (r *Registry) deleteLongDead(tx store.Tx, now time.Time) error {
-	prefix := store.NewKey(store.SpaceNode).Bytes()
+	prefix := recordsPrefix().Bytes()
 	var dead [][]byte
 	err := tx.Scan(prefix, store.PrefixEnd(prefix), store.ScanOptions{}, func(k, v []byte) bool {
 		if until, ok := decode(v); !ok || now.Sub(until) > r.expiry {
@@ -177,7 +182,7 @@ func (r *Registry) Snapshot(tx store.Tx) (func(node uint64) (bool, error), error
 	}
 	now := r.clock.Now()
 	until := map[uint64]time.Time{}
-	prefix := store.NewKey(store.SpaceNode).Bytes()
+	prefix := recordsPrefix().Bytes()
 	err := tx.Scan(prefix, store.PrefixEnd(prefix), store.ScanOptions{}, func(k, v []byte) bool {
 		if t, ok := decode(v); ok && len(k) == len(prefix)+8 {
 			until[binary.BigEndian.Uint64(k[len(prefix):])] = t

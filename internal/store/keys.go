@@ -25,7 +25,6 @@ type Space byte
 const (
 	SpaceMeta      Space = 0x01 // engine/schema metadata
 	SpaceAccount   Space = 0x02 // per-account service properties
-	SpaceNode      Space = 0x03 // liveness of the nodes sharing the store (package liveness)
 	SpaceContainer Space = 0x10
 	SpaceBlob      Space = 0x11
 	SpaceBlock     Space = 0x12 // uncommitted blocks
