@@ -207,9 +207,7 @@ func (s *Service) getBlockList(w http.ResponseWriter, r *http.Request) error {
 		setBlobETag(h, b)
 	}
 	h.Set("X-Ms-Blob-Content-Length", itoa(b.Size))
-	x := &xmlWriter{}
-	blocklist.Write(&x.Buffer, committed, uncommitted, withCommitted, withUncommitted)
-	return x.send(w, http.StatusOK)
+	return blocklist.Write(committed, uncommitted, withCommitted, withUncommitted).Send(w, http.StatusOK)
 }
 
 // blockLists reads a blob's committed blocks (from its segments; a blob
