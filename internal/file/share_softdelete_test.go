@@ -206,8 +206,9 @@ func TestShareSoftDeleteAndRestore(t *testing.T) {
 		if got := liveShares(t, svc, "docs"); got != 2 {
 			t.Fatalf("%d shares and snapshots listed after the restore, want 2", got)
 		}
-		if got := len(deletedShares(t, svc, "docs")); got != 1 {
-			t.Fatalf("%d deleted versions after the restore, want 1", got)
+		remaining := deletedShares(t, svc, "docs")
+		if len(remaining) != 1 {
+			t.Fatalf("%d deleted versions after the restore, want 1", len(remaining))
 		}
 
 		// Retention ends: the other version is gone at once, its records
@@ -215,6 +216,12 @@ func TestShareSoftDeleteAndRestore(t *testing.T) {
 		in.Fake.Advance(2 * 24 * time.Hour)
 		if got := len(deletedShares(t, svc, "docs")); got != 0 {
 			t.Fatalf("%d deleted versions after the retention", got)
+		}
+		// Restored under a free name, the expired version is not found.
+		resp := rawRequest(t, in, http.MethodPut, "other", "restype=share&comp=undelete",
+			http.Header{"X-Ms-Deleted-Share-Name": {"docs"}, "X-Ms-Deleted-Share-Version": {*remaining[0].Version}}, "")
+		if resp.StatusCode != 404 || resp.Header.Get("X-Ms-Error-Code") != "ShareNotFound" {
+			t.Fatalf("restoring an expired version: %d %s", resp.StatusCode, resp.Header.Get("X-Ms-Error-Code"))
 		}
 		waitFor(t, "the purge", func() bool {
 			return countKeys(t, in.App.Store, store.SpaceShareExpiry) == 0 && countKeys(t, in.App.Store, store.SpaceShare) == 2
@@ -291,4 +298,44 @@ func TestUndeleteShareWithAccountSAS(t *testing.T) {
 	must(t, err)
 	_, err = sh.GetProperties(ctx, nil)
 	must(t, err)
+}
+
+// List Shares pages through live shares, snapshots and deleted versions
+// alike: one entry a page, each once, in name order with a deleted version
+// right after the live share of its name.
+func TestListSharesPagesDeletedVersions(t *testing.T) {
+	in, svc := start(t, lazulitest.Options{InMemory: true})
+	enableShareSoftDelete(t, in, 1)
+	for _, name := range []string{"aaa", "bbb"} {
+		sh := newShare(t, svc, name)
+		_, err := sh.Delete(ctx, nil)
+		must(t, err)
+		in.Fake.Advance(time.Second)
+	}
+	newShare(t, svc, "aaa")
+	_, err := svc.NewShareClient("aaa").CreateSnapshot(ctx, nil)
+	must(t, err)
+	var got []string
+	pager := svc.NewListSharesPager(&service.ListSharesOptions{MaxResults: to.Ptr[int32](1),
+		Include: service.ListSharesInclude{Deleted: true, Snapshots: true}})
+	for pager.More() {
+		page, err := pager.NextPage(ctx)
+		must(t, err)
+		if len(page.Shares) > 1 {
+			t.Fatalf("a page of %d", len(page.Shares))
+		}
+		for _, s := range page.Shares {
+			entry := *s.Name
+			switch {
+			case s.Snapshot != nil:
+				entry += "@snapshot"
+			case s.Deleted != nil && *s.Deleted:
+				entry += "!deleted"
+			}
+			got = append(got, entry)
+		}
+	}
+	if want := "aaa aaa@snapshot aaa!deleted bbb!deleted"; fmt.Sprint(got) != "["+want+"]" {
+		t.Fatalf("listed %v, want [%s]", got, want)
+	}
 }
