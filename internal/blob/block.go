@@ -87,7 +87,7 @@ func (s *Service) commitBlock(w http.ResponseWriter, r *http.Request, id string,
 	}
 	d.setHeaders(w.Header(), info.MD5, crc)
 	structured.EchoUpload(w.Header(), r.Header)
-	w.Header().Set("X-Ms-Request-Server-Encrypted", "true")
+	setRequestEncrypted(w.Header(), r)
 	return write(w, http.StatusCreated)
 }
 

@@ -181,6 +181,9 @@ func writeBlobItem(x *xmlWriter, it blobItem, p listParams, now time.Time) {
 		writeCopyElements(x, b, now)
 	}
 	x.elem("ServerEncrypted", "true")
+	if k := b.Encryption.KeySHA256; k != "" {
+		x.elem("CustomerProvidedKeySha256", k)
+	}
 	writeKindElements(x, b)
 	writeDeletedElements(x, it, now)
 	x.close("Properties")

@@ -70,7 +70,7 @@ func (s *Service) createKind(w http.ResponseWriter, r *http.Request, a kindArgs,
 	}
 	h := w.Header()
 	setWriteResult(h, rec)
-	h.Set("X-Ms-Request-Server-Encrypted", "true")
+	setRequestEncrypted(h, r)
 	return write(w, http.StatusCreated)
 }
 
@@ -246,7 +246,7 @@ func (s *Service) putPage(w http.ResponseWriter, r *http.Request) error {
 	if !a.clear {
 		d.setHeaders(h, info.MD5, crc)
 		structured.EchoUpload(h, r.Header)
-		h.Set("X-Ms-Request-Server-Encrypted", "true")
+		setRequestEncrypted(h, r)
 	}
 	return write(w, http.StatusCreated)
 }

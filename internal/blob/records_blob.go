@@ -88,6 +88,10 @@ type blobRecord struct {
 	// (records_identity.go).
 	identityState
 
+	// Encryption is the customer-provided key and scope the content was
+	// written with (records_encryption.go).
+	Encryption encryptionState
+
 	// segments is the encoded segment list, decoded on demand so that
 	// listings never pay for it.
 	segments []byte
@@ -175,6 +179,7 @@ func (b *blobRecord) encode() []byte {
 		e.Field(btagTags, b.Tags.encode)
 	}
 	b.identityState.encode(&e)
+	b.Encryption.encode(&e)
 	return e.Bytes()
 }
 
@@ -222,6 +227,8 @@ func decodeBlobRecord(v []byte, withSegments bool) (*blobRecord, error) {
 			b.Tags = decodeTagSet(p)
 		case btagVersion, btagDeleted, btagCopy, btagTierInfo:
 			b.identityState.decodeField(tag, p)
+		case btagEncryption:
+			b.Encryption = decodeEncryption(p)
 		}
 	})
 	return b, d.Err()

@@ -90,6 +90,10 @@ func (s *Service) Handle(w http.ResponseWriter, r *http.Request) error {
 	if err := route.Authorize(r, s.authTarget(r, t)); err != nil {
 		return err
 	}
+	r, err = withCustomerKey(r, rule.Op)
+	if err != nil {
+		return err
+	}
 	return rule.Handle(w, withTarget(r, t))
 }
 

@@ -2,6 +2,7 @@ package blob
 
 import (
 	"net/http"
+	"strconv"
 
 	"github.com/lazuli-storage/lazuli/internal/azerr"
 	"github.com/lazuli-storage/lazuli/internal/cond"
@@ -47,6 +48,9 @@ func (s *Service) snapshotBlob(w http.ResponseWriter, r *http.Request) error {
 		if err := base.Lease.CheckRead(leaseID(r), now, lease.Blob); err != nil {
 			return err
 		}
+		if err := keyOf(r).check(base); err != nil {
+			return err
+		}
 		if base.archivedAt(now) {
 			return azerr.New(azerr.BlobArchived)
 		}
@@ -77,6 +81,8 @@ func (s *Service) snapshotBlob(w http.ResponseWriter, r *http.Request) error {
 	setBlobETag(h, snap)
 	h.Set("X-Ms-Snapshot", id)
 	setIf(h, "X-Ms-Version-Id", versionID)
-	h.Set("X-Ms-Request-Server-Encrypted", "true")
+	// A snapshot writes no data: under a customer-provided key the service
+	// answers false and does not echo the key.
+	h.Set("X-Ms-Request-Server-Encrypted", strconv.FormatBool(snap.Encryption.KeySHA256 == ""))
 	return write(w, http.StatusCreated)
 }

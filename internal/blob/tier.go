@@ -90,6 +90,9 @@ func (s *Service) setBlobTier(w http.ResponseWriter, r *http.Request) error {
 		if err := b.Lease.CheckRead(leaseID(r), now, lease.Blob); err != nil {
 			return err
 		}
+		if err := keyOf(r).check(b); err != nil {
+			return err
+		}
 		if status, err = changeTier(b, tier, priority, now); err != nil {
 			return err
 		}

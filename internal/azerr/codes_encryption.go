@@ -1,0 +1,17 @@
+package azerr
+
+// Codes of customer-provided keys, encryption scopes and premium tiers,
+// kept apart from codes.go and added to its catalogue at start.
+const (
+	BlobUsesCustomerSpecifiedEncryption       = "BlobUsesCustomerSpecifiedEncryption"
+	BlobDoesNotUseCustomerSpecifiedEncryption = "BlobDoesNotUseCustomerSpecifiedEncryption"
+)
+
+func init() {
+	for code, e := range map[string]entry{
+		BlobUsesCustomerSpecifiedEncryption:       {409, "The blob is encrypted with customer specified encryption, but it was not provided in the request."},
+		BlobDoesNotUseCustomerSpecifiedEncryption: {409, "The blob is not encrypted with customer specified encryption, but one was provided in the request."},
+	} {
+		catalogue[code] = e
+	}
+}
