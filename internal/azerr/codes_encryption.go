@@ -5,12 +5,14 @@ package azerr
 const (
 	BlobUsesCustomerSpecifiedEncryption       = "BlobUsesCustomerSpecifiedEncryption"
 	BlobDoesNotUseCustomerSpecifiedEncryption = "BlobDoesNotUseCustomerSpecifiedEncryption"
+	EncryptionScopeNotAvailable               = "EncryptionScopeNotAvailable"
 )
 
 func init() {
 	for code, e := range map[string]entry{
 		BlobUsesCustomerSpecifiedEncryption:       {409, "The blob is encrypted with customer specified encryption, but it was not provided in the request."},
 		BlobDoesNotUseCustomerSpecifiedEncryption: {409, "The blob is not encrypted with customer specified encryption, but one was provided in the request."},
+		EncryptionScopeNotAvailable:               {409, "The given encryption scope is not available."},
 	} {
 		catalogue[code] = e
 	}

@@ -73,8 +73,12 @@ func (s *Service) commitBlock(w http.ResponseWriter, r *http.Request, id string,
 	t := targetOf(r)
 	account := request.Of(r).Account
 	err := s.store.Update(r.Context(), func(tx store.Tx) error {
-		if _, found, err := loadContainer(tx, account, t.Container); err != nil || !found {
+		c, found, err := loadContainer(tx, account, t.Container)
+		if err != nil || !found {
 			return firstErr(err, containerNotFound())
+		}
+		if err := keyOf(r).resolve(c); err != nil {
+			return err
 		}
 		b, _, err := loadBlob(tx, account, t.Container, t.Blob)
 		if err != nil {

@@ -43,71 +43,89 @@ var (
 	sourceKey = keyHeaders{"x-ms-source-encryption-key", "x-ms-source-encryption-key-sha256", "x-ms-source-encryption-algorithm"}
 )
 
-// keyRule is what an operation does with a customer-provided key.
+// keyRule is what an operation does with a customer-provided key and an
+// encryption scope (scope.go).
 type keyRule struct {
 	// takes: the operation reads the key headers; write: it writes data,
 	// so the algorithm header is required (it is optional on reads).
 	takes, write bool
 	// checks: the key must be the one the addressed blob was written with.
 	checks bool
+	// scoped: the operation takes x-ms-encryption-scope (every write that
+	// takes a key, and Copy Blob From URL).
+	scoped bool
 }
 
 // keyRules names the operations (route table names) that take or check a
 // customer-provided key; the others ignore the headers.
 var keyRules = map[string]keyRule{
-	"PutBlob":            {takes: true, write: true},
-	"PutPageBlob":        {takes: true, write: true},
-	"PutAppendBlob":      {takes: true, write: true},
-	"PutBlobFromURL":     {takes: true, write: true},
-	"PutBlockList":       {takes: true, write: true},
-	"PutBlock":           {takes: true, write: true},
-	"PutBlockFromURL":    {takes: true, write: true},
-	"ResizePageBlob":     {takes: true, write: true},
-	"SetBlobMetadata":    {takes: true, write: true, checks: true},
-	"SnapshotBlob":       {takes: true, write: true, checks: true},
-	"AppendBlock":        {takes: true, write: true, checks: true},
-	"AppendBlockFromURL": {takes: true, write: true, checks: true},
-	"PutPage":            {takes: true, write: true, checks: true},
-	"PutPageFromURL":     {takes: true, write: true, checks: true},
+	"PutBlob":            {takes: true, write: true, scoped: true},
+	"PutPageBlob":        {takes: true, write: true, scoped: true},
+	"PutAppendBlob":      {takes: true, write: true, scoped: true},
+	"PutBlobFromURL":     {takes: true, write: true, scoped: true},
+	"PutBlockList":       {takes: true, write: true, scoped: true},
+	"PutBlock":           {takes: true, write: true, scoped: true},
+	"PutBlockFromURL":    {takes: true, write: true, scoped: true},
+	"ResizePageBlob":     {takes: true, write: true, scoped: true},
+	"SetBlobMetadata":    {takes: true, write: true, checks: true, scoped: true},
+	"SnapshotBlob":       {takes: true, write: true, checks: true, scoped: true},
+	"AppendBlock":        {takes: true, write: true, checks: true, scoped: true},
+	"AppendBlockFromURL": {takes: true, write: true, checks: true, scoped: true},
+	"PutPage":            {takes: true, write: true, checks: true, scoped: true},
+	"PutPageFromURL":     {takes: true, write: true, checks: true, scoped: true},
 	"GetBlob":            {takes: true, checks: true},
 	"GetBlobProperties":  {takes: true, checks: true},
 	"GetBlobMetadata":    {takes: true, checks: true},
 	"QueryBlobContents":  {takes: true, checks: true},
 	"SetBlobTier":        {checks: true},
+	"CopyBlobFromURL":    {scoped: true},
 }
 
-// customerKey is the customer-provided key of one request.
-type customerKey struct {
+// requestEncryption is the customer-provided key and encryption scope of
+// one request.
+type requestEncryption struct {
 	rule keyRule
 	// SHA256 is the key's hash, base64 as the headers carry it; "" when
 	// the request gave no key.
 	SHA256 string
+	// scopeHeader is x-ms-encryption-scope as sent; Scope the scope the
+	// write uses, once resolve has seen the container (its default scope
+	// when the request names none).
+	scopeHeader, Scope string
 }
 
-type ctxCustomerKey struct{}
+type ctxEncryption struct{}
 
-// withCustomerKey parses the key headers of a request for operation op
-// and keeps the result for the handler (keyOf).
-func withCustomerKey(r *http.Request, op string) (*http.Request, error) {
+// withEncryption parses the key and scope headers of a request for
+// operation op and keeps the result for the handler (keyOf).
+func (s *Service) withEncryption(r *http.Request, op string) (*http.Request, error) {
 	rule, ok := keyRules[op]
 	if !ok {
 		return r, nil
 	}
-	k := customerKey{rule: rule}
+	k := &requestEncryption{rule: rule}
+	var err error
 	if rule.takes {
-		var err error
 		if k.SHA256, err = requestKey.parse(r, rule.write); err != nil {
 			return r, err
 		}
 	}
-	return r.WithContext(context.WithValue(r.Context(), ctxCustomerKey{}, k)), nil
+	if rule.scoped {
+		if k.scopeHeader, err = s.parseScope(r.Header.Get(hdrEncryptionScope)); err != nil {
+			return r, err
+		}
+		k.Scope = k.scopeHeader
+	}
+	return r.WithContext(context.WithValue(r.Context(), ctxEncryption{}, k)), nil
 }
 
-// keyOf is the request's customer-provided key (none for an operation
-// that takes no key).
-func keyOf(r *http.Request) customerKey {
-	k, _ := r.Context().Value(ctxCustomerKey{}).(customerKey)
-	return k
+// keyOf is the request's key and scope (none for an operation that takes
+// neither).
+func keyOf(r *http.Request) *requestEncryption {
+	if k, ok := r.Context().Value(ctxEncryption{}).(*requestEncryption); ok {
+		return k
+	}
+	return &requestEncryption{}
 }
 
 // parse validates the key headers and returns the key's hash,
@@ -151,12 +169,20 @@ func (n keyHeaders) parse(r *http.Request, write bool) (string, error) {
 }
 
 // check refuses the request when its operation needs the blob's key and
-// the request does not give exactly that key.
-func (k customerKey) check(b *blobRecord) error {
+// the request does not give exactly that key, or, for a write, when the
+// blob has an encryption scope and the request's is another: the service
+// answers that as a missing key.
+func (k *requestEncryption) check(b *blobRecord) error {
 	if !k.rule.checks {
 		return nil
 	}
-	return matchKey(b.Encryption.KeySHA256, k.SHA256)
+	if err := matchKey(b.Encryption.KeySHA256, k.SHA256); err != nil {
+		return err
+	}
+	if k.rule.scoped && b.Encryption.Scope != "" && b.Encryption.Scope != k.Scope {
+		return azerr.New(azerr.BlobUsesCustomerSpecifiedEncryption)
+	}
+	return nil
 }
 
 // checkSourceKey refuses the source of a copy when the request does not
@@ -187,15 +213,18 @@ func matchKey(stored, given string) error {
 }
 
 // setRequestEncrypted writes what a write that stored data answers about
-// its encryption: x-ms-request-server-encrypted, and the hash of the
-// request's key when it gave one.
+// its encryption: x-ms-request-server-encrypted, the hash of the request's
+// key when it gave one, and the scope it wrote under.
 func setRequestEncrypted(h http.Header, r *http.Request) {
+	k := keyOf(r)
 	h.Set("X-Ms-Request-Server-Encrypted", "true")
-	setIf(h, "X-Ms-Encryption-Key-Sha256", keyOf(r).SHA256)
+	setIf(h, "X-Ms-Encryption-Key-Sha256", k.SHA256)
+	setIf(h, "X-Ms-Encryption-Scope", k.Scope)
 }
 
 // setStoredEncryption writes the encryption headers of a read: the hash
-// of the key the blob was written with, when it has one.
+// of the key the blob was written with, and its scope, when it has them.
 func setStoredEncryption(h http.Header, b *blobRecord) {
 	setIf(h, "X-Ms-Encryption-Key-Sha256", b.Encryption.KeySHA256)
+	setIf(h, "X-Ms-Encryption-Scope", b.Encryption.Scope)
 }

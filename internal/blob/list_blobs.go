@@ -184,6 +184,9 @@ func writeBlobItem(x *xmlWriter, it blobItem, p listParams, now time.Time) {
 	if k := b.Encryption.KeySHA256; k != "" {
 		x.elem("CustomerProvidedKeySha256", k)
 	}
+	if scope := b.Encryption.Scope; scope != "" {
+		x.elem("EncryptionScope", scope)
+	}
 	writeKindElements(x, b)
 	writeDeletedElements(x, it, now)
 	x.close("Properties")

@@ -2,6 +2,7 @@ package blob
 
 import (
 	"net/http"
+	"strconv"
 	"time"
 
 	"github.com/lazuli-storage/lazuli/internal/request"
@@ -92,8 +93,8 @@ func writeContainerItem(x *xmlWriter, it containerItem, withMetadata bool, now t
 	if c.Public != accessPrivate {
 		x.elem("PublicAccess", publicAccessName(c.Public))
 	}
-	x.elem("DefaultEncryptionScope", "$account-encryption-key")
-	x.elem("DenyEncryptionScopeOverride", "false")
+	x.elem("DefaultEncryptionScope", containerScopeName(c))
+	x.elem("DenyEncryptionScopeOverride", strconv.FormatBool(c.DenyScopeOverride))
 	x.elem("HasImmutabilityPolicy", "false")
 	x.elem("HasLegalHold", "false")
 	x.elem("ImmutableStorageWithVersioningEnabled", "false")

@@ -25,6 +25,9 @@ const (
 	ctagMetadata = 2
 	ctagLease    = 3
 	ctagACL      = 4
+	// ctagEncryption is the default encryption scope and whether writes
+	// may name another (scope.go); tags 5-29 are left to other state.
+	ctagEncryption = 30
 )
 
 // Public access levels (x-ms-blob-public-access).
@@ -45,6 +48,10 @@ type containerRecord struct {
 	Metadata metadata.Set
 	Lease    lease.Lease
 	ACL      []signedIdentifier
+	// DefaultScope is the encryption scope of writes that name none (""
+	// for the account's key); DenyScopeOverride forbids naming another.
+	DefaultScope      string
+	DenyScopeOverride bool
 }
 
 // signedIdentifier is a stored access policy of a container.
@@ -84,6 +91,12 @@ func (c *containerRecord) encode() []byte {
 			}
 		})
 	}
+	if c.DefaultScope != "" || c.DenyScopeOverride {
+		e.Field(ctagEncryption, func(e *record.Encoder) {
+			e.Str(c.DefaultScope)
+			e.Bool(c.DenyScopeOverride)
+		})
+	}
 	return e.Bytes()
 }
 
@@ -113,6 +126,9 @@ func decodeContainer(v []byte) (*containerRecord, error) {
 				s.Permission = p.Str()
 				c.ACL = append(c.ACL, s)
 			}
+		case ctagEncryption:
+			c.DefaultScope = p.Str()
+			c.DenyScopeOverride = p.Bool()
 		}
 	})
 	return c, d.Err()

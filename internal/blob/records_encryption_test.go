@@ -23,3 +23,18 @@ func TestEncryptionFieldEncoding(t *testing.T) {
 		t.Fatalf("decoded to %+v (%v)", back.Encryption, err)
 	}
 }
+
+// A container's default scope is appended the same way.
+func TestContainerScopeFieldEncoding(t *testing.T) {
+	c := goldenContainer()
+	c.DefaultScope, c.DenyScopeOverride = "scope1", true
+	const field = "1e080673636f70653101" // tag 30, length 8, "scope1", true
+	got := hex.EncodeToString(c.encode())
+	if !strings.HasPrefix(got, storedContainer) || strings.TrimPrefix(got, storedContainer) != field {
+		t.Fatalf("encodes to\n%s\nwant the stored record followed by %s", got, field)
+	}
+	back, err := decodeContainer(fromHex(storedContainer + field))
+	if err != nil || !reflect.DeepEqual(back, c) {
+		t.Fatalf("decoded to %+v (%v)", back, err)
+	}
+}

@@ -35,6 +35,8 @@ type Service struct {
 	// that enforces it on every connection and redirect (copy_fetch.go).
 	sources *fetchguard.Guard
 	fetcher *http.Client
+	// scopes are the encryption scopes every account has (scope.go).
+	scopes map[string]bool
 }
 
 // New builds the Blob service on the host's storage.
@@ -60,6 +62,10 @@ func New(d server.Deps) (*Service, error) {
 		s.sources = fetchguard.New([]string{"*"}, true)
 	}
 	s.fetcher = s.sources.Client(30 * time.Minute)
+	s.scopes = map[string]bool{}
+	for _, name := range d.EncryptionScopes {
+		s.scopes[name] = true
+	}
 	s.routes = s.table()
 	return s, nil
 }
@@ -90,7 +96,7 @@ func (s *Service) Handle(w http.ResponseWriter, r *http.Request) error {
 	if err := route.Authorize(r, s.authTarget(r, t)); err != nil {
 		return err
 	}
-	r, err = withCustomerKey(r, rule.Op)
+	r, err = s.withEncryption(r, rule.Op)
 	if err != nil {
 		return err
 	}

@@ -34,8 +34,12 @@ func (s *Service) snapshotBlob(w http.ResponseWriter, r *http.Request) error {
 	var snap *blobRecord
 	var id, versionID string
 	err = s.store.Update(r.Context(), func(tx store.Tx) error {
-		if _, found, err := loadContainer(tx, account, t.Container); err != nil || !found {
+		c, found, err := loadContainer(tx, account, t.Container)
+		if err != nil || !found {
 			return firstErr(err, containerNotFound())
+		}
+		if err := keyOf(r).resolve(c); err != nil {
+			return err
 		}
 		now := s.now()
 		base, err := loadState(tx, account, t.Container, t.Blob, selector{}, now)
@@ -81,8 +85,8 @@ func (s *Service) snapshotBlob(w http.ResponseWriter, r *http.Request) error {
 	setBlobETag(h, snap)
 	h.Set("X-Ms-Snapshot", id)
 	setIf(h, "X-Ms-Version-Id", versionID)
-	// A snapshot writes no data: under a customer-provided key the service
-	// answers false and does not echo the key.
-	h.Set("X-Ms-Request-Server-Encrypted", strconv.FormatBool(snap.Encryption.KeySHA256 == ""))
+	// A snapshot writes no data: under a customer-provided key or a scope
+	// the service answers false and echoes neither.
+	h.Set("X-Ms-Request-Server-Encrypted", strconv.FormatBool(snap.Encryption.empty()))
 	return write(w, http.StatusCreated)
 }

@@ -46,6 +46,9 @@ type Config struct {
 	// CopySourceAllow lists the hosts copy sources may be fetched from
 	// (--copySourceAllow); empty means the default policy (fetchguard).
 	CopySourceAllow []string
+	// EncryptionScopes are the Blob encryption scopes every account has
+	// (--encryptionScopes); Azure creates them in the management plane.
+	EncryptionScopes []string
 	// PostgresConns sizes the connection pools of the postgres engines
 	// (0: pgx's default).
 	PostgresConns int
@@ -120,6 +123,14 @@ func Parse(args []string, getenv func(string) string, usageOut io.Writer) (*Conf
 		for _, h := range strings.Split(v, ",") {
 			if h = strings.TrimSpace(h); h != "" {
 				c.CopySourceAllow = append(c.CopySourceAllow, h)
+			}
+		}
+		return nil
+	})
+	fs.Func("encryptionScopes", "comma-separated Blob encryption scopes every account has (x-ms-encryption-scope, container default scopes)", func(v string) error {
+		for _, name := range strings.Split(v, ",") {
+			if name = strings.TrimSpace(name); name != "" {
+				c.EncryptionScopes = append(c.EncryptionScopes, name)
 			}
 		}
 		return nil

@@ -30,4 +30,7 @@ type Deps struct {
 	// CopySources is the policy on the hosts copy sources may be fetched
 	// from (--copySourceAllow); nil allows every host.
 	CopySources *fetchguard.Guard
+	// EncryptionScopes are the Blob encryption scopes every account has
+	// (--encryptionScopes).
+	EncryptionScopes []string
 }
