@@ -19,6 +19,7 @@ const (
 	InvalidXmlNodeValue                     = "InvalidXmlNodeValue"
 	Md5Mismatch                             = "Md5Mismatch"
 	Crc64Mismatch                           = "Crc64Mismatch"
+	BothCrc64AndMd5HeaderPresent            = "BothCrc64AndMd5HeaderPresent"
 	MetadataTooLarge                        = "MetadataTooLarge"
 	MissingRequiredQueryParameter           = "MissingRequiredQueryParameter"
 	MissingRequiredHeader                   = "MissingRequiredHeader"
@@ -195,6 +196,7 @@ var catalogue = map[string]entry{
 	InvalidXmlNodeValue:                     {400, "The value for one of the XML nodes is not in the correct format."},
 	Md5Mismatch:                             {400, "The MD5 value specified in the request did not match with the MD5 value calculated by the server."},
 	Crc64Mismatch:                           {400, "The CRC64 value specified in the request did not match with the CRC64 value calculated by the server."},
+	BothCrc64AndMd5HeaderPresent:            {400, "Both x-ms-content-crc64 header and Content-MD5 header are present."},
 	MetadataTooLarge:                        {400, "The size of the request metadata exceeds the maximum size permitted."},
 	MissingRequiredQueryParameter:           {400, "A query parameter that's mandatory for this request is not specified."},
 	MissingRequiredHeader:                   {400, "An HTTP header that's mandatory for this request is not specified."},

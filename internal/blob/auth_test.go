@@ -204,3 +204,16 @@ func TestNotImplementedOperations(t *testing.T) {
 		t.Fatalf("unknown comp: %d %s", r.StatusCode, r.Header.Get("x-ms-error-code"))
 	}
 }
+
+// TestRetentionDaysOutOfRangeIsInvalidXmlDocument follows azblob's live
+// TestAccountDeleteRetentionPolicyDaysTooLarge (366 days) and recorded
+// TestAccountDeleteRetentionPolicyDaysOmitted (enabled without Days): both
+// are 400 InvalidXmlDocument.
+func TestRetentionDaysOutOfRangeIsInvalidXmlDocument(t *testing.T) {
+	e := start(t)
+	for _, days := range []*int32{to.Ptr(int32(366)), nil} {
+		_, err := e.svc.SetProperties(e.ctx, &service.SetPropertiesOptions{
+			DeleteRetentionPolicy: &service.RetentionPolicy{Enabled: to.Ptr(true), Days: days}})
+		wantCode(t, err, 400, "InvalidXmlDocument")
+	}
+}

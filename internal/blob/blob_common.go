@@ -85,7 +85,7 @@ func parseContentProps(h http.Header, standard bool) (contentprops.Props, error)
 		CacheControl: get("Cache-Control", "x-ms-blob-cache-control"),
 	}
 	var err error
-	p.MD5, err = parseMD5(h, "x-ms-blob-content-md5")
+	p.MD5, err = contentprops.ParseMD5Property(h, "x-ms-blob-content-md5")
 	return p, err
 }
 
@@ -129,7 +129,10 @@ func setBlobETag(h http.Header, b *blobRecord) {
 // the range.
 func setBlobHeaders(h http.Header, b *blobRecord, now time.Time) {
 	setBlobETag(h, b)
-	b.Props.WriteHeaders(h)
+	b.Props.WriteSetHeaders(h)
+	if b.Props.Type == "" {
+		h["Content-Type"] = nil // nor one net/http would sniff
+	}
 	h.Set("X-Ms-Blob-Type", b.Type.String())
 	h.Set("X-Ms-Creation-Time", httpTime(b.Created))
 	h.Set("Accept-Ranges", "bytes")

@@ -8,6 +8,7 @@ import (
 
 	"github.com/lazuli-storage/lazuli/internal/azerr"
 	"github.com/lazuli-storage/lazuli/internal/cond"
+	"github.com/lazuli-storage/lazuli/internal/contentprops"
 	"github.com/lazuli-storage/lazuli/internal/lease"
 	"github.com/lazuli-storage/lazuli/internal/metadata"
 	"github.com/lazuli-storage/lazuli/internal/request"
@@ -130,14 +131,13 @@ type copyResult struct {
 	status string
 }
 
-func (c copyResult) send(w http.ResponseWriter, withMD5 bool) error {
+// send answers a copy; md5, when not nil, is answered as Content-MD5.
+func (c copyResult) send(w http.ResponseWriter, md5 []byte) error {
 	h := w.Header()
 	setWriteResult(h, c.rec)
 	h.Set("X-Ms-Copy-Id", c.copyID)
 	h.Set("X-Ms-Copy-Status", c.status)
-	if withMD5 && len(c.rec.Props.MD5) > 0 {
-		h.Set("X-Ms-Content-Md5", md5Base64(c.rec.Props.MD5))
-	}
+	setIf(h, "Content-MD5", md5Base64(md5))
 	return write(w, http.StatusAccepted)
 }
 
@@ -157,7 +157,7 @@ func (s *Service) copyBlob(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return res.send(w, false)
+	return res.send(w, nil)
 }
 
 // copyFromURL is Copy Blob From URL: the same copy, synchronous, of a
@@ -171,7 +171,13 @@ func (s *Service) copyFromURL(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return res.send(w, true)
+	// Content-MD5 is the verified x-ms-source-content-md5, else the
+	// copied blob's.
+	md5 := a.sourceMD5
+	if md5 == nil {
+		md5 = res.rec.Props.MD5
+	}
+	return res.send(w, md5)
 }
 
 // runCopy writes the destination of Copy Blob or Copy Blob From URL.
@@ -243,6 +249,9 @@ func (s *Service) copyContent(tx store.Tx, r *http.Request, a copyArgs, remote *
 	now := s.now()
 	if remote != nil {
 		src := &blobRecord{Type: blockBlob, Committed: true, Props: remote.props, Metadata: remote.meta}
+		if src.Props.Type == "" {
+			src.Props.Type = contentprops.DefaultType // a new blob has a type
+		}
 		src.SetSegments(remote.segments())
 		return src, checkSourceMD5(a.sourceMD5, remote.md5[:])
 	}
@@ -255,7 +264,9 @@ func (s *Service) copyContent(tx store.Tx, r *http.Request, a copyArgs, remote *
 		return nil, sourceTooLarge(limit)
 	case sync && src.Type != blockBlob:
 		return nil, azerr.New(azerr.InvalidSourceBlobType)
-	case sync && src.archivedAt(now):
+	case src.archivedAt(now) && (sync || a.tier == ""):
+		// An archived source is copied only by the asynchronous copy,
+		// into the tier the request names.
 		return nil, azerr.New(azerr.BlobArchived)
 	}
 	return src, checkSourceMD5(a.sourceMD5, src.Props.MD5)
@@ -302,13 +313,10 @@ func copyInto(rec, src *blobRecord, a copyArgs) error {
 
 // rehydrateCopy makes a copy of an archived source pending: the
 // destination stays archived until the rehydration delay has passed, then
-// has the requested tier (Hot when none) and the copy succeeds. A copy to
-// the archive tier needs no rehydration.
+// has the requested tier and the copy succeeds. A copy to the archive tier
+// needs no rehydration.
 func rehydrateCopy(rec *blobRecord, a copyArgs, now time.Time) {
 	target := a.tier
-	if target == "" {
-		target = "Hot"
-	}
 	if target == "Archive" {
 		return
 	}

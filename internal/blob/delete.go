@@ -97,7 +97,7 @@ type deletion struct {
 }
 
 func (s *Service) newDeletion(tx store.Tx, account string, t target) (*deletion, error) {
-	pol, err := loadPolicy(tx, account)
+	pol, err := s.loadPolicy(tx, account)
 	if err != nil {
 		return nil, err
 	}

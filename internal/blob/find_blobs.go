@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"net/http"
+	"strings"
 
 	"github.com/lazuli-storage/lazuli/internal/azerr"
 	"github.com/lazuli-storage/lazuli/internal/record"
@@ -70,6 +71,12 @@ func (s *Service) findBlobsInContainer(w http.ResponseWriter, r *http.Request) e
 	t := targetOf(r)
 	if err := validContainerName(t.Container); err != nil {
 		return err
+	}
+	// The container is the URL's: the query cannot name one too.
+	if where := r.URL.Query().Get("where"); strings.Contains(where, containerPseudoKey) {
+		if e, err := parseTagQuery(where, findQuery); err == nil && e.keys()[containerPseudoKey] {
+			return azerr.InvalidQuery("where", where, "Cannot have container in both uri and query")
+		}
 	}
 	return s.findBlobs(w, r, t.Container)
 }

@@ -117,6 +117,10 @@ func (s *Service) viewBlob(r *http.Request, conds cond.Conditions, sel selector)
 	return rec, err
 }
 
+// tierOnReadVersion is the first version whose Get Blob answers the access
+// tier headers that Get Blob Properties always has.
+const tierOnReadVersion = "2026-10-06"
+
 // getBlob is Get Blob (GET) and Get Blob Properties (HEAD).
 func (s *Service) getBlob(w http.ResponseWriter, r *http.Request) error {
 	a, err := parseRead(r)
@@ -156,6 +160,9 @@ func (s *Service) getBlob(w http.ResponseWriter, r *http.Request) error {
 	}
 	defer c.Close()
 	h.Set("Content-Length", strconv.FormatInt(length, 10))
+	if request.Of(r).Version >= tierOnReadVersion {
+		setTierHeaders(h, b, now)
+	}
 	status := http.StatusOK
 	if a.rng == nil {
 		setIf(h, "Content-MD5", md5Base64(b.Props.MD5))

@@ -41,7 +41,7 @@ func (s *Service) incrementalCopy(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	return copyResult{rec: rec, copyID: copyID, status: copySuccess}.send(w, false)
+	return copyResult{rec: rec, copyID: copyID, status: copySuccess}.send(w, nil)
 }
 
 // copyIncrement writes the destination of one incremental copy and its

@@ -37,6 +37,7 @@ func (s *Service) listBlobs(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	p.startFrom = r.URL.Query().Get("startFrom")
 	account := request.Of(r).Account
 	var items []blobItem
 	err = s.store.View(r.Context(), func(tx store.Tx) error {

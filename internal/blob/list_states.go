@@ -75,6 +75,10 @@ type stateScan struct {
 func scanStates(tx store.Tx, account, container string, p listParams, now time.Time) ([]blobItem, error) {
 	ss := &stateScan{p: p, now: now}
 	ss.resumeName, ss.resumeOrd = splitMarker(p.marker)
+	if p.startFrom > ss.resumeName {
+		// startFrom lists its own name from its first state on.
+		ss.resumeName, ss.resumeOrd = p.startFrom, ""
+	}
 	prefixKey := namePrefixKey(account, container, p.prefix)
 	end := store.PrefixEnd(prefixKey)
 	start := prefixKey

@@ -144,8 +144,13 @@ func parseSeqConditions(h http.Header) (seqConditions, error) {
 			continue
 		}
 		n, err := strconv.ParseInt(raw, 10, 64)
-		if err != nil || n < 0 {
+		switch {
+		case err != nil:
 			return c, azerr.InvalidHeader(p.name, raw)
+		case n < 0:
+			// A number, but no sequence number: the service says
+			// InvalidInput (azblob's recorded ...NegOne tests).
+			return c, azerr.Newf(azerr.InvalidInput, "One of the request inputs is not valid: %s is negative.", p.name)
 		}
 		*p.dst = &n
 	}

@@ -35,6 +35,9 @@ type Service struct {
 	// that enforces it on every connection and redirect (copy_fetch.go).
 	sources *fetchguard.Guard
 	fetcher *http.Client
+	// versioningDefault is blob versioning for accounts whose service
+	// properties do not set it (--blobVersioning).
+	versioningDefault bool
 	// scopes are the encryption scopes every account has (scope.go).
 	scopes map[string]bool
 }
@@ -44,7 +47,8 @@ func New(d server.Deps) (*Service, error) {
 	if d.Store == nil || d.Extents == nil {
 		return nil, errors.New("blob: a store and an extent engine are required")
 	}
-	s := &Service{store: d.Store, extents: d.Extents, clock: d.Clock, logger: d.Logger, loose: d.Loose}
+	s := &Service{store: d.Store, extents: d.Extents, clock: d.Clock, logger: d.Logger, loose: d.Loose,
+		versioningDefault: d.BlobVersioning}
 	if s.clock == nil {
 		s.clock = clock.Real{}
 	}

@@ -14,7 +14,7 @@ func (s *Service) getServiceProperties(w http.ResponseWriter, r *http.Request) e
 	if err != nil {
 		return err
 	}
-	body := p.Marshal()
+	body := s.withVersioningDefault(p).Marshal()
 	w.Header().Set("Content-Type", "application/xml")
 	w.WriteHeader(http.StatusOK)
 	_, err = w.Write(body)

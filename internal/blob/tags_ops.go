@@ -60,7 +60,9 @@ func (s *Service) tagTarget(tx store.Tx, r *http.Request, account string, t targ
 
 // setBlobTags is Set Blob Tags: it replaces the tags of the base blob or
 // of a version, leaving the ETag and Last-Modified as they were, and moves
-// the base blob's tag index entries in the same Update.
+// the base blob's tag index entries in the same Update. Unlike Get Blob
+// Tags, it needs the lease ID of a leased blob (412 LeaseIdMissing), as
+// azblob's live test TestSetBlobTagsWithLeaseId requires.
 func (s *Service) setBlobTags(w http.ResponseWriter, r *http.Request) error {
 	conds, sel, err := parseSelectedRequest(r, cond.IfTags)
 	if err != nil {
@@ -78,6 +80,9 @@ func (s *Service) setBlobTags(w http.ResponseWriter, r *http.Request) error {
 	err = s.store.Update(r.Context(), func(tx store.Tx) error {
 		b, err := s.tagTarget(tx, r, account, t, sel, conds)
 		if err != nil {
+			return err
+		}
+		if err := b.Lease.CheckWrite(leaseID(r), s.now(), lease.Blob); err != nil {
 			return err
 		}
 		elem := elemBase

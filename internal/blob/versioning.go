@@ -51,7 +51,14 @@ type dataPolicy struct {
 // policyCache remembers the policy derived from each account's stored
 // service properties, keyed by their exact bytes: every blob write reads
 // the record in its own transaction, but decodes it only when it changed.
-var policyCache sync.Map // account -> *cachedPolicy
+var policyCache sync.Map // policyKey -> *cachedPolicy
+
+// policyKey names a cached policy: the account and the server's versioning
+// default, which differ between servers of one process.
+type policyKey struct {
+	account           string
+	versioningDefault bool
+}
 
 type cachedPolicy struct {
 	raw    []byte
@@ -60,24 +67,35 @@ type cachedPolicy struct {
 
 // loadPolicy reads the account's data protection settings in the write's
 // own transaction, so a write never races a change of the settings.
-func loadPolicy(tx store.Tx, account string) (dataPolicy, error) {
+func (s *Service) loadPolicy(tx store.Tx, account string) (dataPolicy, error) {
 	raw, err := tx.Get(svcprops.Key(account, string(auth.Blob)))
 	if errors.Is(err, store.ErrNotFound) {
-		return dataPolicy{}, nil
+		return dataPolicy{versioning: s.versioningDefault}, nil
 	}
 	if err != nil {
 		return dataPolicy{}, err
 	}
-	if c, ok := policyCache.Load(account); ok && bytes.Equal(c.(*cachedPolicy).raw, raw) {
+	key := policyKey{account, s.versioningDefault}
+	if c, ok := policyCache.Load(key); ok && bytes.Equal(c.(*cachedPolicy).raw, raw) {
 		return c.(*cachedPolicy).policy, nil
 	}
 	p, err := svcprops.Load(tx, account, string(auth.Blob))
 	if err != nil {
 		return dataPolicy{}, err
 	}
-	d := policyOf(p)
-	policyCache.Store(account, &cachedPolicy{raw: bytes.Clone(raw), policy: d})
+	d := policyOf(s.withVersioningDefault(p))
+	policyCache.Store(key, &cachedPolicy{raw: bytes.Clone(raw), policy: d})
 	return d, nil
+}
+
+// withVersioningDefault fills IsVersioningEnabled from --blobVersioning
+// when the account has not set it.
+func (s *Service) withVersioningDefault(p svcprops.Properties) svcprops.Properties {
+	if p.IsVersioningEnabled == nil && s.versioningDefault {
+		on := true
+		p.IsVersioningEnabled = &on
+	}
+	return p
 }
 
 // policyOf derives the data protection settings from service properties.
@@ -127,7 +145,7 @@ func (s *Service) beginHistory(tx store.Tx, account string, t target, old *blobR
 		h.prev = &p
 	}
 	var err error
-	h.policy, err = loadPolicy(tx, account)
+	h.policy, err = s.loadPolicy(tx, account)
 	return h, err
 }
 

@@ -49,14 +49,9 @@ func parseContentProps(h http.Header) (contentprops.Props, error) {
 		Disposition:  h.Get("X-Ms-Content-Disposition"),
 		CacheControl: h.Get("X-Ms-Cache-Control"),
 	}
-	if raw := h.Get("X-Ms-Content-Md5"); raw != "" {
-		md5, err := base64.StdEncoding.DecodeString(raw)
-		if err != nil || len(md5) != 16 {
-			return p, azerr.New(azerr.InvalidMd5).With("HeaderName", "x-ms-content-md5")
-		}
-		p.MD5 = md5
-	}
-	return p, nil
+	var err error
+	p.MD5, err = contentprops.ParseMD5Property(h, "x-ms-content-md5")
+	return p, err
 }
 
 func (s *Service) createFile(w http.ResponseWriter, r *http.Request) error {

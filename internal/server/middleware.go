@@ -86,6 +86,7 @@ func Handler(svc Service, opts Options) http.Handler {
 		opts.Clock = clock.Real{}
 	}
 	return &chain{svc: svc, opts: opts, format: ErrorFormat(svc.Name()),
+		props:        svcprops.NewCache(opts.Store, svcprops.CacheLifetime),
 		serverHeader: "Lazuli-" + strings.ToUpper(string(svc.Name())[:1]) + string(svc.Name())[1:] + "/1.0"}
 }
 
@@ -94,6 +95,8 @@ type chain struct {
 	opts         Options
 	format       azerr.Format
 	serverHeader string
+	// props serves the CORS rules every GET and HEAD consults.
+	props *svcprops.Cache
 }
 
 // statusWriter remembers the status for the access log.
@@ -219,7 +222,7 @@ func (c *chain) serve(w http.ResponseWriter, r *http.Request, info *request.Info
 		return err
 	}
 	info.Identity = id
-	if origin := r.Header.Get("Origin"); origin != "" {
+	if origin := r.Header.Get("Origin"); svcprops.ActualApplies(origin, r.Method) {
 		c.corsHeaders(w, r, info, origin)
 	}
 	return c.svc.Handle(w, r)
@@ -268,7 +271,9 @@ func (c *chain) resolveAccount(r *http.Request, info *request.Info) error {
 		return azerr.New(azerr.InvalidUri)
 	}
 	if _, ok := c.opts.Auth.Accounts.Lookup(acct); !ok {
-		return azerr.Newf(azerr.InvalidUri, "The requested URI does not represent any resource on the server: unknown account %q.", acct)
+		// Azure has no such request (its accounts are host names); this
+		// is Azurite's answer, so that code written against it runs.
+		return azerr.Newf(azerr.InvalidOperation, "Invalid storage account.")
 	}
 	info.Account, info.PathStyle = acct, true
 	if rest != "" || strings.HasSuffix(trimmed, "/") {
@@ -320,10 +325,10 @@ func (c *chain) preflight(w http.ResponseWriter, r *http.Request, info *request.
 	return nil
 }
 
-// corsHeaders adds CORS response headers when a rule matches; failures to
+// corsHeaders adds the CORS response headers the rules give; failures to
 // read the rules only cost the headers, never the request.
 func (c *chain) corsHeaders(w http.ResponseWriter, r *http.Request, info *request.Info, origin string) {
-	props, err := svcprops.Get(r.Context(), c.opts.Store, info.Account, string(c.svc.Name()))
+	props, err := c.props.Get(r.Context(), info.Account, string(c.svc.Name()))
 	if err != nil {
 		return
 	}

@@ -51,7 +51,11 @@ func TestAccountAndPath(t *testing.T) {
 		{"127.0.0.1:10000", "/devstoreaccount1", "devstoreaccount1", "", 200, ""},
 		{"127.0.0.1:10000", "/devstoreaccount1-secondary/c", "devstoreaccount1", "/c", 200, ""},
 		{"devstoreaccount1.blob.localhost:10000", "/c/b", "devstoreaccount1", "/c/b", 200, ""},
-		{"127.0.0.1:10000", "/nosuchaccount/c", "", "", 400, azerr.InvalidUri},
+		{"devstoreaccount1.blob.core.windows.net", "/c/b", "devstoreaccount1", "/c/b", 200, ""},
+		// An account this server does not hold is answered as Azurite
+		// answers it (its authenticators: 400 InvalidOperation, "Invalid
+		// storage account."); Azure itself has no such request.
+		{"127.0.0.1:10000", "/nosuchaccount/c", "", "", 400, azerr.InvalidOperation},
 		{"127.0.0.1:10000", "/", "", "", 400, azerr.InvalidUri},
 	}
 	for _, c := range cases {

@@ -69,7 +69,7 @@ func checkTableName(name string) error {
 		return azerr.New(azerr.InvalidResourceName)
 	}
 	if len(name) < 3 || len(name) > 63 {
-		return azerr.Newf(azerr.OutOfRangeInput, "The table name length is not within the permissible limits.")
+		return azerr.NameLengthOutOfRange()
 	}
 	return nil
 }
