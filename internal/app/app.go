@@ -123,7 +123,7 @@ func (a *App) listen(cfg *config.Config, opts Options) error {
 	deps := server.Deps{Store: a.Store, Extents: a.Extents, Clock: opts.Clock, Accounts: cfg.Accounts,
 		Logger: opts.Logger, Loose: cfg.Loose, OAuth: cfg.OAuth, ByteLocks: a.byteLocks, CopySources: copySources,
 		BlobVersioning:   cfg.BlobVersioning,
-		EncryptionScopes: cfg.EncryptionScopes}
+		EncryptionScopes: cfg.EncryptionScopes, PremiumAccounts: cfg.PremiumAccounts}
 	authn := &auth.Authenticator{Accounts: cfg.Accounts, Clock: opts.Clock, RequestClock: clock.Real{},
 		Logger: opts.Logger, Debug: opts.Debug, OAuth: cfg.OAuth}
 	mw := server.Options{Store: a.Store, Auth: authn, Clock: opts.Clock, SkipAPIVersionCheck: cfg.SkipAPIVersionCheck,

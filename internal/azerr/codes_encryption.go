@@ -6,6 +6,8 @@ const (
 	BlobUsesCustomerSpecifiedEncryption       = "BlobUsesCustomerSpecifiedEncryption"
 	BlobDoesNotUseCustomerSpecifiedEncryption = "BlobDoesNotUseCustomerSpecifiedEncryption"
 	EncryptionScopeNotAvailable               = "EncryptionScopeNotAvailable"
+	BlobTierInadequateForContentLength        = "BlobTierInadequateForContentLength"
+	ContentLengthLargerThanTierLimit          = "ContentLengthLargerThanTierLimit"
 )
 
 func init() {
@@ -13,6 +15,8 @@ func init() {
 		BlobUsesCustomerSpecifiedEncryption:       {409, "The blob is encrypted with customer specified encryption, but it was not provided in the request."},
 		BlobDoesNotUseCustomerSpecifiedEncryption: {409, "The blob is not encrypted with customer specified encryption, but one was provided in the request."},
 		EncryptionScopeNotAvailable:               {409, "The given encryption scope is not available."},
+		BlobTierInadequateForContentLength:        {409, "The specified blob tier size limit cannot be less than content length."},
+		ContentLengthLargerThanTierLimit:          {409, "The blob's content length cannot exceed its tier limit."},
 	} {
 		catalogue[code] = e
 	}

@@ -57,6 +57,9 @@ func parseRehydratePriority(h http.Header) (string, error) {
 // rehydrateDelay. The ETag and Last-Modified do not change. Blob Batch
 // runs its set-tier sub-requests through this handler too.
 func (s *Service) setBlobTier(w http.ResponseWriter, r *http.Request) error {
+	if _, _, ok := premiumTier(r.Header.Get("X-Ms-Access-Tier")); ok {
+		return s.setPremiumTier(w, r)
+	}
 	t := targetOf(r)
 	conds, sel, err := parseSelectedRequest(r, cond.IfTags)
 	if err != nil {

@@ -36,4 +36,7 @@ type Deps struct {
 	// EncryptionScopes are the Blob encryption scopes every account has
 	// (--encryptionScopes).
 	EncryptionScopes []string
+	// PremiumAccounts are the accounts that are premium page blob ones
+	// (--premiumAccounts).
+	PremiumAccounts []string
 }
