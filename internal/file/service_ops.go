@@ -140,7 +140,7 @@ func writeShareList(w http.ResponseWriter, r *http.Request, page []listedShare, 
 		if !sh.TierChanged.IsZero() {
 			x.elem("AccessTierChangeTime", sh.TierChanged.Format(http.TimeFormat))
 		}
-		x.elem("EnabledProtocols", "SMB")
+		writeProtocolElements(x, sh)
 		x.elem("LeaseStatus", sh.Lease.Status(now))
 		x.elem("LeaseState", string(sh.Lease.State(now)))
 		if d := sh.Lease.DurationType(now); d != "" {
