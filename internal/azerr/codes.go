@@ -172,6 +172,10 @@ const (
 	IncrementalCopyOfEarlierVersionSnapshotNotAllowed = "IncrementalCopyOfEarlierVersionSnapshotNotAllowed"
 	IncrementalCopySourceMustBeSnapshot               = "IncrementalCopySourceMustBeSnapshot"
 	OperationNotAllowedOnIncrementalCopyBlob          = "OperationNotAllowedOnIncrementalCopyBlob"
+
+	// Version-level immutability.
+	BlobImmutableDueToLegalHold            = "BlobImmutableDueToLegalHold"
+	ImmutabilityPolicyDeleteOnLockedPolicy = "ImmutabilityPolicyDeleteOnLockedPolicy"
 )
 
 type entry struct {
@@ -348,4 +352,8 @@ var catalogue = map[string]entry{
 	IncrementalCopyOfEarlierVersionSnapshotNotAllowed: {409, "The specified snapshot is earlier than the last snapshot copied into the incremental copy blob."},
 	IncrementalCopySourceMustBeSnapshot:               {409, "The source for incremental copy request must be a snapshot."},
 	OperationNotAllowedOnIncrementalCopyBlob:          {409, "This operation is not allowed on an incremental copy blob."},
+
+	// Version-level immutability.
+	BlobImmutableDueToLegalHold:            {409, "This operation is not permitted as the blob is immutable due to one or more legal holds."},
+	ImmutabilityPolicyDeleteOnLockedPolicy: {409, "This operation is not permitted as the immutability policy is locked."},
 }

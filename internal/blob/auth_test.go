@@ -195,9 +195,9 @@ func TestNotImplementedOperations(t *testing.T) {
 	e := start(t)
 	c := e.container("later")
 	e.upload(c, "x", []byte("x"))
-	r := e.raw(http.MethodPut, "later/x?comp=expiry", http.Header{"X-Ms-Expiry-Option": {"NeverExpire"}}, nil)
+	r := e.raw(http.MethodGet, "?comp=blobs&where=%22a%22%3D%27b%27&include=versions", nil, nil)
 	if r.StatusCode != 501 || r.Header.Get("x-ms-error-code") != "NotImplemented" {
-		t.Fatalf("set blob expiry: %d %s", r.StatusCode, r.Header.Get("x-ms-error-code"))
+		t.Fatalf("find blobs by tags with versions: %d %s", r.StatusCode, r.Header.Get("x-ms-error-code"))
 	}
 	r = e.raw(http.MethodGet, fmt.Sprintf("later/x?comp=%s", "bogus"), nil, nil)
 	if r.StatusCode != 400 || r.Header.Get("x-ms-error-code") != "InvalidQueryParameterValue" {

@@ -140,6 +140,8 @@ func setBlobHeaders(h http.Header, b *blobRecord, now time.Time) {
 	setStoredEncryption(h, b)
 	setLeaseHeaders(h, b.Lease, now)
 	setKindHeaders(h, b)
+	setExpiryHeader(h, b)
+	setImmutabilityHeaders(h, b)
 	b.Metadata.WriteHeaders(h)
 }
 

@@ -86,7 +86,7 @@ func (s *Service) leaseBlob(w http.ResponseWriter, r *http.Request) error {
 		if !found {
 			return containerNotFound()
 		}
-		b, _, err := loadBlob(tx, account, t.Container, t.Blob)
+		b, err := loadLiveBlob(tx, account, t.Container, t.Blob, s.now())
 		if err != nil {
 			return err
 		}

@@ -38,7 +38,7 @@ func (s *Service) writeBlobAs(r *http.Request, conds cond.Conditions, creates bo
 		if err != nil || !found {
 			return firstErr(err, containerNotFound())
 		}
-		old, _, err := loadBlob(tx, account, t.Container, t.Blob)
+		old, err := loadBlobForWrite(tx, account, t.Container, t.Blob, s.now())
 		if err != nil {
 			return err
 		}
@@ -87,7 +87,15 @@ func (s *Service) writeBlobAs(r *http.Request, conds cond.Conditions, creates bo
 				return err
 			}
 		}
+		if rec != nil && creates {
+			if err := s.applyWriteImmutability(tx, r, rec, s.now()); err != nil {
+				return err
+			}
+		}
 		if err := reindexTags(tx, account, t.Container, t.Blob, old, rec); err != nil {
+			return err
+		}
+		if err := reindexExpiry(tx, account, t.Container, t.Blob, old, rec); err != nil {
 			return err
 		}
 		if err := refs.apply(tx, s.now()); err != nil {

@@ -80,7 +80,7 @@ func (s *Service) commitBlock(w http.ResponseWriter, r *http.Request, id string,
 		if err := keyOf(r).resolve(c); err != nil {
 			return err
 		}
-		b, _, err := loadBlob(tx, account, t.Container, t.Blob)
+		b, err := loadBlobForWrite(tx, account, t.Container, t.Blob, s.now())
 		if err != nil {
 			return err
 		}
@@ -181,7 +181,7 @@ func (s *Service) getBlockList(w http.ResponseWriter, r *http.Request) error {
 			return containerNotFound()
 		}
 		if sel.base() {
-			b, _, err = loadBlob(tx, account, t.Container, t.Blob)
+			b, err = loadLiveBlob(tx, account, t.Container, t.Blob, s.now())
 		} else {
 			// A snapshot or version has committed blocks only.
 			b, err = loadState(tx, account, t.Container, t.Blob, sel, s.now())
@@ -211,9 +211,7 @@ func (s *Service) getBlockList(w http.ResponseWriter, r *http.Request) error {
 		setBlobETag(h, b)
 	}
 	h.Set("X-Ms-Blob-Content-Length", itoa(b.Size))
-	x := &xmlWriter{}
-	blocklist.Write(&x.Buffer, committed, uncommitted, withCommitted, withUncommitted)
-	return x.send(w, http.StatusOK)
+	return blocklist.Write(committed, uncommitted, withCommitted, withUncommitted).Send(w, http.StatusOK)
 }
 
 // blockLists reads a blob's committed blocks (from its segments; a blob

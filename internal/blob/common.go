@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/lazuli-storage/lazuli/internal/accesspolicy"
 	"github.com/lazuli-storage/lazuli/internal/auth"
 	"github.com/lazuli-storage/lazuli/internal/azerr"
 	"github.com/lazuli-storage/lazuli/internal/lease"
@@ -68,19 +69,14 @@ func (c *containerRecord) policy(id string) (*auth.AccessPolicy, error) {
 	if c == nil {
 		return nil, nil
 	}
-	for _, s := range c.ACL {
-		if s.ID == id {
-			return &auth.AccessPolicy{Start: s.Start, Expiry: s.Expiry, Permission: s.Permission}, nil
-		}
-	}
-	return nil, nil
+	return accesspolicy.Find(containerPolicies(c.ACL), id), nil
 }
 
 // publicLevel is what the container opens to anonymous callers: nothing
-// once it is being deleted.
+// while it is hidden (being deleted, soft-deleted or moving).
 func (c *containerRecord) publicLevel() auth.PublicLevel {
 	switch {
-	case c == nil || c.Deleting:
+	case c == nil || c.hidden():
 		return auth.PublicNone
 	case c.Public >= accessContainer:
 		return auth.PublicContainer
@@ -120,13 +116,6 @@ func containerNotFound() error { return azerr.New(azerr.ContainerNotFound) }
 
 // blobNotFound is 404 BlobNotFound.
 func blobNotFound() error { return azerr.New(azerr.BlobNotFound) }
-
-// notImplemented answers an operation Lazuli does not implement yet.
-func notImplemented(op string) func(http.ResponseWriter, *http.Request) error {
-	return func(http.ResponseWriter, *http.Request) error {
-		return azerr.Newf(azerr.NotImplemented, "%s is not implemented by Lazuli yet.", op)
-	}
-}
 
 // contentLength returns the request's declared body length. Azure requires
 // Content-Length on every PUT that carries a body (411

@@ -156,7 +156,11 @@ func (s *Service) getContainerProperties(w http.ResponseWriter, r *http.Request)
 	h.Set("X-Ms-Has-Legal-Hold", "false")
 	h.Set("X-Ms-Default-Encryption-Scope", containerScopeName(c))
 	h.Set("X-Ms-Deny-Encryption-Scope-Override", strconv.FormatBool(c.DenyScopeOverride))
-	h.Set("X-Ms-Immutable-Storage-With-Versioning-Enabled", "false")
+	vlw, err := s.immutableVersions(r)
+	if err != nil {
+		return err
+	}
+	h.Set("X-Ms-Immutable-Storage-With-Versioning-Enabled", boolText(vlw))
 	return write(w, http.StatusOK)
 }
 

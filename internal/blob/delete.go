@@ -115,7 +115,7 @@ func (d *deletion) run(tx store.Tx, r *http.Request, a deleteArgs) error {
 	case a.sel.Snapshot != "":
 		return d.deleteState(tx, r, a, snapshotPrefix+a.sel.Snapshot)
 	case a.sel.Version != "":
-		base, err := loadRecord(tx, d.key(elemBase))
+		base, err := loadBlobForWrite(tx, d.account, d.container, d.name, d.now)
 		if err != nil {
 			return err
 		}
@@ -125,7 +125,7 @@ func (d *deletion) run(tx store.Tx, r *http.Request, a deleteArgs) error {
 		}
 		return d.deleteState(tx, r, a, versionPrefix+a.sel.Version)
 	}
-	base, err := loadRecord(tx, d.key(elemBase))
+	base, err := loadBlobForWrite(tx, d.account, d.container, d.name, d.now)
 	if err != nil {
 		return err
 	}
@@ -163,6 +163,9 @@ func (d *deletion) deleteState(tx store.Tx, r *http.Request, a deleteArgs, elem 
 	if err := rec.Lease.CheckWrite(leaseID(r), d.now, lease.Blob); err != nil {
 		return err
 	}
+	if err := rec.protection(d.now); err != nil {
+		return err
+	}
 	if d.policy.retention > 0 {
 		rec.DeletedAt, rec.Purge = d.now, d.now.Add(d.policy.retention)
 		return tx.Put(key, rec.encode())
@@ -186,7 +189,15 @@ func (d *deletion) deleteBase(tx store.Tx, r *http.Request, a deleteArgs, base *
 	if len(snaps) > 0 && a.snapshots == "" {
 		return azerr.New(azerr.SnapshotsPresent)
 	}
+	if a.snapshots != "only" {
+		if err := base.protection(d.now); err != nil {
+			return err
+		}
+	}
 	for _, sn := range snaps {
+		if err := sn.rec.protection(d.now); err != nil {
+			return err
+		}
 		if err := d.retire(tx, sn.elem, sn.rec); err != nil {
 			return err
 		}

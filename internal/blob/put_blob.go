@@ -66,6 +66,7 @@ type putBlobArgs struct {
 	tags     tagSet
 	sums     checksums
 	length   int64
+	expiry   *expiryRequest // nil when the request sets none
 }
 
 func parsePutBlob(r *http.Request) (putBlobArgs, error) {
@@ -84,6 +85,9 @@ func parsePutBlob(r *http.Request) (putBlobArgs, error) {
 		return a, err
 	}
 	if a.sums, err = parseChecksums(r.Header); err != nil {
+		return a, err
+	}
+	if a.expiry, err = parseCreateExpiry(r); err != nil {
 		return a, err
 	}
 	a.length, err = contentLength(r, versionLimit(r, largeLimitsVersion, maxPutBlobBytes, legacyPutBlobBytes))
@@ -113,6 +117,9 @@ func (s *Service) putBlob(w http.ResponseWriter, r *http.Request) error {
 		}
 		rec.Props, rec.Metadata, rec.Tier = a.props, a.metadata, a.tier
 		rec.Tags = a.tags
+		if err := a.expiry.apply(rec, s.now()); err != nil {
+			return nil, err
+		}
 		rec.SetSegments([]segment{{Extent: info.ID, Length: info.Size}})
 		refs.add(info.ID)
 		return rec, nil

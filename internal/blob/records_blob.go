@@ -87,6 +87,9 @@ type blobRecord struct {
 	// identityState is the version, soft-delete, copy and tier state
 	// (records_identity.go).
 	identityState
+	// retentionState is the expiry, immutability policy and legal hold
+	// (records_retention.go).
+	retentionState
 
 	// Encryption is the customer-provided key and scope the content was
 	// written with (records_encryption.go).
@@ -182,6 +185,7 @@ func (b *blobRecord) encode() []byte {
 		e.Field(btagTags, b.Tags.encode)
 	}
 	b.identityState.encode(&e)
+	b.retentionState.encode(&e)
 	b.Encryption.encode(&e)
 	encodePremium(&e, b.PremiumPage)
 	return e.Bytes()
@@ -231,6 +235,8 @@ func decodeBlobRecord(v []byte, withSegments bool) (*blobRecord, error) {
 			b.Tags = decodeTagSet(p)
 		case btagVersion, btagDeleted, btagCopy, btagTierInfo:
 			b.identityState.decodeField(tag, p)
+		case btagExpiry, btagImmutability, btagLegalHold:
+			b.retentionState.decodeField(tag, p)
 		case btagEncryption:
 			b.Encryption = decodeEncryption(p)
 		case btagPremium:

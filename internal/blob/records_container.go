@@ -48,6 +48,9 @@ type containerRecord struct {
 	Metadata metadata.Set
 	Lease    lease.Lease
 	ACL      []signedIdentifier
+	// containerLife is the soft delete and move state
+	// (records_container_life.go).
+	containerLife
 	// DefaultScope is the encryption scope of writes that name none (""
 	// for the account's key); DenyScopeOverride forbids naming another.
 	DefaultScope      string
@@ -91,6 +94,7 @@ func (c *containerRecord) encode() []byte {
 			}
 		})
 	}
+	c.containerLife.encode(&e)
 	if c.DefaultScope != "" || c.DenyScopeOverride {
 		e.Field(ctagEncryption, func(e *record.Encoder) {
 			e.Str(c.DefaultScope)
@@ -126,6 +130,8 @@ func decodeContainer(v []byte) (*containerRecord, error) {
 				s.Permission = p.Str()
 				c.ACL = append(c.ACL, s)
 			}
+		case ctagDeleted, ctagMove:
+			c.containerLife.decodeField(tag, p)
 		case ctagEncryption:
 			c.DefaultScope = p.Str()
 			c.DenyScopeOverride = p.Bool()
@@ -135,7 +141,7 @@ func decodeContainer(v []byte) (*containerRecord, error) {
 }
 
 // loadContainer reads a container; found is false when it does not exist
-// or is being deleted.
+// or is hidden (being deleted, soft-deleted or moving).
 func loadContainer(tx store.Tx, account, name string) (c *containerRecord, found bool, err error) {
 	v, err := tx.Get(containerKey(account, name))
 	if errors.Is(err, store.ErrNotFound) {
@@ -148,7 +154,7 @@ func loadContainer(tx store.Tx, account, name string) (c *containerRecord, found
 	if err != nil {
 		return nil, false, err
 	}
-	return c, !c.Deleting, nil
+	return c, !c.hidden(), nil
 }
 
 func saveContainer(tx store.Tx, account, name string, c *containerRecord) error {

@@ -92,6 +92,11 @@ type ctxTarget struct{}
 // Handle routes an authenticated request to its operation.
 func (s *Service) Handle(w http.ResponseWriter, r *http.Request) error {
 	t, level := parsePath(request.Of(r).Path, r)
+	if scope, ok := batchScopeOf(r); ok {
+		if err := scope.admit(r, t, level); err != nil {
+			return err
+		}
+	}
 	rule, err := s.routes.Match(r, level)
 	if err != nil {
 		return err

@@ -46,6 +46,11 @@ type dataPolicy struct {
 	// permanentDelete allows deletetype=permanent on soft-deleted
 	// snapshots and versions.
 	permanentDelete bool
+	// immutableVersions is version-level immutability (immutability.go).
+	immutableVersions bool
+	// containerRetention is how long a deleted container is kept; 0 when
+	// container soft delete is off (container_softdelete.go).
+	containerRetention time.Duration
 }
 
 // policyCache remembers the policy derived from each account's stored
@@ -102,6 +107,10 @@ func (s *Service) withVersioningDefault(p svcprops.Properties) svcprops.Properti
 func policyOf(p svcprops.Properties) dataPolicy {
 	var d dataPolicy
 	d.versioning = p.IsVersioningEnabled != nil && *p.IsVersioningEnabled
+	d.immutableVersions = d.versioning && p.ImmutableStorageWithVersioning != nil && p.ImmutableStorageWithVersioning.Enabled
+	if rp := p.ContainerDeleteRetentionPolicy; rp != nil && rp.Enabled && rp.Days != nil {
+		d.containerRetention = time.Duration(*rp.Days) * 24 * time.Hour
+	}
 	if rp := p.DeleteRetentionPolicy; rp != nil && rp.Enabled && rp.Days != nil {
 		d.retention = time.Duration(*rp.Days) * 24 * time.Hour
 		d.permanentDelete = rp.AllowPermanentDelete != nil && *rp.AllowPermanentDelete
@@ -135,6 +144,11 @@ func (s *Service) beginHistory(tx store.Tx, account string, t target, old *blobR
 		if (kind == writeProps || kind == writeMetadata) && old.archivedAt(h.now) {
 			return nil, azerr.New(azerr.BlobArchived)
 		}
+		if protectsInPlace(kind) {
+			if err := old.protection(h.now); err != nil {
+				return nil, err
+			}
+		}
 	}
 	if kind == writePlain || kind == writeProps || kind == writeIncremental {
 		return h, nil
@@ -145,8 +159,16 @@ func (s *Service) beginHistory(tx store.Tx, account string, t target, old *blobR
 		h.prev = &p
 	}
 	var err error
-	h.policy, err = s.loadPolicy(tx, account)
-	return h, err
+	if h.policy, err = s.loadPolicy(tx, account); err != nil {
+		return nil, err
+	}
+	if h.prev != nil && !h.policy.versioning {
+		// Only a version could keep a protected state that is replaced.
+		if err := h.prev.protection(h.now); err != nil {
+			return nil, err
+		}
+	}
+	return h, nil
 }
 
 // finish keeps the blob's previous state as the policy asks and gives the
@@ -215,6 +237,7 @@ func frozen(b *blobRecord) *blobRecord {
 	v := *b
 	v.Lease = lease.Lease{}
 	v.HasUncommitted, v.BlockIDLen = false, 0
+	v.ExpiresOn = time.Time{} // only the base blob expires
 	return &v
 }
 

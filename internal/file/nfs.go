@@ -84,9 +84,9 @@ func setProtocolHeaders(h http.Header, sh *shareRecord) {
 // writeProtocolElements writes EnabledProtocols and RootSquash of a listed
 // share.
 func writeProtocolElements(x *xmlWriter, sh *shareRecord) {
-	x.elem("EnabledProtocols", protocolsOf(sh))
+	x.Elem("EnabledProtocols", protocolsOf(sh))
 	if sh.RootSquash != "" {
-		x.elem("RootSquash", sh.RootSquash)
+		x.Elem("RootSquash", sh.RootSquash)
 	}
 }
 

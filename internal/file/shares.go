@@ -248,9 +248,9 @@ func (s *Service) getShareStats(w http.ResponseWriter, r *http.Request) error {
 	}
 	setETag(w.Header(), sh.ETag)
 	x := newXML()
-	x.open("ShareStats")
-	x.elem("ShareUsageBytes", strconv.FormatInt(sh.Usage, 10))
-	x.close("ShareStats")
-	x.send(w, http.StatusOK)
+	x.Open("ShareStats")
+	x.Elem("ShareUsageBytes", strconv.FormatInt(sh.Usage, 10))
+	x.Close("ShareStats")
+	x.Send(w, http.StatusOK)
 	return nil
 }

@@ -35,6 +35,18 @@ type Properties struct {
 	// turns blob versioning on in the account's management settings, which
 	// an emulator does not have, so it is set here instead.
 	IsVersioningEnabled *bool `xml:"IsVersioningEnabled,omitempty" json:",omitempty"`
+	// ImmutableStorageWithVersioning is a Lazuli extension of the Blob
+	// service for what Azure sets in the management plane: version-level
+	// immutability for every container of the account.
+	ImmutableStorageWithVersioning *ImmutableStorage `xml:"ImmutableStorageWithVersioning,omitempty" json:",omitempty"`
+	// ContainerDeleteRetentionPolicy is a Lazuli extension of the Blob
+	// service for Azure's management-plane container soft delete.
+	ContainerDeleteRetentionPolicy *RetentionPolicy `xml:"ContainerDeleteRetentionPolicy,omitempty" json:",omitempty"`
+}
+
+// ImmutableStorage is the version-level immutability setting.
+type ImmutableStorage struct {
+	Enabled bool `xml:"Enabled"`
 }
 
 // Logging is the Storage Analytics logging setting.
@@ -117,7 +129,8 @@ var corsMethods = map[string]bool{"DELETE": true, "GET": true, "HEAD": true, "ME
 
 func (p Properties) validate() error {
 	for _, rp := range []*RetentionPolicy{retention(p.Logging), metricsRetention(p.HourMetrics),
-		metricsRetention(p.MinuteMetrics), p.DeleteRetentionPolicy, p.ShareDeleteRetentionPolicy} {
+		metricsRetention(p.MinuteMetrics), p.DeleteRetentionPolicy, p.ShareDeleteRetentionPolicy,
+		p.ContainerDeleteRetentionPolicy} {
 		if rp == nil || !rp.Enabled {
 			continue
 		}
@@ -195,6 +208,12 @@ func (p Properties) Merge(set Properties) Properties {
 	}
 	if set.IsVersioningEnabled != nil {
 		p.IsVersioningEnabled = set.IsVersioningEnabled
+	}
+	if set.ImmutableStorageWithVersioning != nil {
+		p.ImmutableStorageWithVersioning = set.ImmutableStorageWithVersioning
+	}
+	if set.ContainerDeleteRetentionPolicy != nil {
+		p.ContainerDeleteRetentionPolicy = set.ContainerDeleteRetentionPolicy
 	}
 	return p
 }
