@@ -79,6 +79,9 @@ var keyRules = map[string]keyRule{
 	"QueryBlobContents":  {takes: true, checks: true},
 	"SetBlobTier":        {checks: true},
 	"CopyBlobFromURL":    {scoped: true},
+	// Copy Blob takes no scope header, but its destination is written
+	// under its container's default scope like any other write.
+	"CopyBlob": {scoped: true},
 }
 
 // requestEncryption is the customer-provided key and encryption scope of

@@ -115,6 +115,14 @@ func TestContainerDefaultEncryptionScope(t *testing.T) {
 	if _, err := strict.NewBlobClient("a").SetMetadata(e.ctx, nil, nil); err != nil {
 		t.Fatalf("set metadata under the default scope: %v", err)
 	}
+	// Copy Blob names no scope: the copy takes the container's default.
+	src := e.upload(plain, "src", []byte("copied"))
+	if _, err := strict.NewBlobClient("copy").StartCopyFromURL(e.ctx, src.URL(), nil); err != nil {
+		t.Fatal(err)
+	}
+	if cp := e.props(strict.NewBlobClient("copy")); cp.EncryptionScope == nil || *cp.EncryptionScope != "scope1" {
+		t.Fatalf("copy in the strict container has scope %v", cp.EncryptionScope)
+	}
 	other := blob.CPKScopeInfo{EncryptionScope: to.Ptr("scope2")}
 	_, err = strict.NewBlockBlobClient("b").Upload(e.ctx, nopCloser([]byte("b")), &blockblob.UploadOptions{CPKScopeInfo: &other})
 	wantCode(t, err, http.StatusConflict, "EncryptionScopeNotAvailable")
