@@ -57,6 +57,10 @@ type node struct {
 	// State an SMB client holds; REST honours it (smbstate).
 	Opens         []smbstate.Open
 	DeletePending bool
+
+	// NFS are the NFS properties of a node of an NFS share, nil on an SMB
+	// share (nfsprops.go).
+	NFS *nfsProps
 }
 
 // smbProps are the SMB properties of a file or directory.
@@ -171,6 +175,9 @@ func (n *node) encode() []byte {
 	if len(n.Opens) > 0 || n.DeletePending {
 		e.Field(ntagSMB, n.encodeSMB)
 	}
+	if n.NFS != nil {
+		e.Field(ntagNFS, n.NFS.encode)
+	}
 	return e.Bytes()
 }
 
@@ -236,6 +243,8 @@ func decodeNode(v []byte) (*node, error) {
 				Copied: p.Varint(), Total: p.Varint(), Completed: p.Time()}
 		case ntagSMB:
 			n.decodeSMB(p)
+		case ntagNFS:
+			n.NFS = decodeNFS(p)
 		}
 	})
 	return n, d.Err()

@@ -92,7 +92,7 @@ func (s *Service) createShare(w http.ResponseWriter, r *http.Request) error {
 		if err := saveShare(tx, t.Account, t.Share, "", sh); err != nil {
 			return err
 		}
-		return createRoot(tx, t.Account, t.Share, tick, now)
+		return createRoot(tx, t.Account, t.Share, tick, now, protocols == protocolNFS)
 	})
 	if err != nil {
 		return err
@@ -104,13 +104,17 @@ func (s *Service) createShare(w http.ResponseWriter, r *http.Request) error {
 
 // createRoot writes a new share's root directory with the default
 // permission.
-func createRoot(tx store.Tx, account, share string, tick etag.Tick, now time.Time) error {
+func createRoot(tx store.Tx, account, share string, tick etag.Tick, now time.Time, nfs bool) error {
 	key, err := storePermission(tx, account, share, defaultPermission, formatSDDL)
 	if err != nil {
 		return err
 	}
 	root := &node{Dir: true, ETag: tick, SMB: smbProps{Attrs: attrDirectory, Created: now, Written: now,
 		Changed: now, PermKey: key}}
+	if nfs {
+		// The root of an NFS share: root's, rwxr-xr-x.
+		root.NFS = &nfsProps{Owner: "0", Group: "0", Mode: 0o755}
+	}
 	return saveNode(tx, account, share, "", filePath{}, root)
 }
 
