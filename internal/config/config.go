@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/lazuli-storage/lazuli/internal/auth"
+	"github.com/lazuli-storage/lazuli/internal/liveness"
 )
 
 // Endpoint is where one service listens.
@@ -32,6 +33,10 @@ type Config struct {
 	// SMB is the File service's SMB endpoint; it runs with the File service
 	// or alone (--services smb), over the same store.
 	SMB Endpoint
+	// SMBOpenExpiry is how long the SMB opens of a node that stops (a
+	// crash, a lost database connection) keep blocking other nodes: each
+	// node renews its liveness every third of it (package liveness).
+	SMBOpenExpiry time.Duration
 	// Location is the data directory (Azurite's --location).
 	Location string
 	// InMemory keeps everything in memory (Azurite's --inMemoryPersistence).
@@ -112,6 +117,7 @@ func Parse(args []string, getenv func(string) string, usageOut io.Writer) (*Conf
 	endpoint(&c.Table, "table", 10002)
 	endpoint(&c.File, "file", 10003)
 	endpoint(&c.SMB, "smb", 10445)
+	fs.DurationVar(&c.SMBOpenExpiry, "smbOpenExpiry", liveness.DefaultExpiry, "how long the SMB opens of a node that stopped keep blocking the others; each node renews its liveness every third of it")
 	fs.StringVar(&c.Admin.Host, "adminHost", "127.0.0.1", "address of the admin listener (test control, metrics, web console)")
 	fs.IntVar(&c.Admin.Port, "adminPort", 10009, "port of the admin listener (0 picks a free port)")
 	fs.BoolVar(&c.NoAdmin, "noAdmin", false, "do not start the admin listener")

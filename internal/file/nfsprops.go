@@ -19,7 +19,7 @@ import (
 // from Create Share on. Nodes of SMB shares have none, and refuse the
 // headers (400 InvalidHeaderValue).
 
-// ntagNFS is the node record field of the NFS properties (tags 7-29 are
+// ntagNFS is the node record field of the NFS properties (tags 8-29 are
 // left to other node state).
 const ntagNFS = 30
 
