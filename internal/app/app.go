@@ -131,7 +131,8 @@ func (a *App) listen(cfg *config.Config, opts Options) error {
 	copySources := fetchguard.New(cfg.CopySourceAllow, allLoopback(cfg))
 	deps := server.Deps{Store: a.Store, Extents: a.Extents, Clock: opts.Clock, Accounts: cfg.Accounts,
 		Logger: opts.Logger, Loose: cfg.Loose, OAuth: cfg.OAuth, ByteLocks: a.byteLocks, Liveness: a.Liveness,
-		Changes: a.changes, CopySources: copySources, BlobVersioning: cfg.BlobVersioning}
+		Changes: a.changes, CopySources: copySources, BlobVersioning: cfg.BlobVersioning,
+		EncryptionScopes: cfg.EncryptionScopes, PremiumAccounts: cfg.PremiumAccounts}
 	authn := &auth.Authenticator{Accounts: cfg.Accounts, Clock: opts.Clock, RequestClock: clock.Real{},
 		Logger: opts.Logger, Debug: opts.Debug, OAuth: cfg.OAuth}
 	mw := server.Options{Store: a.Store, Auth: authn, Clock: opts.Clock, SkipAPIVersionCheck: cfg.SkipAPIVersionCheck,

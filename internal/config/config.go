@@ -54,6 +54,12 @@ type Config struct {
 	// CopySourceAllow lists the hosts copy sources may be fetched from
 	// (--copySourceAllow); empty means the default policy (fetchguard).
 	CopySourceAllow []string
+	// EncryptionScopes are the Blob encryption scopes every account has
+	// (--encryptionScopes); Azure creates them in the management plane.
+	EncryptionScopes []string
+	// PremiumAccounts are the accounts served as premium page blob
+	// accounts (--premiumAccounts): page blobs have tiers P4 to P80.
+	PremiumAccounts []string
 	// PostgresConns sizes the connection pools of the postgres engines
 	// (0: pgx's default).
 	PostgresConns int
@@ -134,6 +140,8 @@ func Parse(args []string, getenv func(string) string, usageOut io.Writer) (*Conf
 		}
 		return nil
 	})
+	fs.Func("encryptionScopes", "comma-separated Blob encryption scopes every account has (x-ms-encryption-scope, container default scopes)", appendList(&c.EncryptionScopes))
+	fs.Func("premiumAccounts", "comma-separated accounts served as premium page blob accounts (tiers P4 to P80)", appendList(&c.PremiumAccounts))
 	fs.IntVar(&c.MaxConns, "maxConns", server.DefaultMaxConns, "connections each listener serves at once; more wait to be accepted (0: no limit)")
 	for _, n := range []string{"L", "loose"} {
 		fs.BoolVar(&c.Loose, n, false, "ignore headers of unsupported features instead of rejecting the request")
@@ -230,4 +238,16 @@ func (c *Config) Enabled(name string) bool {
 		}
 	}
 	return false
+}
+
+// appendList is a flag of comma-separated names, added to *dst.
+func appendList(dst *[]string) func(string) error {
+	return func(v string) error {
+		for _, name := range strings.Split(v, ",") {
+			if name = strings.TrimSpace(name); name != "" {
+				*dst = append(*dst, name)
+			}
+		}
+		return nil
+	}
 }

@@ -58,6 +58,10 @@ type node struct {
 	// State an SMB client holds; REST honours it (smbstate).
 	Opens         []smbstate.Open
 	DeletePending bool
+
+	// NFS are the NFS properties of a node of an NFS share, nil on an SMB
+	// share (nfsprops.go).
+	NFS *nfsProps
 }
 
 // smbProps are the SMB properties of a file or directory.
@@ -179,6 +183,9 @@ func (n *node) encode() []byte {
 			}
 		})
 	}
+	if n.NFS != nil {
+		e.Field(ntagNFS, n.NFS.encode)
+	}
 	return e.Bytes()
 }
 
@@ -264,6 +271,8 @@ func decodeNode(v []byte) (*node, error) {
 			n.decodeSMB(p)
 		case ntagOpenNode:
 			n.decodeOpenNodes(p)
+		case ntagNFS:
+			n.NFS = decodeNFS(p)
 		}
 	})
 	return n, d.Err()

@@ -45,6 +45,8 @@ type Service struct {
 	// authn verifies the signatures in copy source URLs.
 	authn  *auth.Authenticator
 	routes route.Table
+	// premium are the accounts that may create NFS shares (nfs.go).
+	premium map[string]bool
 }
 
 // New builds the File service on the host's storage.
@@ -64,6 +66,10 @@ func New(d server.Deps) (*Service, error) {
 		s.accounts = auth.DevAccounts()
 	}
 	s.authn = &auth.Authenticator{Accounts: s.accounts, Clock: s.clock, Logger: s.logger, OAuth: d.OAuth}
+	s.premium = map[string]bool{}
+	for _, name := range d.PremiumAccounts {
+		s.premium[name] = true
+	}
 	s.routes = s.table()
 	return s, nil
 }

@@ -167,7 +167,7 @@ func writeShareList(w http.ResponseWriter, r *http.Request, page []listedShare, 
 		if !sh.TierChanged.IsZero() {
 			x.Elem("AccessTierChangeTime", sh.TierChanged.Format(http.TimeFormat))
 		}
-		x.Elem("EnabledProtocols", "SMB")
+		writeProtocolElements(x, sh)
 		writeShareLease(x, e, now)
 		if e.version != "" {
 			x.Elem("DeletedTime", sh.DeletedAt.Format(http.TimeFormat))

@@ -41,4 +41,10 @@ type Deps struct {
 	// BlobVersioning is blob versioning's default for accounts that have
 	// not set it (--blobVersioning).
 	BlobVersioning bool
+	// EncryptionScopes are the Blob encryption scopes every account has
+	// (--encryptionScopes).
+	EncryptionScopes []string
+	// PremiumAccounts are the accounts that are premium page blob ones
+	// (--premiumAccounts).
+	PremiumAccounts []string
 }
