@@ -22,13 +22,15 @@ import (
 // templates deploy, made a Lazuli account; Env names the variables that
 // hand its name and key to the tests.
 type testAccount struct {
+	// Premium accounts are Lazuli's --premiumAccounts: page blob tiers
+	// P4 to P80, NFS shares.
+	Premium      bool
 	Name         string
 	Key          string
 	NameEnv      []string
 	KeyEnv       []string
 	BlobSettings string // Set Blob Service Properties body elements
 	FileSettings string // Set File Service Properties body elements
-	Description  string
 }
 
 // Lazuli's extensions of Set Blob Service Properties for what Azure sets
@@ -37,6 +39,11 @@ const (
 	versioning          = "<IsVersioningEnabled>true</IsVersioningEnabled>"
 	containerSoftDelete = "<ContainerDeleteRetentionPolicy><Enabled>true</Enabled><Days>1</Days></ContainerDeleteRetentionPolicy>"
 )
+
+// shareSoftDeleteDefault is share soft delete as Azure turns it on (7
+// days) for every new account; azfile's restore tests on the primary
+// account rely on it.
+const shareSoftDeleteDefault = "<ShareDeleteRetentionPolicy><Enabled>true</Enabled><Days>7</Days></ShareDeleteRetentionPolicy>"
 
 // newTestAccounts returns the accounts with fresh random keys. The
 // settings follow azblob's and azfile's test-resources.json: versioning
@@ -51,8 +58,8 @@ func newTestAccounts() []testAccount {
 		{Name: "lazuliprimary", NameEnv: []string{"AZURE_STORAGE_ACCOUNT_NAME", "TABLES_STORAGE_ACCOUNT_NAME"},
 			KeyEnv: []string{"AZURE_STORAGE_ACCOUNT_KEY", "TABLES_PRIMARY_STORAGE_ACCOUNT_KEY"}, BlobSettings: versioning},
 		{Name: "lazulisecondary", NameEnv: []string{"SECONDARY_AZURE_STORAGE_ACCOUNT_NAME"}, KeyEnv: []string{"SECONDARY_AZURE_STORAGE_ACCOUNT_KEY"}},
-		{Name: "lazulipremium", NameEnv: []string{"PREMIUM_AZURE_STORAGE_ACCOUNT_NAME"}, KeyEnv: []string{"PREMIUM_AZURE_STORAGE_ACCOUNT_KEY"}},
-		{Name: "lazulipremiumfile", NameEnv: []string{"PREMIUM_FILE_STORAGE_ACCOUNT_NAME"}, KeyEnv: []string{"PREMIUM_FILE_STORAGE_ACCOUNT_KEY"}},
+		{Name: "lazulipremium", Premium: true, NameEnv: []string{"PREMIUM_AZURE_STORAGE_ACCOUNT_NAME"}, KeyEnv: []string{"PREMIUM_AZURE_STORAGE_ACCOUNT_KEY"}},
+		{Name: "lazulipremiumfile", Premium: true, NameEnv: []string{"PREMIUM_FILE_STORAGE_ACCOUNT_NAME"}, KeyEnv: []string{"PREMIUM_FILE_STORAGE_ACCOUNT_KEY"}},
 		{Name: "lazulisoftdelete", NameEnv: []string{"SOFT_DELETE_AZURE_STORAGE_ACCOUNT_NAME"}, KeyEnv: []string{"SOFT_DELETE_AZURE_STORAGE_ACCOUNT_KEY"},
 			BlobSettings: "<DeleteRetentionPolicy><Enabled>true</Enabled><Days>1</Days><AllowPermanentDelete>true</AllowPermanentDelete></DeleteRetentionPolicy>" +
 				versioning + containerSoftDelete,
@@ -63,11 +70,31 @@ func newTestAccounts() []testAccount {
 		{Name: "lazulicosmos", NameEnv: []string{"TABLES_COSMOS_ACCOUNT_NAME"}, KeyEnv: []string{"TABLES_PRIMARY_COSMOS_ACCOUNT_KEY"}},
 	}
 	for i := range accounts {
+		if accounts[i].FileSettings == "" {
+			accounts[i].FileSettings = shareSoftDeleteDefault
+		}
 		key := make([]byte, 64)
 		rand.Read(key)
 		accounts[i].Key = base64.StdEncoding.EncodeToString(key)
 	}
 	return accounts
+}
+
+// encryptionScope is the scope azblob's test-resources.json creates on the
+// primary account (AZURE_STORAGE_ENCRYPTION_SCOPE); Lazuli gives every
+// account the scopes --encryptionScopes names.
+const encryptionScope = "lazuliscope"
+
+// premiumAccounts is the --premiumAccounts value: the premium accounts'
+// names, comma-separated.
+func premiumAccounts(accounts []testAccount) string {
+	var names []string
+	for _, a := range accounts {
+		if a.Premium {
+			names = append(names, a.Name)
+		}
+	}
+	return strings.Join(names, ",")
 }
 
 // azuriteAccounts is the AZURITE_ACCOUNTS value that creates them.

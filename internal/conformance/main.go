@@ -214,7 +214,8 @@ func startTarget(o options, work string) (map[string]string, func(), error) {
 	// Copy sources on another account or service are addressed by their
 	// Azure host names, which Lazuli would look up in DNS and fetch from:
 	// allowing only localhost keeps every such fetch on the machine.
-	flags := []string{"--oauthKeys", keyFile, "--copySourceAllow", "localhost"}
+	flags := []string{"--oauthKeys", keyFile, "--copySourceAllow", "localhost",
+		"--premiumAccounts", premiumAccounts(accounts), "--encryptionScopes", encryptionScope}
 	if o.memory {
 		flags = append(flags, "--inMemoryPersistence")
 	} else {
@@ -258,7 +259,7 @@ func startTarget(o options, work string) (map[string]string, func(), error) {
 		"HTTP_PROXY": proxy.URL(), "http_proxy": proxy.URL(),
 		"NO_PROXY": "", "no_proxy": "",
 		"SSL_CERT_FILE":                  tlsFiles.CA,
-		"AZURE_STORAGE_ENCRYPTION_SCOPE": "lazuliscope",
+		"AZURE_STORAGE_ENCRYPTION_SCOPE": encryptionScope,
 	} {
 		env[k] = v
 	}
