@@ -7,6 +7,7 @@ import (
 
 	"github.com/lazuli-storage/lazuli/internal/extent"
 	"github.com/lazuli-storage/lazuli/internal/store"
+	"github.com/lazuli-storage/lazuli/internal/svcprops"
 )
 
 // Account data lives in the key spaces from SpaceAccount up to (not
@@ -43,6 +44,8 @@ func Reset(ctx context.Context, st store.Store, account string, now time.Time) (
 		deleted = len(keys)
 		return forgetUnmentioned(tx, now)
 	})
+	// Service properties went with the records.
+	svcprops.Forget()
 	return deleted, err
 }
 

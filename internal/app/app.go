@@ -121,12 +121,13 @@ func (a *App) listen(cfg *config.Config, opts Options) error {
 	a.byteLocks = locks.New()
 	copySources := fetchguard.New(cfg.CopySourceAllow, allLoopback(cfg))
 	deps := server.Deps{Store: a.Store, Extents: a.Extents, Clock: opts.Clock, Accounts: cfg.Accounts,
-		Logger: opts.Logger, Loose: cfg.Loose, OAuth: cfg.OAuth, ByteLocks: a.byteLocks, CopySources: copySources}
+		Logger: opts.Logger, Loose: cfg.Loose, OAuth: cfg.OAuth, ByteLocks: a.byteLocks, CopySources: copySources,
+		BlobVersioning: cfg.BlobVersioning}
 	authn := &auth.Authenticator{Accounts: cfg.Accounts, Clock: opts.Clock, RequestClock: clock.Real{},
 		Logger: opts.Logger, Debug: opts.Debug, OAuth: cfg.OAuth}
 	mw := server.Options{Store: a.Store, Auth: authn, Clock: opts.Clock, SkipAPIVersionCheck: cfg.SkipAPIVersionCheck,
 		DisableProductStyleURL: cfg.DisableProductStyleURL, AccessLog: opts.AccessLog, Faults: a.Faults,
-		Observer: a.Metrics, BodyTimeout: cfg.BodyTimeout, WriteTimeout: cfg.WriteTimeout}
+		Observer: a.Metrics, BodyTimeout: cfg.BodyTimeout, WriteTimeout: cfg.WriteTimeout, Logger: opts.Logger}
 	var listeners []*server.Listener
 	for _, s := range services {
 		if !cfg.Enabled(s.name) {

@@ -142,12 +142,64 @@ func parseAccountEntry(entry string) (*Account, error) {
 	}
 	acc := &Account{Name: name}
 	for i, k := range parts[1:] {
-		k = strings.TrimSpace(k)
-		key, err := base64.StdEncoding.DecodeString(k)
-		if err != nil || len(key) == 0 {
-			return nil, fmt.Errorf("AZURITE_ACCOUNTS: key %d of account %q is not valid base64", i+1, name)
+		key := decodeKeyAsAzurite(strings.TrimSpace(k))
+		if len(key) == 0 {
+			return nil, fmt.Errorf("AZURITE_ACCOUNTS: key %d of account %q decodes to no bytes", i+1, name)
 		}
 		acc.Keys = append(acc.Keys, key)
 	}
 	return acc, nil
+}
+
+// decodeKeyAsAzurite decodes an AZURITE_ACCOUNTS key the way Azurite does,
+// with Node's Buffer.from(key, "base64") (src/common/AccountDataStore.ts),
+// so that a key Azurite's users chose, such as "testing_key", signs the
+// same requests here. That decoder is forgiving: it takes the standard and
+// the URL-safe alphabets alike, skips any other character, stops at the
+// first '=', and decodes a last group of two or three characters to one or
+// two bytes (a single leftover character is dropped).
+func decodeKeyAsAzurite(s string) []byte {
+	out := make([]byte, 0, len(s)*3/4)
+	var acc uint32
+	n := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == '=' {
+			break
+		}
+		v, ok := nodeBase64Digit(c)
+		if !ok {
+			continue
+		}
+		acc = acc<<6 | uint32(v)
+		if n++; n == 4 {
+			out = append(out, byte(acc>>16), byte(acc>>8), byte(acc))
+			acc, n = 0, 0
+		}
+	}
+	switch n {
+	case 2:
+		out = append(out, byte(acc>>4))
+	case 3:
+		out = append(out, byte(acc>>10), byte(acc>>2))
+	}
+	return out
+}
+
+// nodeBase64Digit is a character's value in the standard or URL-safe base64
+// alphabet.
+func nodeBase64Digit(c byte) (byte, bool) {
+	switch {
+	case c >= 'A' && c <= 'Z':
+		return c - 'A', true
+	case c >= 'a' && c <= 'z':
+		return c - 'a' + 26, true
+	case c >= '0' && c <= '9':
+		return c - '0' + 52, true
+	case c == '+' || c == '-':
+		return 62, true
+	case c == '/' || c == '_':
+		return 63, true
+	}
+	return 0, false
 }

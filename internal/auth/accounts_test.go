@@ -3,6 +3,7 @@ package auth
 import (
 	"bytes"
 	"encoding/base64"
+	"encoding/hex"
 	"reflect"
 	"testing"
 )
@@ -25,7 +26,8 @@ func TestParseAccountsEnv(t *testing.T) {
 		{in: "acc1", wantErr: true},
 		{in: "acc1:", wantErr: true},
 		{in: ":" + k1, wantErr: true},
-		{in: "acc1:not base64!", wantErr: true},
+		{in: "acc1:not base64!", names: []string{"acc1"}, keys: map[string][]string{"acc1": {"\x9e\x8b\x5b\x6a\xc7\xba"}}},
+		{in: "acc1:=", wantErr: true},
 		{in: "acc1:" + k1 + ":" + k2 + ":" + k1, wantErr: true},
 		{in: ";;", wantErr: true},
 	} {
@@ -71,4 +73,34 @@ func TestDevAccounts(t *testing.T) {
 	if _, ok := none.Lookup(DevAccountName); ok || none.Names() != nil {
 		t.Error("nil Accounts is not empty")
 	}
+}
+
+// TestDecodeKeyAsAzurite checks AZURITE_ACCOUNTS keys against what Node's
+// Buffer.from(key, "base64") gives, which is how Azurite decodes them
+// (src/common/AccountDataStore.ts). The expected bytes were printed by
+// node v20.
+func TestDecodeKeyAsAzurite(t *testing.T) {
+	for _, tc := range []struct{ key, hex string }{
+		{"testing_key", "b5eb2d8a783f91ec"},
+		{"not base64!", "9e8b5b6ac7ba"},
+		{"a2V5MQ==", "6b657931"},
+		{"ab=cd", "69"},
+		{"YWJj ZGVm\n", "616263646566"},
+		{"Zm9v-_8", "666f6ffbff"},
+		{"x", ""},
+		{DevAccountKey, hex.EncodeToString(mustStd(t, DevAccountKey))},
+	} {
+		if got := hex.EncodeToString(decodeKeyAsAzurite(tc.key)); got != tc.hex {
+			t.Errorf("%q: %s, want %s", tc.key, got, tc.hex)
+		}
+	}
+}
+
+func mustStd(t *testing.T, s string) []byte {
+	t.Helper()
+	b, err := base64.StdEncoding.DecodeString(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

@@ -45,16 +45,6 @@ func (id *Identity) Authorize(a Access) error {
 	return authorizeAnonymous(a)
 }
 
-// AuthorizeOwner authorizes an operation only the account key may call on
-// a container, queue, table or share (Get and Set of its ACL): Shared Key
-// passes, any SAS is 403 AuthorizationFailure, an anonymous caller 401.
-func (id *Identity) AuthorizeOwner(svc Service, container string) error {
-	if id == nil {
-		return azerr.New(azerr.NoAuthenticationInformation)
-	}
-	return id.Authorize(Access{Service: svc, ResourceType: ResourceContainer, Container: container, KeyOnly: true})
-}
-
 func authorizeAnonymous(a Access) error {
 	if a.PublicRead && !a.KeyOnly {
 		return nil

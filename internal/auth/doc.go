@@ -10,8 +10,9 @@
 // credentials is Anonymous; whether that is enough is decided later, per
 // operation.
 //
-// Authorization (Identity.Authorize) runs in the service handlers once they
-// know the operation and its target. A Shared Key or Bearer caller may do
+// Authorization (Identity.Allow) applies what the matched row of a
+// service's route table declares its operation needs (a Need), once the
+// request is routed and its target known. A Shared Key or Bearer caller may do
 // anything; a SAS caller only what its signed services, resource types,
 // resource scope, permissions, time window, source IP range and protocol
 // allow (a user delegation SAS also only while its key is valid); an

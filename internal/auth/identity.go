@@ -102,8 +102,8 @@ func (t ResourceType) letter() byte {
 	return 0
 }
 
-// Access describes what an operation needs, as decided by the service that
-// handles it.
+// Access is one authorization question: Identity.Allow builds it from what
+// a route row declares (Need) and what the request addresses (Target).
 type Access struct {
 	Service      Service
 	ResourceType ResourceType
@@ -126,8 +126,8 @@ type Access struct {
 	// the target container, queue, table or share. It returns (nil, nil) when
 	// there is no such policy. A nil Policy means none exist.
 	Policy func(id string) (*AccessPolicy, error)
-	// PublicRead is set by the service when an anonymous caller may perform
-	// the operation (a read on a container with public access).
+	// PublicRead is set when an anonymous caller may perform the operation
+	// (a read on a container with public access).
 	PublicRead bool
 }
 

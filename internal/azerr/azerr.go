@@ -84,6 +84,13 @@ func Is(err error, code string) bool {
 	return ok && e.Code == code
 }
 
+// NameLengthOutOfRange is the answer to a container, queue or table name
+// outside 3 to 63 characters: 400 OutOfRangeInput (not InvalidResourceName,
+// which is for characters the rules do not allow).
+func NameLengthOutOfRange() *Error {
+	return Newf(OutOfRangeInput, "The specified resource name length is not within the permissible limits.")
+}
+
 // InvalidHeader is 400 InvalidHeaderValue naming the header.
 func InvalidHeader(name, value string) *Error {
 	return New(InvalidHeaderValue).With("HeaderName", name).With("HeaderValue", value)

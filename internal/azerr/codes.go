@@ -19,6 +19,7 @@ const (
 	InvalidXmlNodeValue                     = "InvalidXmlNodeValue"
 	Md5Mismatch                             = "Md5Mismatch"
 	Crc64Mismatch                           = "Crc64Mismatch"
+	BothCrc64AndMd5HeaderPresent            = "BothCrc64AndMd5HeaderPresent"
 	MetadataTooLarge                        = "MetadataTooLarge"
 	MissingRequiredQueryParameter           = "MissingRequiredQueryParameter"
 	MissingRequiredHeader                   = "MissingRequiredHeader"
@@ -171,6 +172,10 @@ const (
 	IncrementalCopyOfEarlierVersionSnapshotNotAllowed = "IncrementalCopyOfEarlierVersionSnapshotNotAllowed"
 	IncrementalCopySourceMustBeSnapshot               = "IncrementalCopySourceMustBeSnapshot"
 	OperationNotAllowedOnIncrementalCopyBlob          = "OperationNotAllowedOnIncrementalCopyBlob"
+
+	// Version-level immutability.
+	BlobImmutableDueToLegalHold            = "BlobImmutableDueToLegalHold"
+	ImmutabilityPolicyDeleteOnLockedPolicy = "ImmutabilityPolicyDeleteOnLockedPolicy"
 )
 
 type entry struct {
@@ -195,6 +200,7 @@ var catalogue = map[string]entry{
 	InvalidXmlNodeValue:                     {400, "The value for one of the XML nodes is not in the correct format."},
 	Md5Mismatch:                             {400, "The MD5 value specified in the request did not match with the MD5 value calculated by the server."},
 	Crc64Mismatch:                           {400, "The CRC64 value specified in the request did not match with the CRC64 value calculated by the server."},
+	BothCrc64AndMd5HeaderPresent:            {400, "Both x-ms-content-crc64 header and Content-MD5 header are present."},
 	MetadataTooLarge:                        {400, "The size of the request metadata exceeds the maximum size permitted."},
 	MissingRequiredQueryParameter:           {400, "A query parameter that's mandatory for this request is not specified."},
 	MissingRequiredHeader:                   {400, "An HTTP header that's mandatory for this request is not specified."},
@@ -346,4 +352,8 @@ var catalogue = map[string]entry{
 	IncrementalCopyOfEarlierVersionSnapshotNotAllowed: {409, "The specified snapshot is earlier than the last snapshot copied into the incremental copy blob."},
 	IncrementalCopySourceMustBeSnapshot:               {409, "The source for incremental copy request must be a snapshot."},
 	OperationNotAllowedOnIncrementalCopyBlob:          {409, "This operation is not allowed on an incremental copy blob."},
+
+	// Version-level immutability.
+	BlobImmutableDueToLegalHold:            {409, "This operation is not permitted as the blob is immutable due to one or more legal holds."},
+	ImmutabilityPolicyDeleteOnLockedPolicy: {409, "This operation is not permitted as the immutability policy is locked."},
 }

@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"strconv"
 
-	"github.com/lazuli-storage/lazuli/internal/auth"
 	"github.com/lazuli-storage/lazuli/internal/azerr"
 	"github.com/lazuli-storage/lazuli/internal/cond"
 	"github.com/lazuli-storage/lazuli/internal/extent"
@@ -23,9 +22,6 @@ const (
 	appendPosHeader     = "x-ms-blob-condition-appendpos"
 	appendMaxSizeHeader = "x-ms-blob-condition-maxsize"
 )
-
-// appendBlock's access: a SAS with add (a) or write (w).
-var appendAccess = access{level: auth.ResourceObject, perm: "aw"}
 
 // createAppendBlob is Put Blob with x-ms-blob-type: AppendBlob: an empty
 // blob that Append Block grows.
@@ -116,10 +112,6 @@ func (s *Service) appendBlock(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	t := targetOf(r)
-	if err := s.preauthorize(r, t, appendAccess); err != nil {
-		return err
-	}
 	d := a.sums.digests(request.Of(r).Version, false)
 	info, crc, err := s.receive(r, a.length, a.sums, d)
 	if err != nil {
@@ -190,9 +182,6 @@ func (s *Service) sealAppendBlob(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	app.maxSize = nil
-	if err := s.preauthorize(r, targetOf(r), writeBlob); err != nil {
-		return err
-	}
 	rec, err := s.writeBlobAs(r, conds, false, writePlain, func(_ store.Tx, old *blobRecord, _ refDelta) (*blobRecord, error) {
 		if old.Type != appendBlob {
 			return nil, azerr.New(azerr.InvalidBlobType)

@@ -243,3 +243,33 @@ func TestConcurrentAppenders(t *testing.T) {
 		t.Fatal("torn block at the end")
 	}
 }
+
+// TestUnsealedAppendBlobHasNoSealedHeader pins that Get Blob Properties and
+// Get Blob of an append blob that is not sealed carry no x-ms-blob-sealed:
+// azblob's recorded live test TestCopySealedBlob
+// (appendblob/client_test.go) copies a sealed blob with x-ms-seal-blob:
+// false and requires IsSealed to be nil on the copy's properties. A sealed
+// one answers true (Get Blob Properties: "returned only for append blobs.
+// If the append blob has been sealed, the value is true").
+func TestUnsealedAppendBlobHasNoSealedHeader(t *testing.T) {
+	e := start(t)
+	c := e.container("unsealed")
+	ab := c.NewAppendBlobClient("log")
+	if _, err := ab.Create(e.ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, method := range []string{http.MethodHead, http.MethodGet} {
+		r := e.raw(method, "unsealed/log", nil, nil)
+		if v, ok := r.Header["X-Ms-Blob-Sealed"]; ok {
+			t.Fatalf("%s of an unsealed append blob: x-ms-blob-sealed %q", method, v)
+		}
+	}
+	if _, err := ab.Seal(e.ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, method := range []string{http.MethodHead, http.MethodGet} {
+		if r := e.raw(method, "unsealed/log", nil, nil); r.Header.Get("X-Ms-Blob-Sealed") != "true" {
+			t.Fatalf("%s of a sealed append blob: x-ms-blob-sealed %q", method, r.Header.Get("X-Ms-Blob-Sealed"))
+		}
+	}
+}

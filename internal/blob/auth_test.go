@@ -195,12 +195,25 @@ func TestNotImplementedOperations(t *testing.T) {
 	e := start(t)
 	c := e.container("later")
 	e.upload(c, "x", []byte("x"))
-	r := e.raw(http.MethodPut, "later/x?comp=expiry", http.Header{"X-Ms-Expiry-Option": {"NeverExpire"}}, nil)
+	r := e.raw(http.MethodGet, "?comp=blobs&where=%22a%22%3D%27b%27&include=versions", nil, nil)
 	if r.StatusCode != 501 || r.Header.Get("x-ms-error-code") != "NotImplemented" {
-		t.Fatalf("set blob expiry: %d %s", r.StatusCode, r.Header.Get("x-ms-error-code"))
+		t.Fatalf("find blobs by tags with versions: %d %s", r.StatusCode, r.Header.Get("x-ms-error-code"))
 	}
 	r = e.raw(http.MethodGet, fmt.Sprintf("later/x?comp=%s", "bogus"), nil, nil)
 	if r.StatusCode != 400 || r.Header.Get("x-ms-error-code") != "InvalidQueryParameterValue" {
 		t.Fatalf("unknown comp: %d %s", r.StatusCode, r.Header.Get("x-ms-error-code"))
+	}
+}
+
+// TestRetentionDaysOutOfRangeIsInvalidXmlDocument follows azblob's live
+// TestAccountDeleteRetentionPolicyDaysTooLarge (366 days) and recorded
+// TestAccountDeleteRetentionPolicyDaysOmitted (enabled without Days): both
+// are 400 InvalidXmlDocument.
+func TestRetentionDaysOutOfRangeIsInvalidXmlDocument(t *testing.T) {
+	e := start(t)
+	for _, days := range []*int32{to.Ptr(int32(366)), nil} {
+		_, err := e.svc.SetProperties(e.ctx, &service.SetPropertiesOptions{
+			DeleteRetentionPolicy: &service.RetentionPolicy{Enabled: to.Ptr(true), Days: days}})
+		wantCode(t, err, 400, "InvalidXmlDocument")
 	}
 }

@@ -6,13 +6,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lazuli-storage/lazuli/internal/auth"
 	"github.com/lazuli-storage/lazuli/internal/azerr"
 	"github.com/lazuli-storage/lazuli/internal/cond"
 	"github.com/lazuli-storage/lazuli/internal/contentprops"
 	"github.com/lazuli-storage/lazuli/internal/metadata"
-	"github.com/lazuli-storage/lazuli/internal/request"
-	"github.com/lazuli-storage/lazuli/internal/store"
 )
 
 // parseBlobRequest makes the checks a blob operation starts with: the
@@ -88,7 +85,7 @@ func parseContentProps(h http.Header, standard bool) (contentprops.Props, error)
 		CacheControl: get("Cache-Control", "x-ms-blob-cache-control"),
 	}
 	var err error
-	p.MD5, err = parseMD5(h, "x-ms-blob-content-md5")
+	p.MD5, err = contentprops.ParseMD5Property(h, "x-ms-blob-content-md5")
 	return p, err
 }
 
@@ -121,24 +118,6 @@ func parseTier(h http.Header) (string, error) {
 	return "", azerr.InvalidHeader("x-ms-access-tier", raw)
 }
 
-// preauthorize checks a write before its body is read, so that an
-// unauthorized client cannot make the server store bytes. Only a service
-// SAS naming a stored access policy needs the container record.
-func (s *Service) preauthorize(r *http.Request, t target, a access) error {
-	id := request.Of(r).Identity
-	if id == nil || id.Kind != auth.ServiceSAS || id.SAS == nil || id.SAS.Identifier == "" {
-		return authorize(r, t, a, nil)
-	}
-	account := request.Of(r).Account
-	return s.store.View(r.Context(), func(tx store.Tx) error {
-		c, _, err := loadContainer(tx, account, t.Container)
-		if err != nil {
-			return err
-		}
-		return authorize(r, t, a, c)
-	})
-}
-
 // setBlobETag writes ETag and Last-Modified.
 func setBlobETag(h http.Header, b *blobRecord) {
 	h.Set("ETag", b.ETag.String())
@@ -150,13 +129,18 @@ func setBlobETag(h http.Header, b *blobRecord) {
 // the range.
 func setBlobHeaders(h http.Header, b *blobRecord, now time.Time) {
 	setBlobETag(h, b)
-	b.Props.WriteHeaders(h)
+	b.Props.WriteSetHeaders(h)
+	if b.Props.Type == "" {
+		h["Content-Type"] = nil // nor one net/http would sniff
+	}
 	h.Set("X-Ms-Blob-Type", b.Type.String())
 	h.Set("X-Ms-Creation-Time", httpTime(b.Created))
 	h.Set("Accept-Ranges", "bytes")
 	h.Set("X-Ms-Server-Encrypted", "true")
 	setLeaseHeaders(h, b.Lease, now)
 	setKindHeaders(h, b)
+	setExpiryHeader(h, b)
+	setImmutabilityHeaders(h, b)
 	b.Metadata.WriteHeaders(h)
 }
 

@@ -23,9 +23,6 @@ func (s *Service) setBlobProperties(w http.ResponseWriter, r *http.Request) erro
 	if err != nil {
 		return err
 	}
-	if err := s.preauthorize(r, targetOf(r), writeBlob); err != nil {
-		return err
-	}
 	rec, err := s.writeBlobAs(r, conds, false, writeProps, func(_ store.Tx, old *blobRecord, _ refDelta) (*blobRecord, error) {
 		old.Props = props
 		s.touch(old)
@@ -46,9 +43,6 @@ func (s *Service) setBlobMetadata(w http.ResponseWriter, r *http.Request) error 
 	}
 	md, err := metadata.Parse(r.Header)
 	if err != nil {
-		return err
-	}
-	if err := s.preauthorize(r, targetOf(r), writeBlob); err != nil {
 		return err
 	}
 	rec, err := s.writeBlobAs(r, conds, false, writeMetadata, func(_ store.Tx, old *blobRecord, _ refDelta) (*blobRecord, error) {
@@ -85,17 +79,14 @@ func (s *Service) leaseBlob(w http.ResponseWriter, r *http.Request) error {
 	var res lease.Result
 	var rec *blobRecord
 	err = s.store.Update(r.Context(), func(tx store.Tx) error {
-		c, found, err := loadContainer(tx, account, t.Container)
+		_, found, err := loadContainer(tx, account, t.Container)
 		if err != nil {
-			return err
-		}
-		if err := authorize(r, t, leaseAccess(req.Action, false), c); err != nil {
 			return err
 		}
 		if !found {
 			return containerNotFound()
 		}
-		b, _, err := loadBlob(tx, account, t.Container, t.Blob)
+		b, err := loadLiveBlob(tx, account, t.Container, t.Blob, s.now())
 		if err != nil {
 			return err
 		}

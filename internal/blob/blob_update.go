@@ -8,6 +8,7 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/etag"
 	"github.com/lazuli-storage/lazuli/internal/lease"
 	"github.com/lazuli-storage/lazuli/internal/request"
+	"github.com/lazuli-storage/lazuli/internal/route"
 	"github.com/lazuli-storage/lazuli/internal/store"
 )
 
@@ -37,7 +38,7 @@ func (s *Service) writeBlobAs(r *http.Request, conds cond.Conditions, creates bo
 		if err != nil || !found {
 			return firstErr(err, containerNotFound())
 		}
-		old, _, err := loadBlob(tx, account, t.Container, t.Blob)
+		old, err := loadBlobForWrite(tx, account, t.Container, t.Blob, s.now())
 		if err != nil {
 			return err
 		}
@@ -50,7 +51,7 @@ func (s *Service) writeBlobAs(r *http.Request, conds cond.Conditions, creates bo
 		case committed && creates:
 			// Decided here, in the write's own transaction: a create-only
 			// SAS may not replace the blob that now exists.
-			if err := authorize(r, t, *createBlob.overwrite, c); err != nil {
+			if err := route.AuthorizeReplace(r, containerTarget(t, c)); err != nil {
 				return err
 			}
 		}
@@ -78,7 +79,15 @@ func (s *Service) writeBlobAs(r *http.Request, conds cond.Conditions, creates bo
 				return err
 			}
 		}
+		if rec != nil && creates {
+			if err := s.applyWriteImmutability(tx, r, rec, s.now()); err != nil {
+				return err
+			}
+		}
 		if err := reindexTags(tx, account, t.Container, t.Blob, old, rec); err != nil {
+			return err
+		}
+		if err := reindexExpiry(tx, account, t.Container, t.Blob, old, rec); err != nil {
 			return err
 		}
 		if err := refs.apply(tx, s.now()); err != nil {

@@ -58,10 +58,6 @@ func (s *Service) putBlock(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	t := targetOf(r)
-	if err := s.preauthorize(r, t, createBlob); err != nil {
-		return err
-	}
 	d := a.sums.digests(request.Of(r).Version, false)
 	info, crc, err := s.receive(r, a.length, a.sums, d)
 	if err != nil {
@@ -80,7 +76,7 @@ func (s *Service) commitBlock(w http.ResponseWriter, r *http.Request, id string,
 		if _, found, err := loadContainer(tx, account, t.Container); err != nil || !found {
 			return firstErr(err, containerNotFound())
 		}
-		b, _, err := loadBlob(tx, account, t.Container, t.Blob)
+		b, err := loadBlobForWrite(tx, account, t.Container, t.Blob, s.now())
 		if err != nil {
 			return err
 		}
@@ -173,18 +169,15 @@ func (s *Service) getBlockList(w http.ResponseWriter, r *http.Request) error {
 	var b *blobRecord
 	var committed, uncommitted []blocklist.Block
 	err = s.store.View(r.Context(), func(tx store.Tx) error {
-		c, found, err := loadContainer(tx, account, t.Container)
+		_, found, err := loadContainer(tx, account, t.Container)
 		if err != nil {
-			return err
-		}
-		if err := authorize(r, t, readBlob, c); err != nil {
 			return err
 		}
 		if !found {
 			return containerNotFound()
 		}
 		if sel.base() {
-			b, _, err = loadBlob(tx, account, t.Container, t.Blob)
+			b, err = loadLiveBlob(tx, account, t.Container, t.Blob, s.now())
 		} else {
 			// A snapshot or version has committed blocks only.
 			b, err = loadState(tx, account, t.Container, t.Blob, sel, s.now())
@@ -214,9 +207,7 @@ func (s *Service) getBlockList(w http.ResponseWriter, r *http.Request) error {
 		setBlobETag(h, b)
 	}
 	h.Set("X-Ms-Blob-Content-Length", itoa(b.Size))
-	x := &xmlWriter{}
-	blocklist.Write(&x.Buffer, committed, uncommitted, withCommitted, withUncommitted)
-	return x.send(w, http.StatusOK)
+	return blocklist.Write(committed, uncommitted, withCommitted, withUncommitted).Send(w, http.StatusOK)
 }
 
 // blockLists reads a blob's committed blocks (from its segments; a blob

@@ -71,9 +71,6 @@ func (s *Service) putBlockList(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	t := targetOf(r)
-	if err := s.preauthorize(r, t, createBlob); err != nil {
-		return err
-	}
 	account := request.Of(r).Account
 	rec, err := s.writeBlobAs(r, a.conds, true, writeReplace, func(tx store.Tx, old *blobRecord, refs refDelta) (*blobRecord, error) {
 		if old != nil && old.Type != blockBlob {

@@ -18,10 +18,15 @@ type checksums struct {
 }
 
 // parseChecksums reads Content-MD5 and x-ms-content-crc64. A value that is
-// not Base64 of the right length is 400 InvalidMd5 / InvalidHeaderValue.
+// not Base64 of the right length is 400 InvalidMd5 / InvalidHeaderValue; a
+// request may declare one of the two, not both (400
+// BothCrc64AndMd5HeaderPresent, as the write operations' pages say).
 func parseChecksums(h http.Header) (checksums, error) {
 	var c checksums
 	var err error
+	if h.Get("Content-MD5") != "" && h.Get("X-Ms-Content-Crc64") != "" {
+		return c, azerr.New(azerr.BothCrc64AndMd5HeaderPresent)
+	}
 	if c.md5, err = parseMD5(h, "Content-MD5"); err != nil {
 		return c, err
 	}
@@ -64,12 +69,18 @@ func (c checksums) copied() digests { return digests{md5: true, crc64: c.crc64 !
 // Block answer with x-ms-content-crc64 rather than Content-MD5.
 const crc64Version = "2019-02-02"
 
+// combinedVersion is the first version whose Put Block, Put Page and
+// Append Block answer with both checksums when the request declared a
+// Content-MD5 (the service's "MD5/CRC64 combined return").
+const combinedVersion = "2026-10-06"
+
 // digests decides what a write computes, as the real service does. Put Blob
 // (whole) keeps the MD5 as the blob's Content-MD5 property, so it always
 // computes it, and adds the CRC-64 from 2019-02-02. Put Block, Put Page and
 // Append Block answer with Content-MD5 only when the request carried one and
-// with x-ms-content-crc64 otherwise; before 2019-02-02 they answered with
-// Content-MD5. A declared checksum is always computed, to be verified.
+// with x-ms-content-crc64 otherwise, and with both for a Content-MD5 from
+// 2026-10-06; before 2019-02-02 they answered with Content-MD5. A declared
+// checksum is always computed, to be verified.
 func (c checksums) digests(version string, whole bool) digests {
 	modern := version >= crc64Version
 	switch {
@@ -77,6 +88,8 @@ func (c checksums) digests(version string, whole bool) digests {
 		return digests{md5: true, crc64: modern || c.crc64 != nil}
 	case !modern:
 		return digests{md5: true, crc64: c.crc64 != nil}
+	case version >= combinedVersion:
+		return digests{md5: c.md5 != nil, crc64: true}
 	default:
 		return digests{md5: c.md5 != nil, crc64: c.md5 == nil || c.crc64 != nil}
 	}

@@ -32,6 +32,13 @@ func TestResponseChecksums(t *testing.T) {
 		{"put block", block, "2025-01-05", nil, false, true},
 		{"put block with Content-MD5", block, "2025-01-05", http.Header{"Content-Md5": {wantMD5}}, true, false},
 		{"put block before 2019-02-02", block, "2018-11-09", nil, true, false},
+		// From 2026-10-06 a declared Content-MD5 gets both checksums
+		// (azblob's recorded TestStageBlockMD5WithCRC64Return,
+		// TestAppendBlockMD5WithCRC64Return, TestUploadPagesMD5WithCRC64Return;
+		// Azure/azure-sdk-for-go#27197).
+		{"put block with Content-MD5, 2026-10-06", block, "2026-10-06", http.Header{"Content-Md5": {wantMD5}}, true, true},
+		{"put page with Content-MD5, 2026-10-06", "sums/pages?comp=page", "2026-10-06",
+			http.Header{"X-Ms-Page-Write": {"update"}, "X-Ms-Range": {"bytes=0-7167"}, "Content-Md5": {wantMD5}}, true, true},
 		{"put page", "sums/pages?comp=page", "2025-01-05", http.Header{"X-Ms-Page-Write": {"update"}, "X-Ms-Range": {"bytes=0-7167"}}, false, true},
 	}
 	e.raw(http.MethodPut, "sums/pages", http.Header{"X-Ms-Blob-Type": {"PageBlob"}, "X-Ms-Blob-Content-Length": {"8192"}}, nil)
@@ -61,6 +68,50 @@ func TestResponseChecksums(t *testing.T) {
 			}
 			if tc.crc != (gotCRC != "") || (tc.crc && gotCRC != wantCRC) {
 				t.Errorf("x-ms-content-crc64 %q, want present=%v (%s)", gotCRC, tc.crc, wantCRC)
+			}
+		})
+	}
+}
+
+// TestBothChecksumsRefused pins 400 BothCrc64AndMd5HeaderPresent for a write
+// that declares both Content-MD5 and x-ms-content-crc64: the Put Blob, Put
+// Block, Append Block and Put Page reference pages say such a request fails
+// with 400, and azure-sdk-for-java's live tests
+// (BlobContentValidationAsyncUploadTests, "...WithCustomerProvidedMd5AndCrc64Header")
+// see the message "Both x-ms-content-crc64 header and Content-MD5 header are
+// present." for all four.
+func TestBothChecksumsRefused(t *testing.T) {
+	e := start(t)
+	e.container("both")
+	e.raw(http.MethodPut, "both/pages", http.Header{"X-Ms-Blob-Type": {"PageBlob"}, "X-Ms-Blob-Content-Length": {"512"}}, nil)
+	e.raw(http.MethodPut, "both/log", http.Header{"X-Ms-Blob-Type": {"AppendBlob"}}, nil)
+	data := bytes.Repeat([]byte{7}, 512)
+	md5sum := md5.Sum(data)
+	both := http.Header{
+		"Content-Md5":        {base64.StdEncoding.EncodeToString(md5sum[:])},
+		"X-Ms-Content-Crc64": {base64.StdEncoding.EncodeToString(binary.LittleEndian.AppendUint64(nil, crc64.Checksum(data, crc64.MakeTable(0x9A6C9329AC4BC9B5))))},
+	}
+	with := func(extra http.Header) http.Header {
+		h := both.Clone()
+		for k, v := range extra {
+			h[k] = v
+		}
+		return h
+	}
+	cases := []struct {
+		name, path string
+		header     http.Header
+	}{
+		{"put blob", "both/whole", with(http.Header{"X-Ms-Blob-Type": {"BlockBlob"}})},
+		{"put block", "both/b?comp=block&blockid=" + base64.StdEncoding.EncodeToString([]byte("blk1")), both},
+		{"append block", "both/log?comp=appendblock", both},
+		{"put page", "both/pages?comp=page", with(http.Header{"X-Ms-Page-Write": {"update"}, "X-Ms-Range": {"bytes=0-511"}})},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			resp := e.raw(http.MethodPut, tc.path, tc.header, data)
+			if resp.StatusCode != http.StatusBadRequest || resp.Header.Get("X-Ms-Error-Code") != "BothCrc64AndMd5HeaderPresent" {
+				t.Fatalf("%d %s", resp.StatusCode, resp.Header.Get("X-Ms-Error-Code"))
 			}
 		})
 	}

@@ -6,10 +6,12 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/lazuli-storage/lazuli/internal/accesspolicy"
 	"github.com/lazuli-storage/lazuli/internal/auth"
 	"github.com/lazuli-storage/lazuli/internal/azerr"
 	"github.com/lazuli-storage/lazuli/internal/lease"
 	"github.com/lazuli-storage/lazuli/internal/request"
+	"github.com/lazuli-storage/lazuli/internal/store"
 )
 
 func withTarget(r *http.Request, t target) *http.Request {
@@ -24,84 +26,64 @@ func targetOf(r *http.Request) target {
 
 func (s *Service) now() time.Time { return s.clock.Now() }
 
-// access describes what an operation needs for authorization.
-type access struct {
-	level  auth.ResourceType
-	perm   string
-	public bool // an anonymous caller may do this on a public container
-	// publicLevel is the least public access level that allows it.
-	publicLevel byte
-	// serviceSASDenied: no service SAS may do this.
-	serviceSASDenied bool
-	// keyOnly: only the account key may do this (container ACLs).
-	keyOnly bool
-	// overwrite is the access a write that created needs instead when its
-	// target already exists: the create permission (c) writes new blobs
-	// only, replacing one needs write (w).
-	overwrite *access
+// authTarget is the container and blob a request addresses, for the
+// authorizer. The container's stored access policies and public access
+// level are read, in their own snapshot, only for the callers that need
+// them: a service SAS naming a policy, an anonymous caller.
+func (s *Service) authTarget(r *http.Request, t target) auth.Target {
+	a := auth.Target{Service: auth.Blob, Container: t.Container, Object: t.Blob}
+	if t.Container == "" {
+		return a
+	}
+	account := request.Of(r).Account
+	load := func() (c *containerRecord, err error) {
+		err = s.store.View(r.Context(), func(tx store.Tx) error {
+			c, _, err = loadContainer(tx, account, t.Container)
+			return err
+		})
+		return c, err
+	}
+	a.Policy = func(id string) (*auth.AccessPolicy, error) {
+		c, err := load()
+		if err != nil {
+			return nil, err
+		}
+		return c.policy(id)
+	}
+	a.Public = func() (auth.PublicLevel, error) {
+		c, err := load()
+		return c.publicLevel(), err
+	}
+	return a
 }
 
-// Access levels of the operations.
-var (
-	readBlob   = access{level: auth.ResourceObject, perm: "r", public: true, publicLevel: accessBlob}
-	writeBlob  = access{level: auth.ResourceObject, perm: "w"}
-	createBlob = access{level: auth.ResourceObject, perm: "cw", overwrite: &writeBlob}
-	deleteBlob = access{level: auth.ResourceObject, perm: "d"}
-	// The delete permission also lets a SAS break a lease (version
-	// 2017-07-29 on); acquiring, renewing, changing and releasing one need
-	// write.
-	leaseBlob       = access{level: auth.ResourceObject, perm: "w"}
-	breakBlobLease  = access{level: auth.ResourceObject, perm: "wd"}
-	readContainer   = access{level: auth.ResourceContainer, perm: "r", public: true, publicLevel: accessContainer}
-	listContainer   = access{level: auth.ResourceContainer, perm: "l", public: true, publicLevel: accessContainer}
-	writeContainer  = access{level: auth.ResourceContainer, perm: "w", serviceSASDenied: true}
-	createContainer = access{level: auth.ResourceContainer, perm: "cw", serviceSASDenied: true}
-	deleteContainer = access{level: auth.ResourceContainer, perm: "d", serviceSASDenied: true}
-	leaseContainer  = access{level: auth.ResourceContainer, perm: "w", serviceSASDenied: true}
-	breakContainer  = access{level: auth.ResourceContainer, perm: "wd", serviceSASDenied: true}
-	// Container ACLs are the account owner's: no SAS of any kind.
-	ownerContainer = access{level: auth.ResourceContainer, perm: "r", keyOnly: true}
-)
-
-// authorize checks the caller may perform an operation of kind a on t,
-// given the container record when it exists (for its stored access
-// policies and public access level).
-func authorize(r *http.Request, t target, a access, c *containerRecord) error {
-	id := request.Of(r).Identity
-	if id == nil {
-		return azerr.New(azerr.NoAuthenticationInformation)
-	}
-	acc := auth.Access{Service: auth.Blob, ResourceType: a.level, Perm: a.perm,
-		Container: t.Container, Object: t.Blob, ServiceSASDenied: a.serviceSASDenied, KeyOnly: a.keyOnly}
-	if c != nil {
-		acc.Policy = c.policy
-		acc.PublicRead = a.public && !c.Deleting && c.Public >= a.publicLevel
-	}
-	return id.Authorize(acc)
-}
-
-// leaseAccess is the access a lease action needs: break also takes the
-// delete permission, every other action write.
-func leaseAccess(action string, onContainer bool) access {
-	switch {
-	case onContainer && action == lease.Break:
-		return breakContainer
-	case onContainer:
-		return leaseContainer
-	case action == lease.Break:
-		return breakBlobLease
-	}
-	return leaseBlob
+// containerTarget is authTarget with the container record in hand (nil
+// when there is none), for a decision inside a transaction.
+func containerTarget(t target, c *containerRecord) auth.Target {
+	return auth.Target{Service: auth.Blob, Container: t.Container, Object: t.Blob, Policy: c.policy,
+		Public: func() (auth.PublicLevel, error) { return c.publicLevel(), nil }}
 }
 
 // policy looks up a stored access policy for service SAS.
 func (c *containerRecord) policy(id string) (*auth.AccessPolicy, error) {
-	for _, s := range c.ACL {
-		if s.ID == id {
-			return &auth.AccessPolicy{Start: s.Start, Expiry: s.Expiry, Permission: s.Permission}, nil
-		}
+	if c == nil {
+		return nil, nil
 	}
-	return nil, nil
+	return accesspolicy.Find(containerPolicies(c.ACL), id), nil
+}
+
+// publicLevel is what the container opens to anonymous callers: nothing
+// while it is hidden (being deleted, soft-deleted or moving).
+func (c *containerRecord) publicLevel() auth.PublicLevel {
+	switch {
+	case c == nil || c.hidden():
+		return auth.PublicNone
+	case c.Public >= accessContainer:
+		return auth.PublicContainer
+	case c.Public >= accessBlob:
+		return auth.PublicBlob
+	}
+	return auth.PublicNone
 }
 
 // httpTime renders an instant as an HTTP date.
@@ -134,13 +116,6 @@ func containerNotFound() error { return azerr.New(azerr.ContainerNotFound) }
 
 // blobNotFound is 404 BlobNotFound.
 func blobNotFound() error { return azerr.New(azerr.BlobNotFound) }
-
-// notImplemented answers an operation Lazuli does not implement yet.
-func notImplemented(op string) func(http.ResponseWriter, *http.Request) error {
-	return func(http.ResponseWriter, *http.Request) error {
-		return azerr.Newf(azerr.NotImplemented, "%s is not implemented by Lazuli yet.", op)
-	}
-}
 
 // contentLength returns the request's declared body length. Azure requires
 // Content-Length on every PUT that carries a body (411

@@ -13,11 +13,6 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/store"
 )
 
-// Container metadata and properties belong to the account: a service SAS
-// never reads them, a public container shows them to anyone.
-var readContainerProps = access{level: readContainer.level, perm: "r", public: true,
-	publicLevel: accessContainer, serviceSASDenied: true}
-
 // parsePublicAccess reads x-ms-blob-public-access: absent is private.
 func parsePublicAccess(h http.Header) (byte, error) {
 	raw := h.Get("X-Ms-Blob-Public-Access")
@@ -79,9 +74,6 @@ func (s *Service) createContainer(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	if err := authorize(r, t, createContainer, nil); err != nil {
-		return err
-	}
 	account := request.Of(r).Account
 	var rec *containerRecord
 	err = s.store.Update(r.Context(), func(tx store.Tx) error {
@@ -105,9 +97,9 @@ func (s *Service) createContainer(w http.ResponseWriter, r *http.Request) error 
 	return write(w, http.StatusCreated)
 }
 
-// viewContainer loads the target container for a read and authorizes it;
-// a lease ID on the request must name the container's active lease.
-func (s *Service) viewContainer(r *http.Request, a access) (*containerRecord, error) {
+// viewContainer loads the target container for a read; a lease ID on the
+// request must name the container's active lease.
+func (s *Service) viewContainer(r *http.Request) (*containerRecord, error) {
 	t := targetOf(r)
 	if err := validContainerName(t.Container); err != nil {
 		return nil, err
@@ -117,7 +109,7 @@ func (s *Service) viewContainer(r *http.Request, a access) (*containerRecord, er
 	}
 	var rec *containerRecord
 	err := s.store.View(r.Context(), func(tx store.Tx) error {
-		c, err := authorizedContainer(tx, r, a)
+		c, err := existingContainer(tx, r)
 		if err != nil {
 			return err
 		}
@@ -127,16 +119,12 @@ func (s *Service) viewContainer(r *http.Request, a access) (*containerRecord, er
 	return rec, err
 }
 
-// authorizedContainer loads the target container and authorizes the
-// request against it (its stored access policies count for a service
-// SAS); a missing container is 404 only once the request is authorized.
-func authorizedContainer(tx store.Tx, r *http.Request, a access) (*containerRecord, error) {
+// existingContainer loads the target container: 404 ContainerNotFound
+// when there is none.
+func existingContainer(tx store.Tx, r *http.Request) (*containerRecord, error) {
 	t := targetOf(r)
 	c, found, err := loadContainer(tx, request.Of(r).Account, t.Container)
 	if err != nil {
-		return nil, err
-	}
-	if err := authorize(r, t, a, c); err != nil {
 		return nil, err
 	}
 	if !found {
@@ -147,7 +135,7 @@ func authorizedContainer(tx store.Tx, r *http.Request, a access) (*containerReco
 
 // getContainerProperties is Get Container Properties.
 func (s *Service) getContainerProperties(w http.ResponseWriter, r *http.Request) error {
-	c, err := s.viewContainer(r, readContainerProps)
+	c, err := s.viewContainer(r)
 	if err != nil {
 		return err
 	}
@@ -162,13 +150,17 @@ func (s *Service) getContainerProperties(w http.ResponseWriter, r *http.Request)
 	h.Set("X-Ms-Has-Legal-Hold", "false")
 	h.Set("X-Ms-Default-Encryption-Scope", "$account-encryption-key")
 	h.Set("X-Ms-Deny-Encryption-Scope-Override", "false")
-	h.Set("X-Ms-Immutable-Storage-With-Versioning-Enabled", "false")
+	vlw, err := s.immutableVersions(r)
+	if err != nil {
+		return err
+	}
+	h.Set("X-Ms-Immutable-Storage-With-Versioning-Enabled", boolText(vlw))
 	return write(w, http.StatusOK)
 }
 
 // getContainerMetadata is Get Container Metadata.
 func (s *Service) getContainerMetadata(w http.ResponseWriter, r *http.Request) error {
-	c, err := s.viewContainer(r, readContainerProps)
+	c, err := s.viewContainer(r)
 	if err != nil {
 		return err
 	}
@@ -178,14 +170,14 @@ func (s *Service) getContainerMetadata(w http.ResponseWriter, r *http.Request) e
 }
 
 // updateContainer runs change on the target container in one Update after
-// authorization, the optional lease ID check and the conditions. change
+// the optional lease ID check and the conditions. change
 // returns whether the container's ETag moves (lease operations keep it).
-func (s *Service) updateContainer(r *http.Request, a access, conds cond.Conditions, change func(*containerRecord) (bool, error)) (*containerRecord, error) {
+func (s *Service) updateContainer(r *http.Request, conds cond.Conditions, change func(*containerRecord) (bool, error)) (*containerRecord, error) {
 	t := targetOf(r)
 	account := request.Of(r).Account
 	var rec *containerRecord
 	err := s.store.Update(r.Context(), func(tx store.Tx) error {
-		c, err := authorizedContainer(tx, r, a)
+		c, err := existingContainer(tx, r)
 		if err != nil {
 			return err
 		}
@@ -219,7 +211,7 @@ func (s *Service) setContainerMetadata(w http.ResponseWriter, r *http.Request) e
 	if err != nil {
 		return err
 	}
-	c, err := s.updateContainer(r, writeContainer, conds, func(c *containerRecord) (bool, error) {
+	c, err := s.updateContainer(r, conds, func(c *containerRecord) (bool, error) {
 		if err := c.Lease.CheckRead(leaseID(r), s.now(), lease.Container); err != nil {
 			return false, err
 		}
@@ -248,7 +240,7 @@ func (s *Service) leaseContainer(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	var res lease.Result
-	c, err := s.updateContainer(r, leaseAccess(req.Action, true), conds, func(c *containerRecord) (bool, error) {
+	c, err := s.updateContainer(r, conds, func(c *containerRecord) (bool, error) {
 		next, result, err := lease.Apply(c.Lease, req, s.now(), lease.Container)
 		c.Lease, res = next, result
 		return false, err

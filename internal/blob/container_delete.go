@@ -1,6 +1,7 @@
 package blob
 
 import (
+	"context"
 	"net/http"
 
 	"github.com/lazuli-storage/lazuli/internal/cond"
@@ -28,24 +29,33 @@ func (s *Service) deleteContainer(w http.ResponseWriter, r *http.Request) error 
 		return err
 	}
 	account := request.Of(r).Account
+	var tombstone string
 	err = s.store.Update(r.Context(), func(tx store.Tx) error {
 		c, found, err := loadContainer(tx, account, t.Container)
 		if err != nil {
 			return err
 		}
-		if err := authorize(r, t, deleteContainer, c); err != nil {
-			return err
-		}
 		switch {
 		case c == nil:
 			return containerNotFound()
-		case !found:
+		case c.Deleting:
 			return nil // being deleted: finish the job below
+		case c.MoveTo != "" && !indexedName(c.MoveTo):
+			tombstone = c.MoveTo // being soft-deleted: finish the move
+			return nil
+		case !found:
+			return containerNotFound()
 		}
 		if err := c.Lease.CheckWrite(leaseID(r), s.now(), lease.Container); err != nil {
 			return err
 		}
 		if err := conds.CheckWrite(c.resource()); err != nil {
+			return err
+		}
+		if err := checkNothingProtected(tx, account, t.Container, s.now()); err != nil {
+			return err
+		}
+		if tombstone, err = s.markSoftDeleted(tx, account, t.Container, c); err != nil || tombstone != "" {
 			return err
 		}
 		c.Deleting = true
@@ -54,18 +64,26 @@ func (s *Service) deleteContainer(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	if err := s.purgeContainer(r, account, t.Container); err != nil {
+	if tombstone != "" {
+		err = s.finishSoftDelete(r.Context(), account, t.Container, tombstone)
+	} else {
+		err = s.purgeContainer(r.Context(), account, t.Container)
+	}
+	if err != nil {
 		return err
 	}
 	return write(w, http.StatusAccepted)
 }
 
 // purgeContainer removes a marked container's blobs, then its record.
-func (s *Service) purgeContainer(r *http.Request, account, container string) error {
+func (s *Service) purgeContainer(ctx context.Context, account, container string) error {
+	if err := s.dropProtectedNames(ctx, account, container); err != nil {
+		return err
+	}
 	prefix := blobPrefix(account, container)
 	for {
 		done := false
-		err := s.store.Update(r.Context(), func(tx store.Tx) error {
+		err := s.store.Update(ctx, func(tx store.Tx) error {
 			type victim struct {
 				name, elem string
 				rec        *blobRecord

@@ -8,6 +8,8 @@ import (
 
 	"github.com/lazuli-storage/lazuli/internal/azerr"
 	"github.com/lazuli-storage/lazuli/internal/cond"
+	"github.com/lazuli-storage/lazuli/internal/contentprops"
+	"github.com/lazuli-storage/lazuli/internal/guid"
 	"github.com/lazuli-storage/lazuli/internal/lease"
 	"github.com/lazuli-storage/lazuli/internal/metadata"
 	"github.com/lazuli-storage/lazuli/internal/request"
@@ -98,16 +100,19 @@ func parseTagOption(h http.Header, tags tagSet) (copyTags bool, err error) {
 	}
 }
 
-// copyOrPutFromURL dispatches a PUT of a blob with x-ms-copy-source:
-// Copy Blob, Copy Blob From URL (x-ms-requires-sync: true) or, with
-// x-ms-blob-type, Put Blob From URL (of block blobs only).
-func (s *Service) copyOrPutFromURL(w http.ResponseWriter, r *http.Request, kind string) error {
-	if kind != "" {
-		if !strings.EqualFold(kind, "BlockBlob") {
-			return azerr.InvalidHeader("x-ms-blob-type", kind)
-		}
-		return s.putBlobFromURL(w, r)
+// putBlobFromURLRow is Put Blob From URL: a copy source and a blob type,
+// which must be BlockBlob.
+func (s *Service) putBlobFromURLRow(w http.ResponseWriter, r *http.Request) error {
+	if kind := r.Header.Get("X-Ms-Blob-Type"); !strings.EqualFold(kind, "BlockBlob") {
+		return azerr.InvalidHeader("x-ms-blob-type", kind)
 	}
+	return s.putBlobFromURL(w, r)
+}
+
+// copyBlobRow is a copy source without a blob type: Copy Blob, unless
+// x-ms-requires-sync is true in a spelling the route table does not match
+// ("1", "t"), which is Copy Blob From URL as its row is.
+func (s *Service) copyBlobRow(w http.ResponseWriter, r *http.Request) error {
 	if raw := r.Header.Get("X-Ms-Requires-Sync"); raw != "" {
 		sync, err := strconv.ParseBool(raw)
 		if err != nil {
@@ -127,14 +132,13 @@ type copyResult struct {
 	status string
 }
 
-func (c copyResult) send(w http.ResponseWriter, withMD5 bool) error {
+// send answers a copy; md5, when not nil, is answered as Content-MD5.
+func (c copyResult) send(w http.ResponseWriter, md5 []byte) error {
 	h := w.Header()
 	setWriteResult(h, c.rec)
 	h.Set("X-Ms-Copy-Id", c.copyID)
 	h.Set("X-Ms-Copy-Status", c.status)
-	if withMD5 && len(c.rec.Props.MD5) > 0 {
-		h.Set("X-Ms-Content-Md5", md5Base64(c.rec.Props.MD5))
-	}
+	setIf(h, "Content-MD5", md5Base64(md5))
 	return write(w, http.StatusAccepted)
 }
 
@@ -154,7 +158,7 @@ func (s *Service) copyBlob(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return res.send(w, false)
+	return res.send(w, nil)
 }
 
 // copyFromURL is Copy Blob From URL: the same copy, synchronous, of a
@@ -168,15 +172,17 @@ func (s *Service) copyFromURL(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return res.send(w, true)
+	// Content-MD5 is the verified x-ms-source-content-md5, else the
+	// copied blob's.
+	md5 := a.sourceMD5
+	if md5 == nil {
+		md5 = res.rec.Props.MD5
+	}
+	return res.send(w, md5)
 }
 
 // runCopy writes the destination of Copy Blob or Copy Blob From URL.
 func (s *Service) runCopy(r *http.Request, a copyArgs, sync bool) (copyResult, error) {
-	t := targetOf(r)
-	if err := s.preauthorize(r, t, createBlob); err != nil {
-		return copyResult{}, err
-	}
 	limit := int64(maxCopyBlobBytes)
 	if sync {
 		limit = maxSyncCopyBytes
@@ -188,7 +194,7 @@ func (s *Service) runCopy(r *http.Request, a copyArgs, sync bool) (copyResult, e
 			return copyResult{}, err
 		}
 	}
-	res := copyResult{copyID: lease.NewID(), status: copySuccess}
+	res := copyResult{copyID: guid.New(), status: copySuccess}
 	rec, err := s.writeBlobAs(r, a.conds, true, writeReplace, func(tx store.Tx, old *blobRecord, refs refDelta) (*blobRecord, error) {
 		now := s.now()
 		if err := copyLeaseRule(old, now); err != nil {
@@ -244,6 +250,9 @@ func (s *Service) copyContent(tx store.Tx, r *http.Request, a copyArgs, remote *
 	now := s.now()
 	if remote != nil {
 		src := &blobRecord{Type: blockBlob, Committed: true, Props: remote.props, Metadata: remote.meta}
+		if src.Props.Type == "" {
+			src.Props.Type = contentprops.DefaultType // a new blob has a type
+		}
 		src.SetSegments(remote.segments())
 		return src, checkSourceMD5(a.sourceMD5, remote.md5[:])
 	}
@@ -256,7 +265,9 @@ func (s *Service) copyContent(tx store.Tx, r *http.Request, a copyArgs, remote *
 		return nil, sourceTooLarge(limit)
 	case sync && src.Type != blockBlob:
 		return nil, azerr.New(azerr.InvalidSourceBlobType)
-	case sync && src.archivedAt(now):
+	case src.archivedAt(now) && (sync || a.tier == ""):
+		// An archived source is copied only by the asynchronous copy,
+		// into the tier the request names.
 		return nil, azerr.New(azerr.BlobArchived)
 	}
 	return src, checkSourceMD5(a.sourceMD5, src.Props.MD5)
@@ -303,13 +314,10 @@ func copyInto(rec, src *blobRecord, a copyArgs) error {
 
 // rehydrateCopy makes a copy of an archived source pending: the
 // destination stays archived until the rehydration delay has passed, then
-// has the requested tier (Hot when none) and the copy succeeds. A copy to
-// the archive tier needs no rehydration.
+// has the requested tier and the copy succeeds. A copy to the archive tier
+// needs no rehydration.
 func rehydrateCopy(rec *blobRecord, a copyArgs, now time.Time) {
 	target := a.tier
-	if target == "" {
-		target = "Hot"
-	}
 	if target == "Archive" {
 		return
 	}
@@ -340,16 +348,13 @@ func (s *Service) abortCopy(w http.ResponseWriter, r *http.Request) error {
 		return azerr.New(azerr.MissingRequiredQueryParameter).With("QueryParameterName", "copyid")
 	}
 	copyID := raw[0]
-	if err := s.preauthorize(r, t, writeBlob); err != nil {
-		return err
-	}
 	account := request.Of(r).Account
 	err := s.store.Update(r.Context(), func(tx store.Tx) error {
 		if _, found, err := loadContainer(tx, account, t.Container); err != nil || !found {
 			return firstErr(err, containerNotFound())
 		}
 		now := s.now()
-		b, _, err := loadBlob(tx, account, t.Container, t.Blob)
+		b, err := loadLiveBlob(tx, account, t.Container, t.Blob, now)
 		if err != nil || b == nil || !b.Committed {
 			return firstErr(err, blobNotFound())
 		}

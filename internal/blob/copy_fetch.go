@@ -72,7 +72,13 @@ func (s *Service) fetchSource(r *http.Request, src copySource, rng *byterange.Ra
 		if refused := fetchguard.Refusal(err, src.url.Host); refused != nil {
 			return nil, refused
 		}
-		return nil, copySourceError(http.StatusBadGateway, "", fmt.Sprintf("Could not read the copy source: %v", err))
+		// The service answers a source it cannot reach with
+		// CannotVerifyCopySource, "Could not verify the copy source within
+		// the specified time." (status 500 in its error table); this server
+		// keeps 500 for its own faults and answers 502, as a gateway whose
+		// upstream failed.
+		return nil, copySourceError(http.StatusBadGateway, "",
+			fmt.Sprintf("Could not verify the copy source within the specified time: %v", err))
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK && resp.StatusCode != http.StatusPartialContent {

@@ -1,6 +1,8 @@
 package blob_test
 
 import (
+	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -52,6 +54,34 @@ func TestCopySourceHosts(t *testing.T) {
 		}
 		if c.status == 403 && r.Header.Get("X-Ms-Error-Code") != "CannotVerifyCopySource" {
 			t.Errorf("%s: error code %s", c.name, r.Header.Get("X-Ms-Error-Code"))
+		}
+	}
+}
+
+// TestCopyFromUnreachableHost pins the answer to a copy source the server
+// is allowed to fetch but cannot reach: 502 CannotVerifyCopySource, with
+// the service's message "Could not verify the copy source within the
+// specified time." (Blob service error codes: CannotVerifyCopySource). Not
+// 404: nothing said the source does not exist.
+func TestCopyFromUnreachableHost(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := "http://" + l.Addr().String() + "/src"
+	l.Close()
+	e := start(t)
+	e.container("unreach")
+	for _, h := range []http.Header{
+		{"X-Ms-Blob-Type": {"BlockBlob"}, "X-Ms-Copy-Source": {closed}},
+		{"X-Ms-Copy-Source": {closed}},
+		{"X-Ms-Copy-Source": {closed}, "X-Ms-Requires-Sync": {"true"}},
+	} {
+		r := e.raw(http.MethodPut, "unreach/dst", h, nil)
+		body, _ := io.ReadAll(r.Body)
+		if r.StatusCode != http.StatusBadGateway || r.Header.Get("X-Ms-Error-Code") != "CannotVerifyCopySource" ||
+			!strings.Contains(string(body), "Could not verify the copy source within the specified time") {
+			t.Errorf("%v: %d %s %s", h, r.StatusCode, r.Header.Get("X-Ms-Error-Code"), body)
 		}
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/cond"
 	"github.com/lazuli-storage/lazuli/internal/lease"
 	"github.com/lazuli-storage/lazuli/internal/request"
+	"github.com/lazuli-storage/lazuli/internal/route"
 	"github.com/lazuli-storage/lazuli/internal/store"
 )
 
@@ -209,10 +210,22 @@ func (s *Service) authorizeSource(r *http.Request, src copySource, c *containerR
 	if id != nil && (id.Kind == auth.SharedKey || id.Kind == auth.Bearer) && id.Account == src.account {
 		return nil
 	}
-	if c != nil && !c.Deleting && c.Public >= accessBlob {
+	// Otherwise the source is read as an anonymous Get Blob: a public
+	// container lets it.
+	if s.allowSourceRead(&auth.Identity{Kind: auth.Anonymous}, src, c) == nil {
 		return nil
 	}
 	return sourceDenied(azerr.New(azerr.AuthorizationFailure))
+}
+
+// allowSourceRead decides whether id may read the source, as the Get Blob
+// row of the route table declares.
+func (s *Service) allowSourceRead(id *auth.Identity, src copySource, c *containerRecord) error {
+	get, err := s.routes.Lookup(http.MethodGet, route.Object, url.Values{}, http.Header{})
+	if err != nil {
+		return err
+	}
+	return id.Allow(get.Access, containerTarget(src.t, c))
 }
 
 // authorizeSourceAs checks the source may be read by a GET of its URL
@@ -222,12 +235,7 @@ func (s *Service) authorizeSourceAs(r *http.Request, src copySource, c *containe
 		RemoteAddr: r.RemoteAddr, TLS: r.TLS, Host: src.url.Host}
 	id, err := s.authn.Authenticate(req.WithContext(r.Context()), auth.Blob, src.account)
 	if err == nil {
-		acc := auth.Access{Service: auth.Blob, ResourceType: auth.ResourceObject, Perm: "r",
-			Container: src.t.Container, Object: src.t.Blob}
-		if c != nil {
-			acc.Policy = c.policy
-		}
-		err = id.Authorize(acc)
+		err = s.allowSourceRead(id, src, c)
 	}
 	if err != nil {
 		return sourceDenied(err)

@@ -185,7 +185,8 @@ func TestAbortPendingCopyOfArchivedBlob(t *testing.T) {
 	wantCode(t, err, 409, "NoPendingCopyOperation")
 
 	// Left alone, the copy completes when the rehydration delay has passed.
-	resp = must(dst.StartCopyFromURL(e.ctx, src.URL(), &blob.StartCopyFromURLOptions{RehydratePriority: to.Ptr(blob.RehydratePriorityHigh)})).on(t)
+	resp = must(dst.StartCopyFromURL(e.ctx, src.URL(), &blob.StartCopyFromURLOptions{Tier: to.Ptr(blob.AccessTierHot),
+		RehydratePriority: to.Ptr(blob.RehydratePriorityHigh)})).on(t)
 	e.in.Fake.Advance(2 * time.Second)
 	p = e.props(dst)
 	if *p.CopyStatus != blob.CopyStatusTypeSuccess || *p.AccessTier != "Hot" || p.CopyCompletionTime == nil {
@@ -358,7 +359,7 @@ func TestPendingCopyDestinationTakesNoLease(t *testing.T) {
 	src := e.upload(c, "src", []byte("x")).BlobClient()
 	must(src.SetTier(e.ctx, blob.AccessTierArchive, nil)).on(t)
 	dst := c.NewBlobClient("dst")
-	must(dst.StartCopyFromURL(e.ctx, src.URL(), nil)).on(t)
+	must(dst.StartCopyFromURL(e.ctx, src.URL(), &blob.StartCopyFromURLOptions{Tier: to.Ptr(blob.AccessTierHot)})).on(t)
 	lc := must(lease.NewBlobClient(dst, nil)).on(t)
 	_, err := lc.AcquireLease(e.ctx, -1, nil)
 	wantCode(t, err, 409, "PendingCopyOperation")
@@ -424,5 +425,41 @@ func TestCopyFromFileService(t *testing.T) {
 	must(dst.StartCopyFromURL(e.ctx, f.URL(), nil)).on(t)
 	if got := e.read(dst); got != string(content) {
 		t.Fatalf("copied file reads %q", got)
+	}
+}
+
+// TestCopyOfArchivedSourceNeedsTier pins 409 BlobArchived for a Copy Blob
+// whose source is archived and that names no destination tier: the service
+// copies an archived blob only into a tier the request names (the
+// rehydration guide, "Copy an archived blob to an online tier"), and answers
+// "This operation is not permitted on an archived blob" otherwise
+// (Azure/azure-sdk-for-python#29838, a tierless start_copy_from_url).
+func TestCopyOfArchivedSourceNeedsTier(t *testing.T) {
+	e := start(t)
+	c := e.container("archsrc")
+	src := e.upload(c, "cold", []byte("frozen")).BlobClient()
+	must(src.SetTier(e.ctx, blob.AccessTierArchive, nil)).on(t)
+	dst := c.NewBlobClient("thawed")
+	_, err := dst.StartCopyFromURL(e.ctx, src.URL(), nil)
+	wantCode(t, err, 409, "BlobArchived")
+	if _, err := dst.GetProperties(e.ctx, nil); err == nil {
+		t.Fatal("a refused copy created its destination")
+	}
+	must(dst.StartCopyFromURL(e.ctx, src.URL(), &blob.StartCopyFromURLOptions{Tier: to.Ptr(blob.AccessTierHot)})).on(t)
+}
+
+// TestCopyFromURLAnswersContentMD5 pins that Copy Blob From URL answers the
+// verified x-ms-source-content-md5 as Content-MD5, as azblob's live tests
+// TestCopyBlobFromUrlSourceContentMD5 and TestCopyBlockBlobFromUrlSourceContentMD5
+// expect (resp.ContentMD5 equal to the source MD5 sent).
+func TestCopyFromURLAnswersContentMD5(t *testing.T) {
+	e := start(t)
+	c := e.container("syncmd5")
+	data := make([]byte, 8<<10)
+	sum := md5.Sum(data)
+	src := e.upload(c, "src", data)
+	resp := must(c.NewBlobClient("dst").CopyFromURL(e.ctx, src.URL(), &blob.CopyFromURLOptions{SourceContentMD5: sum[:]})).on(t)
+	if !bytes.Equal(resp.ContentMD5, sum[:]) {
+		t.Fatalf("Content-MD5 %x, want %x", resp.ContentMD5, sum)
 	}
 }

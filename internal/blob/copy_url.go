@@ -98,10 +98,6 @@ func (s *Service) putBlobFromURL(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	t := targetOf(r)
-	if err := s.preauthorize(r, t, createBlob); err != nil {
-		return err
-	}
 	var remote *fetched
 	if !a.src.local {
 		if remote, err = s.fetchSource(r, a.src, nil, maxPutBlobBytes, a.sums); err != nil {
@@ -225,10 +221,6 @@ func (s *Service) parsePutBlockFromURL(r *http.Request) (putBlockFromURLArgs, er
 func (s *Service) putBlockFromURL(w http.ResponseWriter, r *http.Request) error {
 	a, err := s.parsePutBlockFromURL(r)
 	if err != nil {
-		return err
-	}
-	t := targetOf(r)
-	if err := s.preauthorize(r, t, createBlob); err != nil {
 		return err
 	}
 	var info extent.Info

@@ -5,18 +5,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lazuli-storage/lazuli/internal/auth"
 	"github.com/lazuli-storage/lazuli/internal/azerr"
 	"github.com/lazuli-storage/lazuli/internal/cond"
 	"github.com/lazuli-storage/lazuli/internal/lease"
 	"github.com/lazuli-storage/lazuli/internal/request"
 	"github.com/lazuli-storage/lazuli/internal/store"
-)
-
-// Deleting a version needs the SAS permission x, and a permanent delete y.
-var (
-	deleteVersion   = access{level: auth.ResourceObject, perm: "x"}
-	deletePermanent = access{level: auth.ResourceObject, perm: "y"}
 )
 
 // deleteArgs is a parsed Delete Blob request.
@@ -67,16 +60,6 @@ func (s *Service) deleteBlob(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	t := targetOf(r)
-	acc := deleteBlob
-	switch {
-	case a.permanent:
-		acc = deletePermanent
-	case a.sel.Version != "":
-		acc = deleteVersion
-	}
-	if err := s.preauthorize(r, t, acc); err != nil {
-		return err
-	}
 	account := request.Of(r).Account
 	var permanent bool
 	err = s.store.Update(r.Context(), func(tx store.Tx) error {
@@ -114,7 +97,7 @@ type deletion struct {
 }
 
 func (s *Service) newDeletion(tx store.Tx, account string, t target) (*deletion, error) {
-	pol, err := loadPolicy(tx, account)
+	pol, err := s.loadPolicy(tx, account)
 	if err != nil {
 		return nil, err
 	}
@@ -132,7 +115,7 @@ func (d *deletion) run(tx store.Tx, r *http.Request, a deleteArgs) error {
 	case a.sel.Snapshot != "":
 		return d.deleteState(tx, r, a, snapshotPrefix+a.sel.Snapshot)
 	case a.sel.Version != "":
-		base, err := loadRecord(tx, d.key(elemBase))
+		base, err := loadBlobForWrite(tx, d.account, d.container, d.name, d.now)
 		if err != nil {
 			return err
 		}
@@ -142,7 +125,7 @@ func (d *deletion) run(tx store.Tx, r *http.Request, a deleteArgs) error {
 		}
 		return d.deleteState(tx, r, a, versionPrefix+a.sel.Version)
 	}
-	base, err := loadRecord(tx, d.key(elemBase))
+	base, err := loadBlobForWrite(tx, d.account, d.container, d.name, d.now)
 	if err != nil {
 		return err
 	}
@@ -180,6 +163,9 @@ func (d *deletion) deleteState(tx store.Tx, r *http.Request, a deleteArgs, elem 
 	if err := rec.Lease.CheckWrite(leaseID(r), d.now, lease.Blob); err != nil {
 		return err
 	}
+	if err := rec.protection(d.now); err != nil {
+		return err
+	}
 	if d.policy.retention > 0 {
 		rec.DeletedAt, rec.Purge = d.now, d.now.Add(d.policy.retention)
 		return tx.Put(key, rec.encode())
@@ -203,7 +189,15 @@ func (d *deletion) deleteBase(tx store.Tx, r *http.Request, a deleteArgs, base *
 	if len(snaps) > 0 && a.snapshots == "" {
 		return azerr.New(azerr.SnapshotsPresent)
 	}
+	if a.snapshots != "only" {
+		if err := base.protection(d.now); err != nil {
+			return err
+		}
+	}
 	for _, sn := range snaps {
+		if err := sn.rec.protection(d.now); err != nil {
+			return err
+		}
 		if err := d.retire(tx, sn.elem, sn.rec); err != nil {
 			return err
 		}

@@ -30,6 +30,20 @@
 // the same Update, so Find Blobs by Tags reads only the entries of one key
 // instead of every blob.
 //
+// Time-driven state. Expiry, immutability policies, soft delete and
+// retention are stored instants compared with the clock at request time,
+// so every node answers alike. Work they cause later (removing expired
+// blobs, purging deleted containers) is found through store.SpaceBlobExpiry,
+// an index ordered by instant, and done by a background reaper in bounded
+// transactions (expiry.go, expiry_reaper.go). Protected versions
+// (immutability.go) are found per container through an index of protected
+// names (immutability_container.go).
+//
+// Container moves. Soft delete, Restore Container and Rename Container move
+// a container's records to another key name in bounded transactions, with
+// the container hidden meanwhile; a deleted container's records wait under
+// a tombstone name no request can address (container_move.go).
+//
 // Batches. A Blob Batch sub-request is authenticated with its own
 // credentials and routed through the same table as a lone request
 // (batch.go).

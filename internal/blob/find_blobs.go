@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"encoding/base64"
 	"net/http"
+	"strings"
 
-	"github.com/lazuli-storage/lazuli/internal/auth"
 	"github.com/lazuli-storage/lazuli/internal/azerr"
 	"github.com/lazuli-storage/lazuli/internal/record"
 	"github.com/lazuli-storage/lazuli/internal/request"
@@ -20,11 +20,6 @@ const maxTagScan = 50_000
 
 // Find Blobs by Tags needs the f (filter) permission: of an account SAS
 // at the service level, or of a container's SAS for the container level.
-var (
-	findAccount   = access{level: auth.ResourceService, perm: "f"}
-	findContainer = access{level: auth.ResourceContainer, perm: "f"}
-)
-
 // foundBlob is one match.
 type foundBlob struct {
 	container, name string
@@ -77,6 +72,12 @@ func (s *Service) findBlobsInContainer(w http.ResponseWriter, r *http.Request) e
 	if err := validContainerName(t.Container); err != nil {
 		return err
 	}
+	// The container is the URL's: the query cannot name one too.
+	if where := r.URL.Query().Get("where"); strings.Contains(where, containerPseudoKey) {
+		if e, err := parseTagQuery(where, findQuery); err == nil && e.keys()[containerPseudoKey] {
+			return azerr.InvalidQuery("where", where, "Cannot have container in both uri and query")
+		}
+	}
 	return s.findBlobs(w, r, t.Container)
 }
 
@@ -89,23 +90,19 @@ func (s *Service) findBlobs(w http.ResponseWriter, r *http.Request, container st
 	var found []foundBlob
 	var next []byte
 	err = s.store.View(r.Context(), func(tx store.Tx) error {
-		if container == "" {
-			if err := authorize(r, target{}, findAccount, nil); err != nil {
-				return err
-			}
-		} else {
-			c, exists, err := loadContainer(tx, account, container)
+		if container != "" {
+			_, exists, err := loadContainer(tx, account, container)
 			if err != nil {
-				return err
-			}
-			if err := authorize(r, target{Container: container}, findContainer, c); err != nil {
 				return err
 			}
 			if !exists {
 				return containerNotFound()
 			}
 		}
-		found, next, err = scanTagIndex(tx, account, container, a)
+		if found, next, err = scanTagIndex(tx, account, container, a); err != nil {
+			return err
+		}
+		found, err = withoutExpired(tx, account, found, s.now())
 		return err
 	})
 	if err != nil {
@@ -249,23 +246,23 @@ func writeFound(w http.ResponseWriter, r *http.Request, a findArgs, found []foun
 	named := a.expr.keys()
 	x := newXMLWriter()
 	x.WriteString("<EnumerationResults")
-	x.attr("ServiceEndpoint", serviceEndpoint(r))
+	x.Attr("ServiceEndpoint", serviceEndpoint(r))
 	x.WriteString(">")
-	x.elem("Where", a.where)
-	x.open("Blobs")
+	x.Elem("Where", a.where)
+	x.Open("Blobs")
 	for _, f := range found {
-		x.open("Blob")
-		x.elem("Name", f.name)
-		x.elem("ContainerName", f.container)
+		x.Open("Blob")
+		x.Elem("Name", f.name)
+		x.Elem("ContainerName", f.container)
 		writeTagSet(x, f.tags, func(key string) bool { return named[key] })
-		x.close("Blob")
+		x.Close("Blob")
 	}
-	x.close("Blobs")
+	x.Close("Blobs")
 	marker := ""
 	if next != nil {
 		marker = base64.RawURLEncoding.EncodeToString(next)
 	}
-	x.elem("NextMarker", marker)
-	x.close("EnumerationResults")
-	return x.send(w, http.StatusOK)
+	x.Elem("NextMarker", marker)
+	x.Close("EnumerationResults")
+	return x.Send(w, http.StatusOK)
 }

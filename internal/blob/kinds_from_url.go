@@ -89,9 +89,6 @@ func (s *Service) appendBlockFromURL(w http.ResponseWriter, r *http.Request) err
 	if err != nil {
 		return err
 	}
-	if err := s.preauthorize(r, targetOf(r), appendAccess); err != nil {
-		return err
-	}
 	info, crc, err := s.readKindSource(r, a, appendLimit(r))
 	if err != nil {
 		return err
@@ -132,9 +129,6 @@ func (s *Service) putPageFromURL(w http.ResponseWriter, r *http.Request) error {
 	}
 	if a.rng.End-a.rng.Start+1 != p.rng.length() {
 		return azerr.InvalidHeader("x-ms-source-range", r.Header.Get("X-Ms-Source-Range"))
-	}
-	if err := s.preauthorize(r, targetOf(r), writeBlob); err != nil {
-		return err
 	}
 	info, crc, err := s.readKindSource(r, a, maxPutPageBytes)
 	if err != nil {

@@ -37,14 +37,12 @@ func (s *Service) listBlobs(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	p.startFrom = r.URL.Query().Get("startFrom")
 	account := request.Of(r).Account
 	var items []blobItem
 	err = s.store.View(r.Context(), func(tx store.Tx) error {
-		c, found, err := loadContainer(tx, account, t.Container)
+		_, found, err := loadContainer(tx, account, t.Container)
 		if err != nil {
-			return err
-		}
-		if err := authorize(r, t, listContainer, c); err != nil {
 			return err
 		}
 		if !found {
@@ -53,7 +51,7 @@ func (s *Service) listBlobs(w http.ResponseWriter, r *http.Request) error {
 		if p.listsStates() {
 			items, err = scanStates(tx, account, t.Container, p, s.now())
 		} else {
-			items, err = scanBlobs(tx, account, t.Container, p)
+			items, err = scanBlobs(tx, account, t.Container, p, s.now())
 		}
 		return err
 	})
@@ -69,7 +67,7 @@ func (s *Service) listBlobs(w http.ResponseWriter, r *http.Request) error {
 }
 
 // scanBlobs collects up to max+1 items from the page start.
-func scanBlobs(tx store.Tx, account, container string, p listParams) ([]blobItem, error) {
+func scanBlobs(tx store.Tx, account, container string, p listParams, now time.Time) ([]blobItem, error) {
 	prefixKey := namePrefixKey(account, container, p.prefix)
 	end := store.PrefixEnd(prefixKey)
 	start := prefixKey
@@ -97,7 +95,7 @@ func scanBlobs(tx store.Tx, account, container string, p listParams) ([]blobItem
 			}
 			// A blob with only uncommitted blocks is not listed, and does
 			// not make a BlobPrefix either, unless uncommittedblobs asks.
-			if !rec.Committed && !withUncommitted {
+			if (!rec.Committed && !withUncommitted) || rec.expiredAt(now) {
 				return true
 			}
 			if p.delimiter != "" {
@@ -136,45 +134,45 @@ func (s *Service) writeBlobList(w http.ResponseWriter, r *http.Request, containe
 	p.encodeNames = request.Of(r).Version >= encodedNamesVersion
 	x := newXMLWriter()
 	x.WriteString("<EnumerationResults")
-	x.attr("ServiceEndpoint", serviceEndpoint(r))
-	x.attr("ContainerName", container)
+	x.Attr("ServiceEndpoint", serviceEndpoint(r))
+	x.Attr("ContainerName", container)
 	x.WriteString(">")
 	p.writeHeader(x, true)
-	x.open("Blobs")
+	x.Open("Blobs")
 	for _, it := range items {
 		if it.rec == nil {
-			x.open("BlobPrefix")
-			x.nameElem(it.name, p.encodeNames)
-			x.close("BlobPrefix")
+			x.Open("BlobPrefix")
+			writeName(x, it.name, p.encodeNames)
+			x.Close("BlobPrefix")
 			continue
 		}
 		writeBlobItem(x, it, p, now)
 	}
-	x.close("Blobs")
-	x.elem("NextMarker", next)
-	x.close("EnumerationResults")
-	return x.send(w, http.StatusOK)
+	x.Close("Blobs")
+	x.Elem("NextMarker", next)
+	x.Close("EnumerationResults")
+	return x.Send(w, http.StatusOK)
 }
 
 func writeBlobItem(x *xmlWriter, it blobItem, p listParams, now time.Time) {
 	b := it.rec
-	x.open("Blob")
-	x.nameElem(it.name, p.encodeNames)
+	x.Open("Blob")
+	writeName(x, it.name, p.encodeNames)
 	writeItemIdentity(x, it, p, now)
-	x.open("Properties")
-	x.elem("Creation-Time", httpTime(b.Created))
-	x.elem("Last-Modified", httpTime(b.LastModified()))
-	x.elem("Etag", b.ETag.Bare())
-	x.int("Content-Length", b.Size)
-	x.elem("Content-Type", b.Props.Type)
-	x.elem("Content-Encoding", b.Props.Encoding)
-	x.elem("Content-Language", b.Props.Language)
+	x.Open("Properties")
+	x.Elem("Creation-Time", httpTime(b.Created))
+	x.Elem("Last-Modified", httpTime(b.LastModified()))
+	x.Elem("Etag", b.ETag.Bare())
+	x.Int("Content-Length", b.Size)
+	x.Elem("Content-Type", b.Props.Type)
+	x.Elem("Content-Encoding", b.Props.Encoding)
+	x.Elem("Content-Language", b.Props.Language)
 	if len(b.Props.MD5) > 0 {
-		x.elem("Content-MD5", base64.StdEncoding.EncodeToString(b.Props.MD5))
+		x.Elem("Content-MD5", base64.StdEncoding.EncodeToString(b.Props.MD5))
 	}
-	x.elem("Cache-Control", b.Props.CacheControl)
-	x.elem("Content-Disposition", b.Props.Disposition)
-	x.elem("BlobType", b.Type.String())
+	x.Elem("Cache-Control", b.Props.CacheControl)
+	x.Elem("Content-Disposition", b.Props.Disposition)
+	x.Elem("BlobType", b.Type.String())
 	writeSequenceElement(x, b)
 	if b.Committed {
 		writeTierElements(x, b, now)
@@ -183,13 +181,15 @@ func writeBlobItem(x *xmlWriter, it blobItem, p listParams, now time.Time) {
 	if p.include["copy"] {
 		writeCopyElements(x, b, now)
 	}
-	x.elem("ServerEncrypted", "true")
+	x.Elem("ServerEncrypted", "true")
 	writeKindElements(x, b)
+	writeExpiryElement(x, b)
+	writeImmutabilityElements(x, b, p)
 	writeDeletedElements(x, it, now)
-	x.close("Properties")
+	x.Close("Properties")
 	if p.include["metadata"] {
 		writeMetadataElements(x, b.Metadata)
 	}
 	writeTagsElement(x, b, p)
-	x.close("Blob")
+	x.Close("Blob")
 }

@@ -17,9 +17,6 @@ type containerItem struct {
 // listContainers is List Containers: the account's containers in name
 // order, one page from the marker, scanning only that page's records.
 func (s *Service) listContainers(w http.ResponseWriter, r *http.Request) error {
-	if err := authorize(r, target{}, listService, nil); err != nil {
-		return err
-	}
 	p, err := parseListParams(r.URL.Query(), includeContainers)
 	if err != nil {
 		return err
@@ -27,7 +24,7 @@ func (s *Service) listContainers(w http.ResponseWriter, r *http.Request) error {
 	account := request.Of(r).Account
 	var items []containerItem
 	err = s.store.View(r.Context(), func(tx store.Tx) error {
-		items, err = scanContainers(tx, account, p)
+		items, err = scanContainers(tx, account, p, s.now())
 		return err
 	})
 	if err != nil {
@@ -38,24 +35,28 @@ func (s *Service) listContainers(w http.ResponseWriter, r *http.Request) error {
 		next = items[p.max].name
 		items = items[:p.max]
 	}
+	vlw, err := s.immutableVersions(r)
+	if err != nil {
+		return err
+	}
 	now := s.now()
 	x := newXMLWriter()
 	x.WriteString("<EnumerationResults")
-	x.attr("ServiceEndpoint", serviceEndpoint(r))
+	x.Attr("ServiceEndpoint", serviceEndpoint(r))
 	x.WriteString(">")
 	p.writeHeader(x, false)
-	x.open("Containers")
+	x.Open("Containers")
 	for _, it := range items {
-		writeContainerItem(x, it, p.include["metadata"], now)
+		writeContainerItem(x, it, p.include["metadata"], vlw, now)
 	}
-	x.close("Containers")
-	x.elem("NextMarker", next)
-	x.close("EnumerationResults")
-	return x.send(w, http.StatusOK)
+	x.Close("Containers")
+	x.Elem("NextMarker", next)
+	x.Close("EnumerationResults")
+	return x.Send(w, http.StatusOK)
 }
 
 // scanContainers returns up to max+1 visible containers from the page start.
-func scanContainers(tx store.Tx, account string, p listParams) ([]containerItem, error) {
+func scanContainers(tx store.Tx, account string, p listParams, now time.Time) ([]containerItem, error) {
 	prefixKey := store.NewKey(store.SpaceContainer).Str(account).Str(p.prefix)
 	prefixKey = prefixKey[:len(prefixKey)-2]
 	start := containerKey(account, p.startName())
@@ -70,7 +71,7 @@ func scanContainers(tx store.Tx, account string, p listParams) ([]containerItem,
 			decodeErr = err
 			return false
 		}
-		if c.Deleting {
+		if !listedContainer(c, p.include["deleted"], now) {
 			return true
 		}
 		kr := store.ReadKey(k, store.SpaceContainer)
@@ -84,27 +85,29 @@ func scanContainers(tx store.Tx, account string, p listParams) ([]containerItem,
 	return items, decodeErr
 }
 
-func writeContainerItem(x *xmlWriter, it containerItem, withMetadata bool, now time.Time) {
+func writeContainerItem(x *xmlWriter, it containerItem, withMetadata, vlw bool, now time.Time) {
 	c := it.rec
-	x.open("Container")
-	x.elem("Name", it.name)
-	x.open("Properties")
-	x.elem("Last-Modified", httpTime(c.ETag.Time()))
-	x.elem("Etag", c.ETag.String())
+	x.Open("Container")
+	x.Elem("Name", containerItemName(it.name))
+	writeDeletedIdentity(x, c)
+	x.Open("Properties")
+	x.Elem("Last-Modified", httpTime(c.ETag.Time()))
+	x.Elem("Etag", c.ETag.String())
 	writeLeaseElements(x, c.Lease, now)
 	if c.Public != accessPrivate {
-		x.elem("PublicAccess", publicAccessName(c.Public))
+		x.Elem("PublicAccess", publicAccessName(c.Public))
 	}
-	x.elem("DefaultEncryptionScope", "$account-encryption-key")
-	x.elem("DenyEncryptionScopeOverride", "false")
-	x.elem("HasImmutabilityPolicy", "false")
-	x.elem("HasLegalHold", "false")
-	x.elem("ImmutableStorageWithVersioningEnabled", "false")
-	x.close("Properties")
+	x.Elem("DefaultEncryptionScope", "$account-encryption-key")
+	x.Elem("DenyEncryptionScopeOverride", "false")
+	x.Elem("HasImmutabilityPolicy", "false")
+	x.Elem("HasLegalHold", "false")
+	x.Elem("ImmutableStorageWithVersioningEnabled", boolText(vlw))
+	writeDeletedProperties(x, c, now)
+	x.Close("Properties")
 	if withMetadata {
 		writeMetadataElements(x, c.Metadata)
 	}
-	x.close("Container")
+	x.Close("Container")
 }
 
 // serviceEndpoint is the account's base URL as the client addressed it.

@@ -15,6 +15,8 @@ const maxListResults = 5000
 // Blobs.
 type listParams struct {
 	prefix, marker, delimiter string
+	// startFrom is List Blobs' first name to list (inclusive), "" for none.
+	startFrom string
 	// max is the page size; maxGiven whether the request set maxresults
 	// (the answer echoes only parameters that were sent).
 	max                                int
@@ -69,28 +71,26 @@ func parseListParams(q url.Values, allowedInclude map[string]bool) (listParams, 
 	return p, nil
 }
 
-// startName is where a listing page begins: the marker when it lies past
-// the prefix, else the prefix.
+// startName is where a listing page begins: the furthest of the marker,
+// startFrom and the prefix.
 func (p listParams) startName() string {
 	// A blob listing's marker may be encoded (list_states.go).
-	if m, _ := splitMarker(p.marker); m > p.prefix {
-		return m
-	}
-	return p.prefix
+	m, _ := splitMarker(p.marker)
+	return max(m, p.startFrom, p.prefix)
 }
 
 // writeHeader writes the echoed request parameters of an EnumerationResults.
 func (p listParams) writeHeader(x *xmlWriter, withDelimiter bool) {
 	if p.prefixGiven {
-		x.elem("Prefix", p.prefix)
+		x.Elem("Prefix", p.prefix)
 	}
 	if p.markerGiven {
-		x.elem("Marker", p.marker)
+		x.Elem("Marker", p.marker)
 	}
 	if p.maxGiven {
-		x.int("MaxResults", int64(p.max))
+		x.Int("MaxResults", int64(p.max))
 	}
 	if withDelimiter && p.delimiter != "" {
-		x.elem("Delimiter", p.delimiter)
+		x.Elem("Delimiter", p.delimiter)
 	}
 }

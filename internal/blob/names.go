@@ -19,7 +19,7 @@ func validContainerName(name string) error {
 		return nil
 	}
 	if len(name) < 3 || len(name) > 63 {
-		return invalidName()
+		return azerr.NameLengthOutOfRange()
 	}
 	for i := 0; i < len(name); i++ {
 		c := name[i]

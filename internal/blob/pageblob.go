@@ -56,10 +56,6 @@ func parseKindCreate(r *http.Request) (kindArgs, error) {
 // blob of the name (keeping an active lease, as every Put Blob does) and
 // discards uncommitted blocks. init gives the new record its kind.
 func (s *Service) createKind(w http.ResponseWriter, r *http.Request, a kindArgs, init func(*blobRecord)) error {
-	t := targetOf(r)
-	if err := s.preauthorize(r, t, createBlob); err != nil {
-		return err
-	}
 	rec, err := s.writeBlobAs(r, a.conds, true, writeReplace, func(tx store.Tx, old *blobRecord, refs refDelta) (*blobRecord, error) {
 		rec, err := s.replaced(tx, r, old, refs)
 		if err != nil {
@@ -148,8 +144,13 @@ func parseSeqConditions(h http.Header) (seqConditions, error) {
 			continue
 		}
 		n, err := strconv.ParseInt(raw, 10, 64)
-		if err != nil || n < 0 {
+		switch {
+		case err != nil:
 			return c, azerr.InvalidHeader(p.name, raw)
+		case n < 0:
+			// A number, but no sequence number: the service says
+			// InvalidInput (azblob's recorded ...NegOne tests).
+			return c, azerr.Newf(azerr.InvalidInput, "One of the request inputs is not valid: %s is negative.", p.name)
 		}
 		*p.dst = &n
 	}
@@ -228,10 +229,6 @@ func parsePutPage(r *http.Request) (putPageArgs, error) {
 func (s *Service) putPage(w http.ResponseWriter, r *http.Request) error {
 	a, err := parsePutPage(r)
 	if err != nil {
-		return err
-	}
-	t := targetOf(r)
-	if err := s.preauthorize(r, t, writeBlob); err != nil {
 		return err
 	}
 	with := hole(0)
@@ -331,9 +328,6 @@ func parsePageProps(r *http.Request) (pagePropsArgs, error) {
 func (s *Service) setPageProperties(w http.ResponseWriter, r *http.Request) error {
 	a, err := parsePageProps(r)
 	if err != nil {
-		return err
-	}
-	if err := s.preauthorize(r, targetOf(r), writeBlob); err != nil {
 		return err
 	}
 	rec, err := s.writeBlobAs(r, a.conds, false, writePlain, func(_ store.Tx, old *blobRecord, refs refDelta) (*blobRecord, error) {

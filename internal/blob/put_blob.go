@@ -5,7 +5,6 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/structured"
 	"io"
 	"net/http"
-	"strings"
 
 	"github.com/lazuli-storage/lazuli/internal/azerr"
 	"github.com/lazuli-storage/lazuli/internal/cond"
@@ -26,24 +25,13 @@ const (
 	largeLimitsVersion  = "2019-12-12"
 )
 
-// putBlobOrCopy dispatches a PUT on a blob with no comp: Put Blob by
-// x-ms-blob-type, or a copy by x-ms-copy-source.
-func (s *Service) putBlobOrCopy(w http.ResponseWriter, r *http.Request) error {
-	kind := r.Header.Get("X-Ms-Blob-Type")
-	if r.Header.Get("X-Ms-Copy-Source") != "" {
-		return s.copyOrPutFromURL(w, r, kind)
+// putBlobOfNoKind answers a Put Blob that no row of the route table told
+// apart: its x-ms-blob-type is missing or unknown.
+func (s *Service) putBlobOfNoKind(w http.ResponseWriter, r *http.Request) error {
+	if kind := r.Header.Get("X-Ms-Blob-Type"); kind != "" {
+		return azerr.InvalidHeader("x-ms-blob-type", kind)
 	}
-	switch {
-	case kind == "":
-		return azerr.MissingHeader("x-ms-blob-type")
-	case strings.EqualFold(kind, "BlockBlob"):
-		return s.putBlob(w, r)
-	case strings.EqualFold(kind, "PageBlob"):
-		return s.createPageBlob(w, r)
-	case strings.EqualFold(kind, "AppendBlob"):
-		return s.createAppendBlob(w, r)
-	}
-	return azerr.InvalidHeader("x-ms-blob-type", kind)
+	return azerr.MissingHeader("x-ms-blob-type")
 }
 
 // parseContentWrite starts parsing a request whose body is blob content
@@ -78,6 +66,7 @@ type putBlobArgs struct {
 	tags     tagSet
 	sums     checksums
 	length   int64
+	expiry   *expiryRequest // nil when the request sets none
 }
 
 func parsePutBlob(r *http.Request) (putBlobArgs, error) {
@@ -98,6 +87,9 @@ func parsePutBlob(r *http.Request) (putBlobArgs, error) {
 	if a.sums, err = parseChecksums(r.Header); err != nil {
 		return a, err
 	}
+	if a.expiry, err = parseCreateExpiry(r); err != nil {
+		return a, err
+	}
 	a.length, err = contentLength(r, versionLimit(r, largeLimitsVersion, maxPutBlobBytes, legacyPutBlobBytes))
 	return a, err
 }
@@ -108,10 +100,6 @@ func parsePutBlob(r *http.Request) (putBlobArgs, error) {
 func (s *Service) putBlob(w http.ResponseWriter, r *http.Request) error {
 	a, err := parsePutBlob(r)
 	if err != nil {
-		return err
-	}
-	t := targetOf(r)
-	if err := s.preauthorize(r, t, createBlob); err != nil {
 		return err
 	}
 	d := a.sums.digests(request.Of(r).Version, true)
@@ -129,6 +117,9 @@ func (s *Service) putBlob(w http.ResponseWriter, r *http.Request) error {
 		}
 		rec.Props, rec.Metadata, rec.Tier = a.props, a.metadata, a.tier
 		rec.Tags = a.tags
+		if err := a.expiry.apply(rec, s.now()); err != nil {
+			return nil, err
+		}
 		rec.SetSegments([]segment{{Extent: info.ID, Length: info.Size}})
 		refs.add(info.ID)
 		return rec, nil

@@ -87,6 +87,9 @@ type blobRecord struct {
 	// identityState is the version, soft-delete, copy and tier state
 	// (records_identity.go).
 	identityState
+	// retentionState is the expiry, immutability policy and legal hold
+	// (records_retention.go).
+	retentionState
 
 	// segments is the encoded segment list, decoded on demand so that
 	// listings never pay for it.
@@ -175,6 +178,7 @@ func (b *blobRecord) encode() []byte {
 		e.Field(btagTags, b.Tags.encode)
 	}
 	b.identityState.encode(&e)
+	b.retentionState.encode(&e)
 	return e.Bytes()
 }
 
@@ -222,6 +226,8 @@ func decodeBlobRecord(v []byte, withSegments bool) (*blobRecord, error) {
 			b.Tags = decodeTagSet(p)
 		case btagVersion, btagDeleted, btagCopy, btagTierInfo:
 			b.identityState.decodeField(tag, p)
+		case btagExpiry, btagImmutability, btagLegalHold:
+			b.retentionState.decodeField(tag, p)
 		}
 	})
 	return b, d.Err()

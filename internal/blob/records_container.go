@@ -45,6 +45,9 @@ type containerRecord struct {
 	Metadata metadata.Set
 	Lease    lease.Lease
 	ACL      []signedIdentifier
+	// containerLife is the soft delete and move state
+	// (records_container_life.go).
+	containerLife
 }
 
 // signedIdentifier is a stored access policy of a container.
@@ -84,6 +87,7 @@ func (c *containerRecord) encode() []byte {
 			}
 		})
 	}
+	c.containerLife.encode(&e)
 	return e.Bytes()
 }
 
@@ -113,13 +117,15 @@ func decodeContainer(v []byte) (*containerRecord, error) {
 				s.Permission = p.Str()
 				c.ACL = append(c.ACL, s)
 			}
+		case ctagDeleted, ctagMove:
+			c.containerLife.decodeField(tag, p)
 		}
 	})
 	return c, d.Err()
 }
 
 // loadContainer reads a container; found is false when it does not exist
-// or is being deleted.
+// or is hidden (being deleted, soft-deleted or moving).
 func loadContainer(tx store.Tx, account, name string) (c *containerRecord, found bool, err error) {
 	v, err := tx.Get(containerKey(account, name))
 	if errors.Is(err, store.ErrNotFound) {
@@ -132,7 +138,7 @@ func loadContainer(tx store.Tx, account, name string) (c *containerRecord, found
 	if err != nil {
 		return nil, false, err
 	}
-	return c, !c.Deleting, nil
+	return c, !c.hidden(), nil
 }
 
 func saveContainer(tx store.Tx, account, name string, c *containerRecord) error {

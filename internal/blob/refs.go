@@ -91,6 +91,9 @@ func removeBlob(tx store.Tx, account, container, name string, b *blobRecord, d r
 	if err := reindexTags(tx, account, container, name, b, nil); err != nil {
 		return err
 	}
+	if err := reindexExpiry(tx, account, container, name, b, nil); err != nil {
+		return err
+	}
 	if b.HasUncommitted {
 		if err := dropUncommitted(tx, account, container, name, d); err != nil {
 			return err

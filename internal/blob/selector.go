@@ -121,7 +121,7 @@ func loadState(tx store.Tx, account, container, name string, sel selector, now t
 	if err != nil || b == nil || !b.Committed {
 		return nil, err
 	}
-	if deleted, _ := b.softDeleted(now); deleted {
+	if deleted, _ := b.softDeleted(now); deleted || b.expiredAt(now) {
 		return nil, nil
 	}
 	b.loadedFrom = elem

@@ -35,6 +35,9 @@ type Service struct {
 	// that enforces it on every connection and redirect (copy_fetch.go).
 	sources *fetchguard.Guard
 	fetcher *http.Client
+	// versioningDefault is blob versioning for accounts whose service
+	// properties do not set it (--blobVersioning).
+	versioningDefault bool
 }
 
 // New builds the Blob service on the host's storage.
@@ -42,7 +45,8 @@ func New(d server.Deps) (*Service, error) {
 	if d.Store == nil || d.Extents == nil {
 		return nil, errors.New("blob: a store and an extent engine are required")
 	}
-	s := &Service{store: d.Store, extents: d.Extents, clock: d.Clock, logger: d.Logger, loose: d.Loose}
+	s := &Service{store: d.Store, extents: d.Extents, clock: d.Clock, logger: d.Logger, loose: d.Loose,
+		versioningDefault: d.BlobVersioning}
 	if s.clock == nil {
 		s.clock = clock.Real{}
 	}
@@ -78,6 +82,11 @@ type ctxTarget struct{}
 // Handle routes an authenticated request to its operation.
 func (s *Service) Handle(w http.ResponseWriter, r *http.Request) error {
 	t, level := parsePath(request.Of(r).Path, r)
+	if scope, ok := batchScopeOf(r); ok {
+		if err := scope.admit(r, t, level); err != nil {
+			return err
+		}
+	}
 	rule, err := s.routes.Match(r, level)
 	if err != nil {
 		return err
@@ -86,6 +95,9 @@ func (s *Service) Handle(w http.ResponseWriter, r *http.Request) error {
 		if err := validBlobName(t.Blob); err != nil {
 			return err
 		}
+	}
+	if err := route.Authorize(r, s.authTarget(r, t)); err != nil {
+		return err
 	}
 	return rule.Handle(w, withTarget(r, t))
 }
@@ -108,3 +120,7 @@ func parsePath(path string, r *http.Request) (target, route.Level) {
 	}
 	return target{Container: rootContainer, Blob: container}, route.Object
 }
+
+// Routes is the service's route table: its operations and who may call
+// each (the authorization tests walk it).
+func (s *Service) Routes() route.Table { return s.routes }

@@ -29,9 +29,13 @@ const (
 // below it, and it keeps recursion shallow.
 const maxTagQueryLen = 4096
 
-// maxTagComparisons bounds the comparisons of one expression (Azure allows
-// ten tag conditions per query).
+// maxTagComparisons bounds the comparisons of an x-ms-if-tags expression.
 const maxTagComparisons = 10
+
+// maxFindTagKeys bounds the distinct tag keys of a Find Blobs by Tags
+// query; @container does not count, and a range on one key is one key
+// ("there can be at most 10 unique tags in a query").
+const maxFindTagKeys = 10
 
 // containerPseudoKey is the pseudo key of Find Blobs by Tags' container filter.
 const containerPseudoKey = "@container"
@@ -74,20 +78,18 @@ func parseTagQuery(s string, mode tagQueryMode) (*tagExpr, error) {
 	if p.tok.kind != tokEOF {
 		return nil, p.errorf("unexpected %q", p.tok.text)
 	}
+	if mode == findQuery {
+		return e, checkFindQuery(e)
+	}
 	if p.comparisons > maxTagComparisons {
 		return nil, fmt.Errorf("%w: more than %d comparisons", errTagQuery, maxTagComparisons)
-	}
-	if mode == findQuery {
-		if err := checkFindQuery(e); err != nil {
-			return nil, err
-		}
 	}
 	return e, nil
 }
 
-// checkFindQuery applies Find Blobs by Tags' extra rules: at least one tag
-// comparison, @container only with =, and no two bounds on the same side
-// of one key ("a" > '1' AND "a" >= '2').
+// checkFindQuery applies Find Blobs by Tags' extra rules: at least one and
+// at most maxFindTagKeys tag keys, @container only with =, and no two
+// bounds on the same side of one key ("a" > '1' AND "a" >= '2').
 func checkFindQuery(e *tagExpr) error {
 	type sides struct{ lower, upper, eq bool }
 	seen := map[string]*sides{}
@@ -120,6 +122,9 @@ func checkFindQuery(e *tagExpr) error {
 	}
 	if tagComparisons == 0 {
 		return fmt.Errorf("%w: no tag condition", errTagQuery)
+	}
+	if len(seen) > maxFindTagKeys {
+		return fmt.Errorf("%w: there can be at most %d unique tags in a query", errTagQuery, maxFindTagKeys)
 	}
 	return nil
 }

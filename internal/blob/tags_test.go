@@ -136,9 +136,17 @@ func TestBlobTagsLeaseAndSAS(t *testing.T) {
 	if _, err := lc.AcquireLease(e.ctx, -1, nil); err != nil {
 		t.Fatal(err)
 	}
-	// No lease ID is needed; a wrong one fails.
-	if _, err := b.SetTags(e.ctx, map[string]string{"a": "2"}, nil); err != nil {
-		t.Fatalf("set tags on a leased blob: %v", err)
+	// Setting the tags of a leased blob needs its lease ID (azblob's live
+	// test TestSetBlobTagsWithLeaseId); reading them does not. A wrong one
+	// fails.
+	_, err = b.SetTags(e.ctx, map[string]string{"a": "2"}, nil)
+	wantCode(t, err, 412, "LeaseIdMissing")
+	if _, err := b.GetTags(e.ctx, nil); err != nil {
+		t.Fatalf("get tags of a leased blob: %v", err)
+	}
+	right := &blob.AccessConditions{LeaseAccessConditions: &blob.LeaseAccessConditions{LeaseID: to.Ptr("11111111-2222-3333-4444-555555555555")}}
+	if _, err := b.SetTags(e.ctx, map[string]string{"a": "2"}, &blob.SetTagsOptions{AccessConditions: right}); err != nil {
+		t.Fatalf("set tags with the lease ID: %v", err)
 	}
 	wrong := &blob.AccessConditions{LeaseAccessConditions: &blob.LeaseAccessConditions{LeaseID: to.Ptr("99999999-2222-3333-4444-555555555555")}}
 	_, err = b.SetTags(e.ctx, map[string]string{"a": "3"}, &blob.SetTagsOptions{AccessConditions: wrong})
@@ -423,4 +431,31 @@ func TestFindBlobsByTagsPermissions(t *testing.T) {
 	if err != nil || len(cresp.Blobs) != 1 {
 		t.Fatalf("container find with f: %v", err)
 	}
+}
+
+// TestFindBlobsTenUniqueTagsOverSockets: ten distinct tag keys plus
+// @container find the blob; an eleventh key is 400
+// InvalidQueryParameterValue (see TestFindQueryCountsUniqueTags).
+func TestFindBlobsTenUniqueTagsOverSockets(t *testing.T) {
+	e := start(t)
+	c := e.container("tenkeys")
+	tags := map[string]string{}
+	where := `@container = 'tenkeys'`
+	for i := 0; i < 10; i++ {
+		k := fmt.Sprintf("k%d", i)
+		tags[k] = "v"
+		where += fmt.Sprintf(` AND "%s" = 'v'`, k)
+	}
+	e.tagged(c, "b", tags)
+	resp, err := e.svc.FilterBlobs(e.ctx, where, nil)
+	if err != nil || len(resp.Blobs) != 1 {
+		t.Fatalf("ten keys and @container: %v %+v", err, resp)
+	}
+	_, err = e.svc.FilterBlobs(e.ctx, where+` AND "k10" = 'v'`, nil)
+	wantCode(t, err, 400, "InvalidQueryParameterValue")
+	// Find Blobs by Tags in Container takes its container from the URL
+	// alone: "Error parsing query: Cannot have container in both uri and
+	// query" (Azure/azure-sdk-for-net#27610).
+	_, err = c.FilterBlobs(e.ctx, where, nil)
+	wantCode(t, err, 400, "InvalidQueryParameterValue")
 }

@@ -115,3 +115,27 @@ func TestArchiveAndRehydrate(t *testing.T) {
 		t.Fatal("a standard rehydration did not end")
 	}
 }
+
+// TestGetBlobAnswersAccessTier follows azblob's recorded
+// TestDownloadStreamAccessTierHeaders: from version 2026-10-06 Get Blob
+// answers the access tier headers Get Blob Properties has
+// (Azure/azure-sdk-for-go#27196, azure-rest-api-specs#42570). Earlier
+// versions do not.
+func TestGetBlobAnswersAccessTier(t *testing.T) {
+	e := start(t)
+	b := e.upload(e.container("dltier"), "b", []byte("x")).BlobClient()
+	if _, err := b.SetTier(e.ctx, blob.AccessTierCool, nil); err != nil {
+		t.Fatal(err)
+	}
+	dl, err := b.DownloadStream(e.ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dl.Body.Close()
+	if dl.AccessTier == nil || *dl.AccessTier != "Cool" || dl.AccessTierChangeTime == nil {
+		t.Fatalf("download: tier %v change time %v", dl.AccessTier, dl.AccessTierChangeTime)
+	}
+	if r := e.raw(http.MethodGet, "dltier/b", nil, nil); r.Header.Get("X-Ms-Access-Tier") != "" {
+		t.Fatalf("version 2025-01-05 answered x-ms-access-tier %q", r.Header.Get("X-Ms-Access-Tier"))
+	}
+}

@@ -18,13 +18,14 @@ func (s *Service) undeleteBlob(w http.ResponseWriter, r *http.Request) error {
 	if _, err := parseBaseRequest(r, 0); err != nil {
 		return err
 	}
-	if err := s.preauthorize(r, t, writeBlob); err != nil {
-		return err
-	}
 	account := request.Of(r).Account
 	err := s.store.Update(r.Context(), func(tx store.Tx) error {
 		if _, found, err := loadContainer(tx, account, t.Container); err != nil || !found {
 			return firstErr(err, containerNotFound())
+		}
+		// An expired base blob is gone: what is restored takes its place.
+		if _, err := loadBlobForWrite(tx, account, t.Container, t.Blob, s.now()); err != nil {
+			return err
 		}
 		d, err := s.newDeletion(tx, account, t)
 		if err != nil {

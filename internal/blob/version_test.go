@@ -11,6 +11,9 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/blob"
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/blockblob"
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/container"
+
+	"github.com/lazuli-storage/lazuli/internal/config"
+	"github.com/lazuli-storage/lazuli/internal/lazulitest"
 )
 
 func TestVersioningKeepsEveryWrite(t *testing.T) {
@@ -173,5 +176,24 @@ func TestStatesWithDelimiterAndContainerDelete(t *testing.T) {
 	c = e.container("states")
 	if got := e.listed(c, container.ListBlobsInclude{Snapshots: true, Versions: true, Deleted: true}, 0); got != "" {
 		t.Fatalf("a new container with the old name lists %q", got)
+	}
+}
+
+// TestBlobVersioningDefault: --blobVersioning turns versioning on for every
+// account that has not set it, as the accounts of the SDKs' live tests
+// have it on, so their code runs unchanged. An account's own setting wins.
+func TestBlobVersioningDefault(t *testing.T) {
+	e := startWith(t, lazulitest.Options{InMemory: true, Configure: func(c *config.Config) { c.BlobVersioning = true }})
+	resp := e.raw(http.MethodGet, "?restype=service&comp=properties", nil, nil)
+	if body := string(must(io.ReadAll(resp.Body)).on(t)); !strings.Contains(body, "<IsVersioningEnabled>true</IsVersioningEnabled>") {
+		t.Fatalf("service properties: %s", body)
+	}
+	bb := e.container("defaultver").NewBlockBlobClient("doc")
+	if up := must(bb.Upload(e.ctx, nopCloser([]byte("one")), nil)).on(t); up.VersionID == nil {
+		t.Fatal("no version ID with --blobVersioning")
+	}
+	e.setDataProtection(false, 0)
+	if up := must(bb.Upload(e.ctx, nopCloser([]byte("two")), nil)).on(t); up.VersionID != nil {
+		t.Fatalf("version ID %s after the account turned versioning off", *up.VersionID)
 	}
 }

@@ -46,12 +46,24 @@ type dataPolicy struct {
 	// permanentDelete allows deletetype=permanent on soft-deleted
 	// snapshots and versions.
 	permanentDelete bool
+	// immutableVersions is version-level immutability (immutability.go).
+	immutableVersions bool
+	// containerRetention is how long a deleted container is kept; 0 when
+	// container soft delete is off (container_softdelete.go).
+	containerRetention time.Duration
 }
 
 // policyCache remembers the policy derived from each account's stored
 // service properties, keyed by their exact bytes: every blob write reads
 // the record in its own transaction, but decodes it only when it changed.
-var policyCache sync.Map // account -> *cachedPolicy
+var policyCache sync.Map // policyKey -> *cachedPolicy
+
+// policyKey names a cached policy: the account and the server's versioning
+// default, which differ between servers of one process.
+type policyKey struct {
+	account           string
+	versioningDefault bool
+}
 
 type cachedPolicy struct {
 	raw    []byte
@@ -60,30 +72,45 @@ type cachedPolicy struct {
 
 // loadPolicy reads the account's data protection settings in the write's
 // own transaction, so a write never races a change of the settings.
-func loadPolicy(tx store.Tx, account string) (dataPolicy, error) {
+func (s *Service) loadPolicy(tx store.Tx, account string) (dataPolicy, error) {
 	raw, err := tx.Get(svcprops.Key(account, string(auth.Blob)))
 	if errors.Is(err, store.ErrNotFound) {
-		return dataPolicy{}, nil
+		return dataPolicy{versioning: s.versioningDefault}, nil
 	}
 	if err != nil {
 		return dataPolicy{}, err
 	}
-	if c, ok := policyCache.Load(account); ok && bytes.Equal(c.(*cachedPolicy).raw, raw) {
+	key := policyKey{account, s.versioningDefault}
+	if c, ok := policyCache.Load(key); ok && bytes.Equal(c.(*cachedPolicy).raw, raw) {
 		return c.(*cachedPolicy).policy, nil
 	}
 	p, err := svcprops.Load(tx, account, string(auth.Blob))
 	if err != nil {
 		return dataPolicy{}, err
 	}
-	d := policyOf(p)
-	policyCache.Store(account, &cachedPolicy{raw: bytes.Clone(raw), policy: d})
+	d := policyOf(s.withVersioningDefault(p))
+	policyCache.Store(key, &cachedPolicy{raw: bytes.Clone(raw), policy: d})
 	return d, nil
+}
+
+// withVersioningDefault fills IsVersioningEnabled from --blobVersioning
+// when the account has not set it.
+func (s *Service) withVersioningDefault(p svcprops.Properties) svcprops.Properties {
+	if p.IsVersioningEnabled == nil && s.versioningDefault {
+		on := true
+		p.IsVersioningEnabled = &on
+	}
+	return p
 }
 
 // policyOf derives the data protection settings from service properties.
 func policyOf(p svcprops.Properties) dataPolicy {
 	var d dataPolicy
 	d.versioning = p.IsVersioningEnabled != nil && *p.IsVersioningEnabled
+	d.immutableVersions = d.versioning && p.ImmutableStorageWithVersioning != nil && p.ImmutableStorageWithVersioning.Enabled
+	if rp := p.ContainerDeleteRetentionPolicy; rp != nil && rp.Enabled && rp.Days != nil {
+		d.containerRetention = time.Duration(*rp.Days) * 24 * time.Hour
+	}
 	if rp := p.DeleteRetentionPolicy; rp != nil && rp.Enabled && rp.Days != nil {
 		d.retention = time.Duration(*rp.Days) * 24 * time.Hour
 		d.permanentDelete = rp.AllowPermanentDelete != nil && *rp.AllowPermanentDelete
@@ -117,6 +144,11 @@ func (s *Service) beginHistory(tx store.Tx, account string, t target, old *blobR
 		if (kind == writeProps || kind == writeMetadata) && old.archivedAt(h.now) {
 			return nil, azerr.New(azerr.BlobArchived)
 		}
+		if protectsInPlace(kind) {
+			if err := old.protection(h.now); err != nil {
+				return nil, err
+			}
+		}
 	}
 	if kind == writePlain || kind == writeProps || kind == writeIncremental {
 		return h, nil
@@ -127,8 +159,16 @@ func (s *Service) beginHistory(tx store.Tx, account string, t target, old *blobR
 		h.prev = &p
 	}
 	var err error
-	h.policy, err = loadPolicy(tx, account)
-	return h, err
+	if h.policy, err = s.loadPolicy(tx, account); err != nil {
+		return nil, err
+	}
+	if h.prev != nil && !h.policy.versioning {
+		// Only a version could keep a protected state that is replaced.
+		if err := h.prev.protection(h.now); err != nil {
+			return nil, err
+		}
+	}
+	return h, nil
 }
 
 // finish keeps the blob's previous state as the policy asks and gives the
@@ -197,6 +237,7 @@ func frozen(b *blobRecord) *blobRecord {
 	v := *b
 	v.Lease = lease.Lease{}
 	v.HasUncommitted, v.BlockIDLen = false, 0
+	v.ExpiresOn = time.Time{} // only the base blob expires
 	return &v
 }
 

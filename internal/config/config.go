@@ -43,6 +43,9 @@ type Config struct {
 	// clients that stall (server/limits.go).
 	BodyTimeout, WriteTimeout time.Duration
 	MaxConns                  int
+	// BlobVersioning turns blob versioning on for every account whose
+	// service properties do not say (--blobVersioning).
+	BlobVersioning bool
 	// CopySourceAllow lists the hosts copy sources may be fetched from
 	// (--copySourceAllow); empty means the default policy (fetchguard).
 	CopySourceAllow []string
@@ -112,6 +115,7 @@ func Parse(args []string, getenv func(string) string, usageOut io.Writer) (*Conf
 		fs.StringVar(&c.Location, n, "./lazuli-data", "data directory")
 	}
 	fs.BoolVar(&c.InMemory, "inMemoryPersistence", false, "keep all data in memory; nothing is written to disk")
+	fs.BoolVar(&c.BlobVersioning, "blobVersioning", false, "turn blob versioning on for every account whose service properties do not set IsVersioningEnabled")
 	fs.StringVar(&c.Store, "store", "", "store URL: sqlite:PATH, memory:, or postgres://user@host:port/db (default sqlite under --location)")
 	fs.IntVar(&c.PostgresConns, "pgConns", 0, "connection pool size for a postgres store (0: default)")
 	fs.DurationVar(&c.BodyTimeout, "bodyTimeout", server.DefaultBodyTimeout, "close a connection whose request body makes no progress for this long (0: never)")

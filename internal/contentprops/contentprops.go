@@ -14,14 +14,34 @@ import (
 	"encoding/base64"
 	"net/http"
 
+	"github.com/lazuli-storage/lazuli/internal/azerr"
 	"github.com/lazuli-storage/lazuli/internal/record"
 )
+
+// ParseMD5Property reads the Content-MD5 property a request sets
+// (x-ms-blob-content-md5, x-ms-content-md5); "" is nil. The service stores
+// that property as given, whatever its length: it is not checked against
+// any content (the SDKs' live tests set 4-, 5- and 12-byte values and read
+// them back). Only the transactional Content-MD5 of a body must be a 16-byte
+// digest. A value that is not Base64 is 400 InvalidMd5.
+func ParseMD5Property(h http.Header, name string) ([]byte, error) {
+	raw := h.Get(name)
+	if raw == "" {
+		return nil, nil
+	}
+	sum, err := base64.StdEncoding.DecodeString(raw)
+	if err != nil {
+		return nil, azerr.New(azerr.InvalidMd5).With("HeaderName", name).With("HeaderValue", raw)
+	}
+	return sum, nil
+}
 
 // DefaultType is the Content-Type answered for content stored without one.
 const DefaultType = "application/octet-stream"
 
-// Props are the content properties of a blob or file. MD5 is the 16-byte
-// digest the client set, or nil.
+// Props are the content properties of a blob or file. MD5 is the digest
+// the client set (16 bytes when it is a real MD5, see ParseMD5Property), or
+// nil.
 type Props struct {
 	Type, Encoding, Language, Disposition, CacheControl string
 	MD5                                                 []byte
@@ -65,15 +85,24 @@ func FromResponse(h http.Header) Props {
 	return p
 }
 
-// WriteHeaders writes the properties as a read answers them: Content-Type
-// always (DefaultType when unset), the others when set. Content-MD5 is the
-// caller's, because a range read answers it differently.
+// WriteHeaders writes the properties as a file read answers them:
+// Content-Type always (DefaultType when unset), the others when set.
+// Content-MD5 is the caller's, because a range read answers it differently.
 func (p *Props) WriteHeaders(h http.Header) {
 	ct := p.Type
 	if ct == "" {
 		ct = DefaultType
 	}
 	h.Set("Content-Type", ct)
+	p.WriteSetHeaders(h)
+}
+
+// WriteSetHeaders writes the properties that are set, Content-Type
+// included, as a blob read answers them: a blob is stored with DefaultType
+// when created without a type, so an empty one was cleared by Set Blob
+// Properties, and the service then answers no Content-Type.
+func (p *Props) WriteSetHeaders(h http.Header) {
+	setIf(h, "Content-Type", p.Type)
 	setIf(h, "Content-Encoding", p.Encoding)
 	setIf(h, "Content-Language", p.Language)
 	setIf(h, "Content-Disposition", p.Disposition)

@@ -11,7 +11,6 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/lazuli-storage/lazuli/internal/auth"
 	"github.com/lazuli-storage/lazuli/internal/azerr"
 	"github.com/lazuli-storage/lazuli/internal/extent"
 	"github.com/lazuli-storage/lazuli/internal/file/ranges"
@@ -27,9 +26,6 @@ const maxRangeMD5 = 4 << 20
 // getFile serves Get File (GET) and Get File Properties (HEAD).
 func (s *Service) getFile(w http.ResponseWriter, r *http.Request) error {
 	t := targetOf(r)
-	if err := s.authorize(r, t, auth.ResourceObject, "r", false); err != nil {
-		return err
-	}
 	head := r.Method == http.MethodHead
 	br, ranged, err := requestRange(r.Header)
 	if err != nil && !head {

@@ -12,6 +12,7 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/extent"
 	"github.com/lazuli-storage/lazuli/internal/file/ranges"
 	"github.com/lazuli-storage/lazuli/internal/file/smbstate"
+	"github.com/lazuli-storage/lazuli/internal/guid"
 	"github.com/lazuli-storage/lazuli/internal/lease"
 	"github.com/lazuli-storage/lazuli/internal/metadata"
 	"github.com/lazuli-storage/lazuli/internal/store"
@@ -25,14 +26,17 @@ import (
 
 // copyRequest is the destination side of a Copy File.
 type copyRequest struct {
-	meta           metadata.Set
-	metaSet        bool
-	smb            smbRequest
-	attrsFromSrc   bool
-	timesFromSrc   [3]bool // creation, last write, change
-	permFromSource bool
-	ignoreReadOnly bool
-	leaseID        string
+	// authorizeReplace checks, in the copy's transaction, that the caller
+	// may replace the existing destination.
+	authorizeReplace func(tx store.Tx) error
+	meta             metadata.Set
+	metaSet          bool
+	smb              smbRequest
+	attrsFromSrc     bool
+	timesFromSrc     [3]bool // creation, last write, change
+	permFromSource   bool
+	ignoreReadOnly   bool
+	leaseID          string
 }
 
 func parseCopyRequest(h http.Header) (copyRequest, error) {
@@ -74,7 +78,7 @@ func parseCopyRequest(h http.Header) (copyRequest, error) {
 
 func (s *Service) copyFile(w http.ResponseWriter, r *http.Request) error {
 	t := targetOf(r)
-	if err := s.authorizeWrite(r, t, auth.ResourceObject, "cw", false); err != nil {
+	if err := readOnlySnapshot(t); err != nil {
 		return err
 	}
 	raw := r.Header.Get("X-Ms-Copy-Source")
@@ -94,8 +98,10 @@ func (s *Service) copyFile(w http.ResponseWriter, r *http.Request) error {
 	} else if err := s.authorizeSource(r, src); err != nil {
 		return err
 	}
+	// Replacing an existing file needs more than creating one (Need.Replace).
+	req.authorizeReplace = func(tx store.Tx) error { return s.authorizeOverwrite(tx, r, t) }
 	now := s.now()
-	copyID := lease.NewID()
+	copyID := guid.New()
 	var n *node
 	err = s.store.Update(r.Context(), func(tx store.Tx) error {
 		var err error
@@ -191,6 +197,11 @@ func (s *Service) copyTarget(tx store.Tx, t *target, req copyRequest, now time.T
 	if err != nil || old == nil {
 		return old, err
 	}
+	if req.authorizeReplace != nil {
+		if err := req.authorizeReplace(tx); err != nil {
+			return nil, err
+		}
+	}
 	if old.SMB.Attrs&attrReadOnly != 0 && !req.ignoreReadOnly {
 		return nil, azerr.New(azerr.ReadOnlyAttribute)
 	}
@@ -242,7 +253,7 @@ func sourceError(err error) error {
 
 func (s *Service) abortCopy(w http.ResponseWriter, r *http.Request) error {
 	t := targetOf(r)
-	if err := s.authorizeWrite(r, t, auth.ResourceObject, "w", false); err != nil {
+	if err := readOnlySnapshot(t); err != nil {
 		return err
 	}
 	action := r.Header.Get("X-Ms-Copy-Action")

@@ -4,7 +4,6 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/lazuli-storage/lazuli/internal/auth"
 	"github.com/lazuli-storage/lazuli/internal/azerr"
 	"github.com/lazuli-storage/lazuli/internal/etag"
 	"github.com/lazuli-storage/lazuli/internal/file/smbstate"
@@ -14,7 +13,7 @@ import (
 
 func (s *Service) createDirectory(w http.ResponseWriter, r *http.Request) error {
 	t := targetOf(r)
-	if err := s.authorizeWrite(r, t, auth.ResourceObject, "cw", false); err != nil {
+	if err := readOnlySnapshot(t); err != nil {
 		return err
 	}
 	smb, err := parseSMBRequest(r.Header, true)
@@ -77,9 +76,6 @@ func writeNodeWrite(w http.ResponseWriter, n *node, status int) {
 
 func (s *Service) getDirectoryProperties(w http.ResponseWriter, r *http.Request) error {
 	t := targetOf(r)
-	if err := s.authorize(r, t, auth.ResourceObject, "r", false); err != nil {
-		return err
-	}
 	var n *node
 	err := s.store.View(r.Context(), func(tx store.Tx) error {
 		var err error
@@ -100,7 +96,7 @@ func (s *Service) getDirectoryProperties(w http.ResponseWriter, r *http.Request)
 
 func (s *Service) deleteDirectory(w http.ResponseWriter, r *http.Request) error {
 	t := targetOf(r)
-	if err := s.authorizeWrite(r, t, auth.ResourceObject, "d", false); err != nil {
+	if err := readOnlySnapshot(t); err != nil {
 		return err
 	}
 	err := s.store.Update(r.Context(), func(tx store.Tx) error {
@@ -137,7 +133,7 @@ func (s *Service) deleteDirectory(w http.ResponseWriter, r *http.Request) error 
 
 func (s *Service) setDirectoryProperties(w http.ResponseWriter, r *http.Request) error {
 	t := targetOf(r)
-	if err := s.authorizeWrite(r, t, auth.ResourceObject, "w", false); err != nil {
+	if err := readOnlySnapshot(t); err != nil {
 		return err
 	}
 	smb, err := parseSMBRequest(r.Header, true)
@@ -193,7 +189,7 @@ func parentPermKey(tx store.Tx, t *target, n *node) (string, error) {
 
 func (s *Service) setDirectoryMetadata(w http.ResponseWriter, r *http.Request) error {
 	t := targetOf(r)
-	if err := s.authorizeWrite(r, t, auth.ResourceObject, "w", false); err != nil {
+	if err := readOnlySnapshot(t); err != nil {
 		return err
 	}
 	meta, err := metadata.Parse(r.Header)

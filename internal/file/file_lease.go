@@ -3,13 +3,12 @@ package file
 import (
 	"net/http"
 
-	"github.com/lazuli-storage/lazuli/internal/auth"
 	"github.com/lazuli-storage/lazuli/internal/file/smbstate"
 	"github.com/lazuli-storage/lazuli/internal/lease"
 	"github.com/lazuli-storage/lazuli/internal/store"
 )
 
-// leaseFile is Lease File (spec §6.2): infinite leases only, no renew, an
+// leaseFile is Lease File (learn.microsoft.com/rest/api/storageservices/lease-file): infinite leases only, no renew, an
 // immediate break. Acquiring behaves as an SMB open for write and delete
 // that shares reads, so open handles with write or delete access refuse it.
 func (s *Service) leaseFile(w http.ResponseWriter, r *http.Request) error {
@@ -18,11 +17,7 @@ func (s *Service) leaseFile(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	perm := "w"
-	if req.Action == lease.Break {
-		perm = "wd"
-	}
-	if err := s.authorizeWrite(r, t, auth.ResourceObject, perm, false); err != nil {
+	if err := readOnlySnapshot(t); err != nil {
 		return err
 	}
 	now := s.now()

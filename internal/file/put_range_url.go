@@ -24,7 +24,7 @@ import (
 // source is read from the Blob service into one new extent.
 func (s *Service) putRangeFromURL(w http.ResponseWriter, r *http.Request) error {
 	t := targetOf(r)
-	if err := s.authorizeWrite(r, t, auth.ResourceObject, "w", false); err != nil {
+	if err := readOnlySnapshot(t); err != nil {
 		return err
 	}
 	rw, err := parseRangeWrite(r.Header)

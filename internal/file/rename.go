@@ -6,7 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lazuli-storage/lazuli/internal/auth"
 	"github.com/lazuli-storage/lazuli/internal/azerr"
 	"github.com/lazuli-storage/lazuli/internal/etag"
 	"github.com/lazuli-storage/lazuli/internal/file/smbstate"
@@ -69,7 +68,7 @@ func (s *Service) parseRename(r *http.Request, t *target, dir bool) (renameReque
 func (s *Service) rename(w http.ResponseWriter, r *http.Request) error {
 	t := targetOf(r)
 	dir := r.URL.Query().Get("restype") == "directory"
-	if err := s.authorizeWrite(r, t, auth.ResourceObject, "w", false); err != nil {
+	if err := readOnlySnapshot(t); err != nil {
 		return err
 	}
 	if t.Path.isRoot() {

@@ -174,3 +174,24 @@ func TestCreateOnlySASCannotReplaceAFile(t *testing.T) {
 	_, err = sasFileClient(t, base+"/new?"+query).Create(ctx, 4, nil)
 	must(t, err)
 }
+
+// TestCreateOnlySASCannotCopyOverAFile: Copy File with the create
+// permission makes a new file ("copy a file to a new file"); onto an
+// existing file it is a replacement, which needs write.
+func TestCreateOnlySASCannotCopyOverAFile(t *testing.T) {
+	_, svc := start(t, lazulitest.Options{InMemory: true})
+	sh := newShare(t, svc, "conlycopy")
+	existing := sh.NewRootDirectoryClient().NewFileClient("keep")
+	_, err := existing.Create(ctx, 4, nil)
+	must(t, err)
+	_, err = existing.UploadRange(ctx, 0, streamOf([]byte("keep")), nil)
+	must(t, err)
+	shareURL, err := sh.GetSASURL(sas.SharePermissions{Read: true, Create: true}, time.Now().Add(time.Hour), nil)
+	must(t, err)
+	base, query, _ := strings.Cut(shareURL, "?")
+	source := base + "/keep?" + query
+	_, err = sasFileClient(t, base+"/copied?"+query).StartCopyFromURL(ctx, source, nil)
+	must(t, err)
+	_, err = sasFileClient(t, base+"/keep?"+query).StartCopyFromURL(ctx, source, nil)
+	wantCode(t, err, http.StatusForbidden, "AuthorizationPermissionMismatch")
+}

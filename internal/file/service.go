@@ -91,6 +91,9 @@ func (s *Service) Handle(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	if err := route.Authorize(r, s.authTarget(r, t)); err != nil {
+		return err
+	}
 	return rule.Handle(w, r.WithContext(context.WithValue(r.Context(), ctxTarget{}, t)))
 }
 
@@ -152,43 +155,24 @@ func parseSnapshot(raw string) (string, error) {
 // now is the service's current time.
 func (s *Service) now() time.Time { return s.clock.Now().UTC() }
 
-// authorize checks what the caller may do. Policy lookups read the share's
-// stored access policies in their own snapshot, and only when a SAS names
-// one.
-func (s *Service) authorize(r *http.Request, t *target, rt auth.ResourceType, perm string, serviceSASDenied bool) error {
-	id := request.Of(r).Identity
-	if id == nil {
-		return azerr.New(azerr.NoAuthenticationInformation)
-	}
-	a := auth.Access{Service: auth.File, ResourceType: rt, Perm: perm, Container: t.Share,
-		Object: t.Path.String(), ServiceSASDenied: serviceSASDenied}
+// authTarget is the share and path a request addresses, for the
+// authorizer. Policy lookups read the share's stored access policies in
+// their own snapshot, and only when a SAS names one.
+func (s *Service) authTarget(r *http.Request, t *target) auth.Target {
+	a := auth.Target{Service: auth.File, Container: t.Share, Object: t.Path.String()}
 	if t.Share != "" {
 		a.Policy = func(si string) (*auth.AccessPolicy, error) { return s.lookupPolicy(r.Context(), t, si) }
 	}
-	return id.Authorize(a)
+	return a
 }
 
-// authorizeOverwrite is the check a Create File that finds the file
-// existing makes in its own transaction: the create permission (c) makes
-// new files only, replacing one needs write (w).
+// authorizeOverwrite is the check a write that finds its file existing
+// makes in its own transaction, as its route row declares (Need.Replace):
+// the create permission (c) makes new files only.
 func (s *Service) authorizeOverwrite(tx store.Tx, r *http.Request, t *target) error {
-	id := request.Of(r).Identity
-	if id == nil {
-		return azerr.New(azerr.NoAuthenticationInformation)
-	}
-	return id.Authorize(auth.Access{Service: auth.File, ResourceType: auth.ResourceObject, Perm: "w",
-		Container: t.Share, Object: t.Path.String(),
-		Policy: func(si string) (*auth.AccessPolicy, error) { return policyIn(tx, t, si) }})
-}
-
-// authorizeWrite authorizes a write as authorize does, then refuses it on
-// a share snapshot, which is read-only (400
-// ShareSnapshotOperationNotSupported).
-func (s *Service) authorizeWrite(r *http.Request, t *target, rt auth.ResourceType, perm string, serviceSASDenied bool) error {
-	if err := s.authorize(r, t, rt, perm, serviceSASDenied); err != nil {
-		return err
-	}
-	return readOnlySnapshot(t)
+	a := s.authTarget(r, t)
+	a.Policy = func(si string) (*auth.AccessPolicy, error) { return policyIn(tx, t, si) }
+	return route.AuthorizeReplace(r, a)
 }
 
 // notImplemented answers an operation Lazuli does not provide yet.
@@ -197,3 +181,7 @@ func notImplemented(op string) route.Handler {
 		return azerr.Newf(azerr.NotImplemented, "%s is not implemented by Lazuli's File service.", op)
 	}
 }
+
+// Routes is the service's route table: its operations and who may call
+// each (the authorization tests walk it).
+func (s *Service) Routes() route.Table { return s.routes }

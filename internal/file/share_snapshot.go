@@ -6,7 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lazuli-storage/lazuli/internal/auth"
 	"github.com/lazuli-storage/lazuli/internal/azerr"
 	"github.com/lazuli-storage/lazuli/internal/extent"
 	"github.com/lazuli-storage/lazuli/internal/lease"
@@ -25,7 +24,7 @@ const maxSnapshots = 200
 
 func (s *Service) snapshotShare(w http.ResponseWriter, r *http.Request) error {
 	t := targetOf(r)
-	if err := s.authorizeWrite(r, t, auth.ResourceContainer, "w", true); err != nil {
+	if err := readOnlySnapshot(t); err != nil {
 		return err
 	}
 	meta, err := metadata.Parse(r.Header)
@@ -164,9 +163,6 @@ func copyShareContent(tx store.Tx, account, share, snap string) error {
 
 func (s *Service) deleteShare(w http.ResponseWriter, r *http.Request) error {
 	t := targetOf(r)
-	if err := s.authorize(r, t, auth.ResourceContainer, "d", true); err != nil {
-		return err
-	}
 	include := strings.ToLower(strings.TrimSpace(r.Header.Get("X-Ms-Delete-Snapshots")))
 	if include != "" && include != "include" && include != "include-leased" {
 		return azerr.InvalidHeader("x-ms-delete-snapshots", r.Header.Get("X-Ms-Delete-Snapshots"))

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lazuli-storage/lazuli/internal/auth"
 	"github.com/lazuli-storage/lazuli/internal/azerr"
 	"github.com/lazuli-storage/lazuli/internal/etag"
 	"github.com/lazuli-storage/lazuli/internal/lease"
@@ -64,7 +63,7 @@ func parseProtocols(h http.Header) error {
 
 func (s *Service) createShare(w http.ResponseWriter, r *http.Request) error {
 	t := targetOf(r)
-	if err := s.authorizeWrite(r, t, auth.ResourceContainer, "cw", true); err != nil {
+	if err := readOnlySnapshot(t); err != nil {
 		return err
 	}
 	quota, set, err := parseQuota(r.Header)
@@ -126,9 +125,6 @@ func createRoot(tx store.Tx, account, share string, tick etag.Tick, now time.Tim
 
 func (s *Service) getShareProperties(w http.ResponseWriter, r *http.Request) error {
 	t := targetOf(r)
-	if err := s.authorize(r, t, auth.ResourceContainer, "r", true); err != nil {
-		return err
-	}
 	now := s.now()
 	sh, err := s.viewShare(r, t, now)
 	if err != nil {
@@ -160,7 +156,7 @@ func setLeaseHeaders(h http.Header, l lease.Lease, now time.Time, k lease.Kind) 
 
 func (s *Service) setShareProperties(w http.ResponseWriter, r *http.Request) error {
 	t := targetOf(r)
-	if err := s.authorizeWrite(r, t, auth.ResourceContainer, "w", true); err != nil {
+	if err := readOnlySnapshot(t); err != nil {
 		return err
 	}
 	quota, quotaSet, err := parseQuota(r.Header)
@@ -191,7 +187,7 @@ func (s *Service) setShareProperties(w http.ResponseWriter, r *http.Request) err
 
 func (s *Service) setShareMetadata(w http.ResponseWriter, r *http.Request) error {
 	t := targetOf(r)
-	if err := s.authorizeWrite(r, t, auth.ResourceContainer, "w", true); err != nil {
+	if err := readOnlySnapshot(t); err != nil {
 		return err
 	}
 	meta, err := metadata.Parse(r.Header)
@@ -243,9 +239,6 @@ func (s *Service) updateShare(r *http.Request, t *target, now time.Time, change 
 
 func (s *Service) getShareStats(w http.ResponseWriter, r *http.Request) error {
 	t := targetOf(r)
-	if err := s.authorize(r, t, auth.ResourceContainer, "r", true); err != nil {
-		return err
-	}
 	var sh *shareRecord
 	err := s.store.View(r.Context(), func(tx store.Tx) error {
 		var err error
@@ -257,9 +250,9 @@ func (s *Service) getShareStats(w http.ResponseWriter, r *http.Request) error {
 	}
 	setETag(w.Header(), sh.ETag)
 	x := newXML()
-	x.open("ShareStats")
-	x.elem("ShareUsageBytes", strconv.FormatInt(sh.Usage, 10))
-	x.close("ShareStats")
-	x.send(w, http.StatusOK)
+	x.Open("ShareStats")
+	x.Elem("ShareUsageBytes", strconv.FormatInt(sh.Usage, 10))
+	x.Close("ShareStats")
+	x.Send(w, http.StatusOK)
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"net/url"
 	"strconv"
 	"time"
 
@@ -126,13 +127,12 @@ func (s *Service) authorizeSource(r *http.Request, src sourceRef) error {
 		if err != nil {
 			return denied
 		}
-		t := src.file
-		err = id.Authorize(auth.Access{Service: auth.File, ResourceType: auth.ResourceObject, Perm: "r",
-			Container: t.Share, Object: t.Path.String(),
-			Policy: func(si string) (*auth.AccessPolicy, error) {
-				return s.lookupPolicy(context.WithoutCancel(r.Context()), t, si)
-			}})
+		// The source is read as a Get File of its URL would be.
+		get, err := s.routes.Lookup(http.MethodGet, levelFile, url.Values{}, http.Header{})
 		if err != nil {
+			return err
+		}
+		if id.Allow(get.Access, s.authTarget(r.WithContext(context.WithoutCancel(r.Context())), src.file)) != nil {
 			return denied
 		}
 		return nil

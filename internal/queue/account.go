@@ -59,9 +59,6 @@ type listedQueue struct {
 // listQueues is List Queues: queues in name order from the marker, filtered
 // by prefix, at most maxresults, with NextMarker naming the next queue.
 func (s *Service) listQueues(w http.ResponseWriter, r *http.Request, t target) error {
-	if err := s.authorize(r, t, "l", true); err != nil {
-		return err
-	}
 	p, err := parseListParams(r)
 	if err != nil {
 		return err
@@ -143,48 +140,38 @@ func serviceEndpoint(r *http.Request, info *request.Info) string {
 
 // appendQueueList renders the List Queues body.
 func appendQueueList(dst []byte, endpoint string, p listParams, page []listedQueue, next string) []byte {
-	dst = append(dst, xmlDecl...)
-	dst = append(dst, `<EnumerationResults ServiceEndpoint="`...)
-	dst = appendEscaped(dst, []byte(endpoint))
-	dst = append(dst, `">`...)
+	x := newXML(dst)
+	x.Open("EnumerationResults", "ServiceEndpoint", endpoint)
 	if p.hasPrefix {
-		dst = appendElement(dst, "Prefix", p.prefix)
+		x.Elem("Prefix", p.prefix)
 	}
 	if p.hasMarker {
-		dst = appendElement(dst, "Marker", p.marker)
+		x.Elem("Marker", p.marker)
 	}
 	if p.maxText != "" {
-		dst = appendElement(dst, "MaxResults", p.maxText)
+		x.Elem("MaxResults", p.maxText)
 	}
-	dst = append(dst, "<Queues>"...)
+	x.Open("Queues")
 	for _, q := range page {
-		dst = appendElement(append(dst, "<Queue>"...), "Name", q.name)
+		x.Open("Queue")
+		x.Elem("Name", q.name)
 		if p.metadata {
-			dst = append(dst, "<Metadata>"...)
+			x.Open("Metadata")
 			for _, kv := range q.meta {
-				dst = appendElement(dst, kv.Name, kv.Value)
+				x.Elem(kv.Name, kv.Value)
 			}
-			dst = append(dst, "</Metadata>"...)
+			x.Close("Metadata")
 		}
-		dst = append(dst, "</Queue>"...)
+		x.Close("Queue")
 	}
-	dst = append(dst, "</Queues>"...)
-	dst = appendElement(dst, "NextMarker", next)
-	return append(dst, "</EnumerationResults>"...)
-}
-
-// appendElement appends <name>value</name> with value escaped.
-func appendElement(dst []byte, name, value string) []byte {
-	dst = append(append(append(dst, '<'), name...), '>')
-	dst = appendEscaped(dst, []byte(value))
-	return append(append(append(dst, "</"...), name...), '>')
+	x.Close("Queues")
+	x.Elem("NextMarker", next)
+	x.Close("EnumerationResults")
+	return x.Bytes()
 }
 
 // getProperties is Get Queue Service Properties.
 func (s *Service) getProperties(w http.ResponseWriter, r *http.Request, t target) error {
-	if err := s.authorize(r, t, "r", true); err != nil {
-		return err
-	}
 	props, err := svcprops.Get(r.Context(), s.store, request.Of(r).Account, string(s.Name()))
 	if err != nil {
 		return err
@@ -195,9 +182,6 @@ func (s *Service) getProperties(w http.ResponseWriter, r *http.Request, t target
 // setProperties is Set Queue Service Properties: the elements present in
 // the body replace the stored ones; 202 Accepted as the service answers.
 func (s *Service) setProperties(w http.ResponseWriter, r *http.Request, t target) error {
-	if err := s.authorize(r, t, "w", true); err != nil {
-		return err
-	}
 	body, err := readBody(r, maxPropertiesBody)
 	if err != nil {
 		return err
@@ -215,11 +199,12 @@ func (s *Service) setProperties(w http.ResponseWriter, r *http.Request, t target
 // getStats is Get Queue Service Stats. Lazuli has one copy of the data,
 // always current, so geo-replication is reported live and synced now.
 func (s *Service) getStats(w http.ResponseWriter, r *http.Request, t target) error {
-	if err := s.authorize(r, t, "r", true); err != nil {
-		return err
-	}
-	body := append([]byte(xmlDecl), "<StorageServiceStats><GeoReplication><Status>live</Status><LastSyncTime>"...)
-	body = appendTime(body, nanos(s.clock.Now()))
-	body = append(body, "</LastSyncTime></GeoReplication></StorageServiceStats>"...)
-	return writeXML(w, r, http.StatusOK, body)
+	x := newXML(nil)
+	x.Open("StorageServiceStats")
+	x.Open("GeoReplication")
+	x.Elem("Status", "live")
+	writeTime(x, "LastSyncTime", nanos(s.clock.Now()))
+	x.Close("GeoReplication")
+	x.Close("StorageServiceStats")
+	return writeXML(w, r, http.StatusOK, x.Bytes())
 }

@@ -15,8 +15,7 @@ const (
 // digit.
 func checkName(name string) error {
 	if len(name) < minNameLen || len(name) > maxNameLen {
-		return azerr.Newf(azerr.InvalidResourceName,
-			"The specifed resource name length is not within the permissible limits (3 to 63 characters).")
+		return azerr.NameLengthOutOfRange()
 	}
 	for i := 0; i < len(name); i++ {
 		c := name[i]

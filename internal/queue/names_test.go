@@ -34,8 +34,12 @@ func TestCheckName(t *testing.T) {
 		if c.ok != (err == nil) {
 			t.Errorf("checkName(%q) = %v, want ok=%v", c.name, err, c.ok)
 		}
-		if err != nil && !azerr.Is(err, azerr.InvalidResourceName) {
-			t.Errorf("checkName(%q) code = %v, want InvalidResourceName", c.name, err)
+		want := azerr.InvalidResourceName
+		if len(c.name) < minNameLen || len(c.name) > maxNameLen {
+			want = azerr.OutOfRangeInput
+		}
+		if err != nil && !azerr.Is(err, want) {
+			t.Errorf("checkName(%q) code = %v, want %s", c.name, err, want)
 		}
 	}
 }

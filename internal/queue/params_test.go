@@ -32,6 +32,12 @@ func detail(err error, name string) string {
 	return ""
 }
 
+// TestParsePutParams pins Put Message's visibilitytimeout and messagettl.
+// The reference allows "any positive number" of seconds for messagettl
+// from 2017-07-29, and -1 for never; the REST specification types it as a
+// 32-bit integer (azure-rest-api-specs queue.json, which the SDKs generate
+// from: azqueue's MessageTimeToLive is an *int32), so 2147483648 is out of
+// range.
 func TestParsePutParams(t *testing.T) {
 	week := 7 * 24 * time.Hour
 	cases := []struct {

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strconv"
 
+	"github.com/lazuli-storage/lazuli/internal/accesspolicy"
 	"github.com/lazuli-storage/lazuli/internal/auth"
 	"github.com/lazuli-storage/lazuli/internal/azerr"
 	"github.com/lazuli-storage/lazuli/internal/metadata"
@@ -15,9 +16,6 @@ import (
 
 // queueFormat is the format version of a queue record.
 const queueFormat = 1
-
-// maxACLBody bounds a Set Queue ACL body: five identifiers need far less.
-const maxACLBody = 64 << 10
 
 // queueRecord is the stored state of a queue. It is read on every message
 // operation only for existence, so its encoding is not on a hot path.
@@ -69,9 +67,6 @@ func requireQueue(tx store.Tx, account, name string) error {
 // with identical metadata, 409 QueueAlreadyExists when it exists with other
 // metadata.
 func (s *Service) createQueue(w http.ResponseWriter, r *http.Request, t target) error {
-	if err := s.authorize(r, t, "cw", true); err != nil {
-		return err
-	}
 	md, err := metadata.Parse(r.Header)
 	if err != nil {
 		return err
@@ -109,9 +104,6 @@ func (s *Service) createQueue(w http.ResponseWriter, r *http.Request, t target) 
 // transaction; the last transaction removes the queue record and whatever
 // messages remain, atomically.
 func (s *Service) deleteQueue(w http.ResponseWriter, r *http.Request, t target) error {
-	if err := s.authorize(r, t, "d", true); err != nil {
-		return err
-	}
 	account := request.Of(r).Account
 	if err := s.clearBatches(r.Context(), account, t.queue); err != nil {
 		return err
@@ -134,9 +126,6 @@ func (s *Service) deleteQueue(w http.ResponseWriter, r *http.Request, t target) 
 // getMetadata is Get Queue Metadata (GET or HEAD): the metadata headers and
 // the approximate message count.
 func (s *Service) getMetadata(w http.ResponseWriter, r *http.Request, t target) error {
-	if err := s.authorize(r, t, "r", false); err != nil {
-		return err
-	}
 	account := request.Of(r).Account
 	now := nanos(s.clock.Now())
 	var q queueRecord
@@ -175,9 +164,6 @@ func countMessages(tx store.Tx, prefix []byte, now uint64) (int, error) {
 // setMetadata is Set Queue Metadata: the request's x-ms-meta-* headers
 // replace the queue's metadata.
 func (s *Service) setMetadata(w http.ResponseWriter, r *http.Request, t target) error {
-	if err := s.authorize(r, t, "w", true); err != nil {
-		return err
-	}
 	md, err := metadata.Parse(r.Header)
 	if err != nil {
 		return err
@@ -204,9 +190,6 @@ func (s *Service) updateQueue(r *http.Request, account, name string, change func
 
 // getACL is Get Queue ACL (GET or HEAD).
 func (s *Service) getACL(w http.ResponseWriter, r *http.Request, t target) error {
-	if err := request.Of(r).Identity.AuthorizeOwner(auth.Queue, t.queue); err != nil {
-		return err
-	}
 	account := request.Of(r).Account
 	var q queueRecord
 	err := s.store.View(r.Context(), func(tx store.Tx) error {
@@ -223,17 +206,11 @@ func (s *Service) getACL(w http.ResponseWriter, r *http.Request, t target) error
 // setACL is Set Queue ACL: the body's signed identifiers (at most five)
 // replace the queue's.
 func (s *Service) setACL(w http.ResponseWriter, r *http.Request, t target) error {
-	if err := request.Of(r).Identity.AuthorizeOwner(auth.Queue, t.queue); err != nil {
-		return err
-	}
-	body, err := readBody(r, maxACLBody)
+	policies, err := accesspolicy.Read(r, accesspolicy.QueueLetters)
 	if err != nil {
 		return err
 	}
-	ids, err := parseACL(body)
-	if err != nil {
-		return err
-	}
+	ids := queueACL(policies)
 	account := request.Of(r).Account
 	if err := s.updateQueue(r, account, t.queue, func(q *queueRecord) { q.ACL = ids }); err != nil {
 		return err
@@ -253,7 +230,7 @@ func (s *Service) lookupPolicy(r *http.Request, account, name, id string) (*auth
 		if err != nil {
 			return err
 		}
-		p = policy(q.ACL, id)
+		p = accesspolicy.Find(queuePolicies(q.ACL), id)
 		return nil
 	})
 	return p, err

@@ -36,9 +36,15 @@ func TestCreateQueue(t *testing.T) {
 
 func TestQueueNameRules(t *testing.T) {
 	e := start(t, lazulitest.Options{InMemory: true})
-	for _, name := range []string{"ab", strings.Repeat("a", 64), "Upper", "a--b", "-ab", "ab-", "a_b"} {
+	for _, name := range []string{"Upper", "a--b", "-ab", "ab-", "a_b"} {
 		_, err := e.svc.NewQueueClient(name).Create(e.ctx, nil)
 		wantError(t, err, http.StatusBadRequest, "InvalidResourceName")
+	}
+	// A name of the wrong length is 400 OutOfRangeInput, "The specified
+	// resource name length is not within the permissible limits."
+	for _, name := range []string{"ab", strings.Repeat("a", 64)} {
+		_, err := e.svc.NewQueueClient(name).Create(e.ctx, nil)
+		wantError(t, err, http.StatusBadRequest, "OutOfRangeInput")
 	}
 	for _, name := range []string{"abc", strings.Repeat("a", 63), "a-b-1"} {
 		if _, err := e.svc.NewQueueClient(name).Create(e.ctx, nil); err != nil {
@@ -122,6 +128,10 @@ func TestQueueACL(t *testing.T) {
 		{ID: ptr("read"), AccessPolicy: &azqueue.AccessPolicy{Start: &start, Expiry: &expiry, Permission: ptr("r")}},
 		{ID: ptr("all"), AccessPolicy: &azqueue.AccessPolicy{Permission: ptr("puar")}},
 	}
+	// Letters out of the service's order are refused, as the service does.
+	_, err = q.SetAccessPolicy(e.ctx, &azqueue.SetAccessPolicyOptions{QueueACL: ids})
+	wantError(t, err, http.StatusBadRequest, "InvalidXmlDocument")
+	ids[1].AccessPolicy.Permission = ptr("raup")
 	if _, err := q.SetAccessPolicy(e.ctx, &azqueue.SetAccessPolicyOptions{QueueACL: ids}); err != nil {
 		t.Fatal(err)
 	}
@@ -141,6 +151,9 @@ func TestQueueACL(t *testing.T) {
 		six[i] = &azqueue.SignedIdentifier{ID: ptr(strings.Repeat("i", i+1)), AccessPolicy: &azqueue.AccessPolicy{Permission: ptr("r")}}
 	}
 	_, err = q.SetAccessPolicy(e.ctx, &azqueue.SetAccessPolicyOptions{QueueACL: six})
+	wantError(t, err, http.StatusBadRequest, "InvalidXmlDocument")
+	long := []*azqueue.SignedIdentifier{{ID: ptr(strings.Repeat("i", 65)), AccessPolicy: &azqueue.AccessPolicy{Permission: ptr("r")}}}
+	_, err = q.SetAccessPolicy(e.ctx, &azqueue.SetAccessPolicyOptions{QueueACL: long})
 	wantError(t, err, http.StatusBadRequest, "InvalidXmlDocument")
 	// An empty list removes every policy.
 	if _, err := q.SetAccessPolicy(e.ctx, &azqueue.SetAccessPolicyOptions{}); err != nil {

@@ -24,20 +24,32 @@ type Info struct {
 	// Op is the operation the route table matched (its Rule.Op), for logs,
 	// metrics and fault rules; "" until the request is routed.
 	Op string
+	// Access is what the matched route row declares its caller needs
+	// (route.Authorize applies it); nil until the request is routed.
+	Access *auth.Need
 	// Routed, when set by the middleware, runs once the operation is known
 	// and before its handler; an error it returns is the request's answer.
 	Routed func(op string) error
+	// Chain is the middleware chain serving the request. A Blob Batch
+	// serves each sub-request through it again, so that a sub-request is
+	// authenticated, versioned, given its request id, logged, routed and
+	// authorized exactly as a request of its own is.
+	Chain http.Handler
+	// Parent is the Info of the batch a sub-request belongs to (nil for a
+	// request of its own): a sub-request without a version takes the
+	// batch's.
+	Parent *Info
 }
 
 // Route records the operation a route table matched for the request in
-// ctx and runs the middleware's Routed hook. Only the first call counts:
-// the sub-requests of a batch are routed again under the batch's Info.
-func Route(ctx context.Context, op string) error {
+// ctx, and what its caller needs, and runs the middleware's Routed hook.
+// Only the first call counts.
+func Route(ctx context.Context, op string, access *auth.Need) error {
 	info := From(ctx)
 	if info == nil || info.Op != "" {
 		return nil
 	}
-	info.Op = op
+	info.Op, info.Access = op, access
 	if info.Routed != nil {
 		return info.Routed(op)
 	}

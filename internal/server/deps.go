@@ -30,4 +30,7 @@ type Deps struct {
 	// CopySources is the policy on the hosts copy sources may be fetched
 	// from (--copySourceAllow); nil allows every host.
 	CopySources *fetchguard.Guard
+	// BlobVersioning is blob versioning's default for accounts that have
+	// not set it (--blobVersioning).
+	BlobVersioning bool
 }

@@ -7,8 +7,6 @@ package server
 
 import (
 	"context"
-	"crypto/rand"
-	"fmt"
 	"io"
 	"log/slog"
 	"net"
@@ -21,6 +19,7 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/azerr"
 	"github.com/lazuli-storage/lazuli/internal/clock"
 	"github.com/lazuli-storage/lazuli/internal/fault"
+	"github.com/lazuli-storage/lazuli/internal/guid"
 	"github.com/lazuli-storage/lazuli/internal/request"
 	"github.com/lazuli-storage/lazuli/internal/store"
 	"github.com/lazuli-storage/lazuli/internal/svcprops"
@@ -54,6 +53,8 @@ type Options struct {
 	Clock                  clock.Clock
 	SkipAPIVersionCheck    bool
 	DisableProductStyleURL bool
+	// Logger receives internal faults (500s, panics); nil is slog.Default().
+	Logger *slog.Logger
 	// AccessLog receives one line per request; nil for none.
 	AccessLog *slog.Logger
 	// BodyTimeout and WriteTimeout bound how long a request body may stop
@@ -85,15 +86,19 @@ func Handler(svc Service, opts Options) http.Handler {
 	if opts.Clock == nil {
 		opts.Clock = clock.Real{}
 	}
-	return &chain{svc: svc, opts: opts, format: ErrorFormat(svc.Name()),
+	return &chain{svc: svc, opts: opts,
+		errors:       azerr.Renderer{Format: ErrorFormat(svc.Name()), Logger: opts.Logger, Clock: opts.Clock},
+		props:        svcprops.NewCache(opts.Store, svcprops.CacheLifetime),
 		serverHeader: "Lazuli-" + strings.ToUpper(string(svc.Name())[:1]) + string(svc.Name())[1:] + "/1.0"}
 }
 
 type chain struct {
 	svc          Service
 	opts         Options
-	format       azerr.Format
+	errors       azerr.Renderer
 	serverHeader string
+	// props serves the CORS rules every GET and HEAD consults.
+	props *svcprops.Cache
 }
 
 // statusWriter remembers the status for the access log.
@@ -157,7 +162,9 @@ func (s *statusWriter) Unwrap() http.ResponseWriter { return s.ResponseWriter }
 
 func (c *chain) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 	w := &statusWriter{ResponseWriter: rw, began: time.Now(), budget: -1, writeTimeout: c.opts.WriteTimeout}
-	info := &request.Info{ID: newRequestID(), Start: c.opts.Clock.Now()}
+	// A batch's sub-request comes back through the chain with the batch's
+	// Info in its context: that is its parent.
+	info := &request.Info{ID: guid.New(), Start: c.opts.Clock.Now(), Chain: c, Parent: request.From(r.Context())}
 	if c.opts.Faults != nil {
 		info.Routed = c.routedHook(w, r, info)
 	}
@@ -185,17 +192,14 @@ func (c *chain) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 				c.observe(w, info, body.n)
 				panic(p)
 			}
-			slog.Error("panic in handler", "request_id", info.ID, "method", r.Method, "url", r.URL.String(), "panic", fmt.Sprint(p))
-			if w.status == 0 {
-				azerr.Write(w, r, fmt.Errorf("panic: %v", p), c.format)
-			}
+			c.errors.Panic(w, r, p, w.status != 0)
 		}
 		c.logAccess(r, w, info)
 		c.observe(w, info, body.n)
 	}()
 	r = r.WithContext(request.With(r.Context(), info))
 	if err := c.serve(w, r, info); err != nil && !w.cut {
-		azerr.Write(w, r, err, c.format)
+		c.errors.Write(w, r, err)
 	}
 	if w.cut {
 		// A fault rule cut the response: drop the connection.
@@ -219,7 +223,7 @@ func (c *chain) serve(w http.ResponseWriter, r *http.Request, info *request.Info
 		return err
 	}
 	info.Identity = id
-	if origin := r.Header.Get("Origin"); origin != "" {
+	if origin := r.Header.Get("Origin"); svcprops.ActualApplies(origin, r.Method) {
 		c.corsHeaders(w, r, info, origin)
 	}
 	return c.svc.Handle(w, r)
@@ -230,6 +234,12 @@ var versionPattern = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
 // checkVersion accepts versions up to NewestVersion and echoes the request's.
 func (c *chain) checkVersion(r *http.Request, info *request.Info) error {
 	v := r.Header.Get("X-Ms-Version")
+	if v == "" && info.Parent != nil {
+		// A batch's sub-request is of the batch's version (checked
+		// already), whatever version its SAS was signed with.
+		info.Version = info.Parent.Version
+		return nil
+	}
 	if v == "" {
 		// SAS requests carry their version in sv (or api-version).
 		v = r.URL.Query().Get("api-version")
@@ -268,7 +278,9 @@ func (c *chain) resolveAccount(r *http.Request, info *request.Info) error {
 		return azerr.New(azerr.InvalidUri)
 	}
 	if _, ok := c.opts.Auth.Accounts.Lookup(acct); !ok {
-		return azerr.Newf(azerr.InvalidUri, "The requested URI does not represent any resource on the server: unknown account %q.", acct)
+		// Azure has no such request (its accounts are host names); this
+		// is Azurite's answer, so that code written against it runs.
+		return azerr.Newf(azerr.InvalidOperation, "Invalid storage account.")
 	}
 	info.Account, info.PathStyle = acct, true
 	if rest != "" || strings.HasSuffix(trimmed, "/") {
@@ -320,10 +332,10 @@ func (c *chain) preflight(w http.ResponseWriter, r *http.Request, info *request.
 	return nil
 }
 
-// corsHeaders adds CORS response headers when a rule matches; failures to
+// corsHeaders adds the CORS response headers the rules give; failures to
 // read the rules only cost the headers, never the request.
 func (c *chain) corsHeaders(w http.ResponseWriter, r *http.Request, info *request.Info, origin string) {
-	props, err := svcprops.Get(r.Context(), c.opts.Store, info.Account, string(c.svc.Name()))
+	props, err := c.props.Get(r.Context(), info.Account, string(c.svc.Name()))
 	if err != nil {
 		return
 	}
@@ -359,13 +371,4 @@ func faultAttr(w *statusWriter) slog.Attr {
 		return slog.Attr{}
 	}
 	return slog.Int("fault_rule", w.faultRule)
-}
-
-// newRequestID returns a random RFC 4122 version 4 UUID.
-func newRequestID() string {
-	var b [16]byte
-	_, _ = rand.Read(b[:])
-	b[6] = b[6]&0x0f | 0x40
-	b[8] = b[8]&0x3f | 0x80
-	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
 }

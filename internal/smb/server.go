@@ -10,17 +10,19 @@ package smb
 import (
 	"bufio"
 	"context"
-	"crypto/rand"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net"
+	"runtime/debug"
 	"sync"
 	"time"
 
 	"github.com/lazuli-storage/lazuli/internal/auth"
 	"github.com/lazuli-storage/lazuli/internal/clock"
 	"github.com/lazuli-storage/lazuli/internal/file"
+	"github.com/lazuli-storage/lazuli/internal/guid"
 	"github.com/lazuli-storage/lazuli/internal/locks"
 )
 
@@ -60,7 +62,7 @@ func New(fs *file.SMBFS, table *locks.Table, accounts *auth.Accounts, c clock.Cl
 	if s.locks == nil {
 		s.locks = locks.New()
 	}
-	_, _ = rand.Read(s.guid[:])
+	s.guid = guid.NewRaw()
 	return s
 }
 
@@ -142,7 +144,8 @@ func (c *conn) serve() {
 	defer c.release()
 	defer func() {
 		if v := recover(); v != nil { // a malformed request drops its connection, not the server
-			c.srv.logger.Error("smb: request failed", "remote", c.nc.RemoteAddr().String(), "panic", v)
+			clock.Log(context.Background(), c.srv.logger, c.srv.clock, slog.LevelError, "smb: request failed",
+				"remote", c.nc.RemoteAddr().String(), "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
 		}
 	}()
 	for {

@@ -41,6 +41,10 @@ const (
 	SpaceExtentGC  Space = 0x51 // extents no longer referenced, awaiting collection
 )
 
+// SpaceBlobExpiry orders the blobs that have an expiry by its instant, so
+// that expired blobs are found without reading the others.
+const SpaceBlobExpiry Space = 0x14
+
 // Key builds a key element by element.
 type Key []byte
 

@@ -30,25 +30,52 @@ func (p Properties) Preflight(h http.Header, origin, method string) (http.Header
 	return nil, false
 }
 
-// Actual returns the CORS headers for a request carrying Origin, or nil when
-// no rule matches (the request is served without CORS headers).
+// Actual returns the CORS headers of an actual (not preflight) request, nil
+// when there are none. It follows the Vary table of "Cross-Origin Resource
+// Sharing (CORS) support for the Azure Storage services":
+//   - no rules: nothing;
+//   - a matching rule that allows all origins: Access-Control-Allow-Origin
+//     "*" and the exposed headers, without Vary, even when the request
+//     carries no Origin;
+//   - a rule matching the origin exactly: the origin, the exposed headers
+//     and Vary: Origin;
+//   - rules but no match: Vary: Origin alone.
+//
+// Vary is set only for GET and HEAD, whose answers user agents cache.
 func (p Properties) Actual(origin, method string) http.Header {
-	for _, rule := range p.rules() {
-		if !rule.allowsOrigin(origin) || !rule.allowsMethod(method) {
+	rules := p.rules()
+	if len(rules) == 0 {
+		return nil
+	}
+	out := http.Header{}
+	cacheable := method == http.MethodGet || method == http.MethodHead
+	for _, rule := range rules {
+		wildcard := rule.allowsAllOrigins()
+		if !rule.allowsMethod(method) || !(wildcard || (origin != "" && rule.allowsOrigin(origin))) {
 			continue
 		}
-		out := http.Header{}
-		out.Set("Access-Control-Allow-Origin", rule.originValue(origin))
 		if rule.ExposedHeaders != "" {
 			out.Set("Access-Control-Expose-Headers", strings.Join(splitList(rule.ExposedHeaders), ","))
 		}
-		if rule.originValue(origin) != "*" {
-			out.Set("Access-Control-Allow-Credentials", "true")
+		if wildcard {
+			out.Set("Access-Control-Allow-Origin", "*")
+			return out
 		}
-		out.Set("Vary", "Origin")
-		return out
+		out.Set("Access-Control-Allow-Origin", origin)
+		out.Set("Access-Control-Allow-Credentials", "true")
+		break
 	}
-	return nil
+	if cacheable {
+		out.Set("Vary", "Origin")
+	}
+	return out
+}
+
+// ActualApplies reports whether a request may get CORS headers from Actual:
+// one carrying an Origin, or a GET or HEAD (Vary and wildcard rules apply
+// to those without one).
+func ActualApplies(origin, method string) bool {
+	return origin != "" || method == http.MethodGet || method == http.MethodHead
 }
 
 func (p Properties) rules() []CorsRule {
@@ -70,12 +97,20 @@ func (r CorsRule) allowsOrigin(origin string) bool {
 // originValue is the Allow-Origin answer: "*" for a wildcard rule, else the
 // origin itself.
 func (r CorsRule) originValue(origin string) string {
-	for _, o := range splitList(r.AllowedOrigins) {
-		if o == "*" {
-			return "*"
-		}
+	if r.allowsAllOrigins() {
+		return "*"
 	}
 	return origin
+}
+
+// allowsAllOrigins reports whether the rule lists the wildcard origin.
+func (r CorsRule) allowsAllOrigins() bool {
+	for _, o := range splitList(r.AllowedOrigins) {
+		if o == "*" {
+			return true
+		}
+	}
+	return false
 }
 
 func (r CorsRule) allowsMethod(method string) bool {

@@ -69,13 +69,49 @@ func TestCORS(t *testing.T) {
 	if _, ok := p.Preflight(http.Header{}, "http://c.example", "GET"); ok {
 		t.Error("preflight from an unknown origin must fail")
 	}
-	if out := p.Actual("http://c.example", "HEAD"); out.Get("Access-Control-Allow-Origin") != "*" {
-		t.Errorf("wildcard rule: %v", out)
+}
+
+// TestActualVaryTable follows, row by row, the table of GET/HEAD answers in
+// "Cross-Origin Resource Sharing (CORS) support for the Azure Storage
+// services" (section "Understanding the use of the Vary header"), plus its
+// note that other methods never get Vary. The sample's first rule allows
+// a.example and b.example to GET and PUT; its second allows any origin to
+// HEAD.
+func TestActualVaryTable(t *testing.T) {
+	rules, err := Parse(strings.NewReader(sample))
+	if err != nil {
+		t.Fatal(err)
 	}
-	if out := p.Actual("http://a.example", "GET"); out.Get("Access-Control-Expose-Headers") != "x-ms-meta-*" {
-		t.Errorf("exposed headers: %v", out)
+	cases := []struct {
+		name           string
+		props          Properties
+		origin, method string
+		vary           bool
+		allowOrigin    string
+		exposed        string
+	}{
+		{"no origin, no rules", Properties{}, "", "GET", false, "", ""},
+		{"no origin, rules, none allows all", rules, "", "GET", true, "", ""},
+		{"no origin, a rule allows all", rules, "", "HEAD", false, "*", ""},
+		{"origin, no rules", Properties{}, "http://a.example", "GET", false, "", ""},
+		{"origin matched exactly", rules, "http://a.example", "GET", true, "http://a.example", "x-ms-meta-*"},
+		{"origin matched by no rule", rules, "http://c.example", "GET", true, "", ""},
+		{"origin matched by a rule allowing all", rules, "http://c.example", "HEAD", false, "*", ""},
+		{"not GET or HEAD, no Vary", rules, "http://c.example", "DELETE", false, "", ""},
+		{"PUT matched exactly, no Vary", rules, "http://b.example", "PUT", false, "http://b.example", "x-ms-meta-*"},
 	}
-	if out := p.Actual("http://c.example", "GET"); out != nil {
-		t.Errorf("no rule should match: %v", out)
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			out := tc.props.Actual(tc.origin, tc.method)
+			if got := out.Get("Vary") == "Origin"; got != tc.vary {
+				t.Errorf("Vary: Origin %v, want %v (%v)", got, tc.vary, out)
+			}
+			if got := out.Get("Access-Control-Allow-Origin"); got != tc.allowOrigin {
+				t.Errorf("Access-Control-Allow-Origin %q, want %q", got, tc.allowOrigin)
+			}
+			if got := out.Get("Access-Control-Expose-Headers"); got != tc.exposed {
+				t.Errorf("Access-Control-Expose-Headers %q, want %q", got, tc.exposed)
+			}
+		})
 	}
 }

@@ -1,15 +1,14 @@
 package table
 
 import (
-	"crypto/rand"
 	"fmt"
-	"github.com/lazuli-storage/lazuli/internal/auth"
+	"github.com/lazuli-storage/lazuli/internal/guid"
 	"net/http"
 	"strings"
-	"time"
 
 	"github.com/lazuli-storage/lazuli/internal/azerr"
 	"github.com/lazuli-storage/lazuli/internal/request"
+	"github.com/lazuli-storage/lazuli/internal/route"
 	"github.com/lazuli-storage/lazuli/internal/store"
 	"github.com/lazuli-storage/lazuli/internal/table/batch"
 )
@@ -36,11 +35,6 @@ type batchOp struct {
 // batch serves POST /$batch: an entity group transaction, all of whose
 // operations commit in one store Update or none do.
 func (s *Service) batch(w http.ResponseWriter, r *http.Request) error {
-	// A batch is refused whole, before its body is read, when nobody is
-	// authenticated: no anonymous caller may change or read a table.
-	if id := request.Of(r).Identity; id == nil || id.Kind == auth.Anonymous {
-		return azerr.New(azerr.AuthorizationFailure)
-	}
 	body, err := readBody(r)
 	if err != nil {
 		return err
@@ -60,7 +54,7 @@ func (s *Service) batch(w http.ResponseWriter, r *http.Request) error {
 	} else if err != nil {
 		return err
 	}
-	ct, out := batch.Render(newBoundaryID(), b.Changeset, resps)
+	ct, out := batch.Render(guid.New(), b.Changeset, resps)
 	w.Header().Set("Content-Type", ct)
 	w.Header().Set("X-Content-Type-Options", "nosniff")
 	w.Header().Set("Cache-Control", "no-cache")
@@ -90,6 +84,16 @@ func subTarget(r *http.Request, req batch.Request) (target, error) {
 	return parseTarget(path)
 }
 
+// authorizePart authorizes one operation of a batch as the route row it
+// would match on its own declares.
+func (s *Service) authorizePart(r *http.Request, req batch.Request, t target) error {
+	rule, err := s.routes.Lookup(req.Method, t.level, req.URL.Query(), req.Header)
+	if err != nil {
+		return err
+	}
+	return route.AuthorizeRule(r, rule, s.authTarget(r, t.table))
+}
+
 // prepareChangeset validates every operation and the changeset rules.
 func (s *Service) prepareChangeset(r *http.Request, reqs []batch.Request) ([]batchOp, error) {
 	ops := make([]batchOp, 0, len(reqs))
@@ -117,7 +121,7 @@ func (s *Service) prepareChangeset(r *http.Request, reqs []batch.Request) ([]bat
 			return nil, failAt(i, azerr.Newf(azerr.InvalidDuplicateRow, "A command with RowKey '%s' is already present in the batch. An entity can appear only once in a batch.", op.rk))
 		}
 		rows[op.rk] = true
-		if err := s.authorizeEntity(r, op.table, op.perms()...); err != nil {
+		if err := s.authorizePart(r, req, t); err != nil {
 			return nil, failAt(i, err)
 		}
 		if err := sasRange(r).check(op.pk, op.rk); err != nil {
@@ -208,7 +212,7 @@ func (s *Service) failureResponse(w http.ResponseWriter, f *opFailure) batch.Res
 	h.Set("Cache-Control", "no-cache")
 	h.Set("DataServiceVersion", "3.0;")
 	h.Set("Content-Type", minimalMetadata.contentType())
-	body := azerr.Body(&e, w.Header().Get(azerr.RequestIDHeader), time.Now().UTC(), azerr.JSON)
+	body := azerr.Body(&e, w.Header().Get(azerr.RequestIDHeader), s.clock.Now().UTC(), azerr.JSON)
 	return batch.Response{Status: e.Status, Header: h, Body: body}
 }
 
@@ -234,6 +238,9 @@ func (s *Service) runBatchQuery(r *http.Request, req batch.Request) ([]batch.Res
 		h = func(w http.ResponseWriter, sr *http.Request) { rec.err = s.queryEntities(w, sr) }
 	default:
 		return nil, failAt(0, azerr.New(azerr.MethodNotAllowed))
+	}
+	if err := s.authorizePart(r, req, t); err != nil {
+		return nil, failAt(0, err)
 	}
 	info := *request.Of(r)
 	sub = sub.WithContext(withTarget(request.With(sub.Context(), &info), t))
@@ -262,13 +269,4 @@ func (p *partRecorder) Write(b []byte) (int, error) {
 	}
 	p.body = append(p.body, b...)
 	return len(b), nil
-}
-
-// newBoundaryID is a random UUID for the response boundaries.
-func newBoundaryID() string {
-	var b [16]byte
-	_, _ = rand.Read(b[:])
-	b[6] = b[6]&0x0f | 0x40
-	b[8] = b[8]&0x3f | 0x80
-	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
 }

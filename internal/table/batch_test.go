@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore/to"
 	"github.com/Azure/azure-sdk-for-go/sdk/data/aztables"
 	"github.com/lazuli-storage/lazuli/internal/lazulitest"
 )
@@ -153,4 +154,31 @@ func TestAnonymousBatchRefusedWhole(t *testing.T) {
 	if !errors.As(err, &re) || re.StatusCode != http.StatusForbidden || re.ErrorCode != "AuthorizationFailure" {
 		t.Fatalf("anonymous batch: %v", err)
 	}
+}
+
+// TestBatchPartsAuthorizedByTheirRows: each operation of a batch needs what
+// it would need on its own: an upsert add and update, an update with
+// If-Match update only.
+func TestBatchPartsAuthorizedByTheirRows(t *testing.T) {
+	e := start(t, lazulitest.Options{InMemory: true})
+	e.table(t, "partsauth")
+	now := e.in.Clock.Now()
+	upsert := []aztables.TransactionAction{action(t, aztables.TransactionTypeAdd, "p", "r1", nil),
+		action(t, aztables.TransactionTypeInsertReplace, "p", "r2", nil)}
+	_, err := sasClient(t, e, "partsauth", "a", now, nil).SubmitTransaction(e.ctx, upsert, nil)
+	batchFailure(t, err, 1, "AuthorizationPermissionMismatch")
+	if _, err := sasClient(t, e, "partsauth", "au", now, nil).SubmitTransaction(e.ctx, upsert, nil); err != nil {
+		t.Fatalf("upsert with a and u: %v", err)
+	}
+	updater := sasClient(t, e, "partsauth", "u", now, nil)
+	// The SDK sends If-Match only when the action names an ETag; without
+	// one an update is an upsert on the wire.
+	merge := action(t, aztables.TransactionTypeUpdateMerge, "p", "r1", map[string]any{"v": 1})
+	merge.IfMatch = to.Ptr(azcore.ETagAny)
+	if _, err := updater.SubmitTransaction(e.ctx, []aztables.TransactionAction{merge}, nil); err != nil {
+		t.Fatalf("merge with u: %v", err)
+	}
+	_, err = updater.SubmitTransaction(e.ctx, []aztables.TransactionAction{
+		action(t, aztables.TransactionTypeInsertMerge, "p", "r3", nil)}, nil)
+	batchFailure(t, err, 0, "AuthorizationPermissionMismatch")
 }

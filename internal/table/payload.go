@@ -215,6 +215,11 @@ func typedValue(raw json.RawMessage, edm string) (odata.Value, error) {
 	case odata.KindDouble:
 		return doubleValue(raw, s, isString)
 	case odata.KindBool:
+		// The strings "true" and "false" are Booleans too: the
+		// JavaScript SDK sends them so, and the service takes them.
+		if isString && (s == "true" || s == "false") {
+			return odata.Bool(s == "true"), nil
+		}
 		var b bool
 		if json.Unmarshal(raw, &b) != nil {
 			return bad()

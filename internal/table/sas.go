@@ -5,25 +5,17 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/lazuli-storage/lazuli/internal/accesspolicy"
 	"github.com/lazuli-storage/lazuli/internal/auth"
 	"github.com/lazuli-storage/lazuli/internal/azerr"
 	"github.com/lazuli-storage/lazuli/internal/request"
 	"github.com/lazuli-storage/lazuli/internal/store"
 )
 
-// authorizeEntity checks an entity operation. perms lists permission sets
-// that must all be granted: an upsert needs both add ("a") and update ("u").
-func (s *Service) authorizeEntity(r *http.Request, table string, perms ...string) error {
-	id := request.Of(r).Identity
-	account := request.Of(r).Account
-	for _, p := range perms {
-		err := id.Authorize(auth.Access{Service: auth.Table, ResourceType: auth.ResourceObject, Perm: p,
-			Container: table, Policy: s.policyLookup(r.Context(), account, table)})
-		if err != nil {
-			return err
-		}
-	}
-	return nil
+// authTarget is the table a request addresses, for the authorizer.
+func (s *Service) authTarget(r *http.Request, table string) auth.Target {
+	return auth.Target{Service: auth.Table, Container: table,
+		Policy: s.policyLookup(r.Context(), request.Of(r).Account, table)}
 }
 
 // policyLookup finds a stored access policy of the table; it is called only
@@ -36,11 +28,7 @@ func (s *Service) policyLookup(ctx context.Context, account, table string) func(
 			if err != nil {
 				return err
 			}
-			for _, id := range rec.ACL {
-				if id.ID == si {
-					out = id.policy()
-				}
-			}
+			out = accesspolicy.Find(tablePolicies(rec.ACL), si)
 			return nil
 		})
 		if azerr.Is(err, azerr.TableNotFound) {

@@ -65,6 +65,9 @@ func (s *Service) Handle(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	if err := route.Authorize(r, s.authTarget(r, t.table)); err != nil {
+		return err
+	}
 	r = r.WithContext(withTarget(r.Context(), t))
 	return rule.Handle(w, r)
 }
@@ -78,3 +81,7 @@ func targetOf(r *http.Request) target {
 	t, _ := r.Context().Value(targetKey{}).(target)
 	return t
 }
+
+// Routes is the service's route table: its operations and who may call
+// each (the authorization tests walk it).
+func (s *Service) Routes() route.Table { return s.routes }

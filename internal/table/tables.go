@@ -8,7 +8,6 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/lazuli-storage/lazuli/internal/auth"
 	"github.com/lazuli-storage/lazuli/internal/azerr"
 	"github.com/lazuli-storage/lazuli/internal/request"
 	"github.com/lazuli-storage/lazuli/internal/store"
@@ -70,7 +69,7 @@ func checkTableName(name string) error {
 		return azerr.New(azerr.InvalidResourceName)
 	}
 	if len(name) < 3 || len(name) > 63 {
-		return azerr.Newf(azerr.OutOfRangeInput, "The table name length is not within the permissible limits.")
+		return azerr.NameLengthOutOfRange()
 	}
 	return nil
 }
@@ -99,13 +98,6 @@ func saveTable(tx store.Tx, account string, rec *tableRecord) error {
 	return tx.Put(tableKey(account, rec.Name), v)
 }
 
-// authorizeTableOp checks a table-level operation (create, delete, list,
-// ACL): never allowed to a service SAS.
-func authorizeTableOp(r *http.Request, table, perm string, rt auth.ResourceType) error {
-	return request.Of(r).Identity.Authorize(auth.Access{Service: auth.Table, ResourceType: rt, Perm: perm,
-		Container: table, ServiceSASDenied: true})
-}
-
 func (s *Service) createTable(w http.ResponseWriter, r *http.Request) error {
 	info := request.Of(r)
 	m, err := negotiate(r)
@@ -124,9 +116,6 @@ func (s *Service) createTable(w http.ResponseWriter, r *http.Request) error {
 		return invalidInput("The request body must be a JSON object with a TableName.")
 	}
 	name := *req.TableName
-	if err := authorizeTableOp(r, name, "ac", auth.ResourceContainer); err != nil {
-		return err
-	}
 	if err := checkTableName(name); err != nil {
 		return err
 	}
@@ -179,9 +168,6 @@ func (s *Service) getTable(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if err := authorizeTableOp(r, t.table, "lr", auth.ResourceContainer); err != nil {
-		return err
-	}
 	var rec *tableRecord
 	err = s.st.View(r.Context(), func(tx store.Tx) error {
 		var err error
@@ -207,9 +193,6 @@ func (s *Service) getTable(w http.ResponseWriter, r *http.Request) error {
 
 func (s *Service) deleteTable(w http.ResponseWriter, r *http.Request) error {
 	info, t := request.Of(r), targetOf(r)
-	if err := authorizeTableOp(r, t.table, "d", auth.ResourceContainer); err != nil {
-		return err
-	}
 	err := s.st.Update(r.Context(), func(tx store.Tx) error {
 		return dropTable(tx, info.Account, t.table)
 	})
@@ -275,9 +258,6 @@ func (s *Service) queryTables(w http.ResponseWriter, r *http.Request) error {
 	info := request.Of(r)
 	m, err := negotiate(r)
 	if err != nil {
-		return err
-	}
-	if err := authorizeTableOp(r, "", "l", auth.ResourceContainer); err != nil {
 		return err
 	}
 	q := r.URL.Query()

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/http"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/to"
@@ -27,8 +28,10 @@ func TestCreateDeleteTable(t *testing.T) {
 		_, err = e.svc.CreateTable(e.ctx, bad, nil)
 		wantCode(t, err, 400, "InvalidResourceName")
 	}
-	_, err = e.svc.CreateTable(e.ctx, "ab", nil)
-	wantCode(t, err, 400, "OutOfRangeInput")
+	for _, bad := range []string{"ab", "t" + strings.Repeat("a", 63)} {
+		_, err = e.svc.CreateTable(e.ctx, bad, nil)
+		wantCode(t, err, 400, "OutOfRangeInput")
+	}
 
 	// Case-insensitive access, case-preserving name.
 	if _, err := e.svc.NewClient("MIXEDCASE1").AddEntity(e.ctx, mustJSON(t, map[string]any{"PartitionKey": "p", "RowKey": "r"}), nil); err != nil {

@@ -1,0 +1,56 @@
+package blob_test
+
+import (
+	"net/http"
+	"testing"
+)
+
+// TestIfTagsOnEveryOperation pins that a failing x-ms-if-tags (or
+// x-ms-source-if-tags on a copy source) is 412 on each operation whose
+// reference page lists the header: Set Blob Tier, Get Block List, Lease
+// Blob, Snapshot Blob, Set Blob Properties (and page blob resize), Put
+// Block List, Put Page, Get Page Ranges, Append Block, Copy Blob, Put Blob
+// From URL and Delete Blob. Copies answer SourceConditionNotMet.
+func TestIfTagsOnEveryOperation(t *testing.T) {
+	e := start(t)
+	c := e.container("iftagsops")
+	e.tagged(c, "x", map[string]string{"state": "draft"})
+	e.raw(http.MethodPut, "iftagsops/p", http.Header{"X-Ms-Blob-Type": {"PageBlob"}, "X-Ms-Blob-Content-Length": {"512"}, "X-Ms-Tags": {"state=draft"}}, nil)
+	e.raw(http.MethodPut, "iftagsops/a", http.Header{"X-Ms-Blob-Type": {"AppendBlob"}, "X-Ms-Tags": {"state=draft"}}, nil)
+	src := e.in.BlobURL + "iftagsops/x"
+	cases := []struct {
+		method, path string
+		header       http.Header
+		body         []byte
+		code         string
+	}{
+		{"PUT", "iftagsops/x?comp=tier", http.Header{"X-Ms-Access-Tier": {"Cool"}}, nil, "ConditionNotMet"},
+		{"GET", "iftagsops/x?comp=blocklist", nil, nil, "ConditionNotMet"},
+		{"PUT", "iftagsops/x?comp=lease", http.Header{"X-Ms-Lease-Action": {"acquire"}, "X-Ms-Lease-Duration": {"-1"}}, nil, "ConditionNotMet"},
+		{"PUT", "iftagsops/x?comp=snapshot", nil, nil, "ConditionNotMet"},
+		{"PUT", "iftagsops/x?comp=properties", nil, nil, "ConditionNotMet"},
+		{"PUT", "iftagsops/x?comp=blocklist", nil, []byte("<BlockList></BlockList>"), "ConditionNotMet"},
+		{"PUT", "iftagsops/p?comp=page", http.Header{"X-Ms-Page-Write": {"update"}, "X-Ms-Range": {"bytes=0-511"}}, make([]byte, 512), "ConditionNotMet"},
+		{"GET", "iftagsops/p?comp=pagelist", nil, nil, "ConditionNotMet"},
+		{"PUT", "iftagsops/p?comp=properties", http.Header{"X-Ms-Blob-Content-Length": {"1024"}}, nil, "ConditionNotMet"},
+		{"PUT", "iftagsops/a?comp=appendblock", nil, []byte("x"), "ConditionNotMet"},
+		{"PUT", "iftagsops/copy", http.Header{"X-Ms-Copy-Source": {src}}, nil, "SourceConditionNotMet"},
+		{"PUT", "iftagsops/fromurl", http.Header{"X-Ms-Copy-Source": {src}, "X-Ms-Blob-Type": {"BlockBlob"}}, nil, "SourceConditionNotMet"},
+		{"DELETE", "iftagsops/x", nil, nil, "ConditionNotMet"},
+	}
+	for _, tc := range cases {
+		h := http.Header{}
+		for k, v := range tc.header {
+			h[k] = v
+		}
+		name := "X-Ms-If-Tags"
+		if h.Get("X-Ms-Copy-Source") != "" {
+			name = "X-Ms-Source-If-Tags"
+		}
+		h.Set(name, `"state" = 'final'`)
+		r := e.raw(tc.method, tc.path, h, tc.body)
+		if r.StatusCode != http.StatusPreconditionFailed || r.Header.Get("X-Ms-Error-Code") != tc.code {
+			t.Errorf("%s %s: %d %s, want 412 %s", tc.method, tc.path, r.StatusCode, r.Header.Get("X-Ms-Error-Code"), tc.code)
+		}
+	}
+}
