@@ -182,6 +182,12 @@ func writeBlobItem(x *xmlWriter, it blobItem, p listParams, now time.Time) {
 		writeCopyElements(x, b, now)
 	}
 	x.Elem("ServerEncrypted", "true")
+	if k := b.Encryption.KeySHA256; k != "" {
+		x.Elem("CustomerProvidedKeySha256", k)
+	}
+	if scope := b.Encryption.Scope; scope != "" {
+		x.Elem("EncryptionScope", scope)
+	}
 	writeKindElements(x, b)
 	writeExpiryElement(x, b)
 	writeImmutabilityElements(x, b, p)

@@ -2,6 +2,7 @@ package blob
 
 import (
 	"net/http"
+	"strconv"
 	"time"
 
 	"github.com/lazuli-storage/lazuli/internal/request"
@@ -97,8 +98,8 @@ func writeContainerItem(x *xmlWriter, it containerItem, withMetadata, vlw bool, 
 	if c.Public != accessPrivate {
 		x.Elem("PublicAccess", publicAccessName(c.Public))
 	}
-	x.Elem("DefaultEncryptionScope", "$account-encryption-key")
-	x.Elem("DenyEncryptionScopeOverride", "false")
+	x.Elem("DefaultEncryptionScope", containerScopeName(c))
+	x.Elem("DenyEncryptionScopeOverride", strconv.FormatBool(c.DenyScopeOverride))
 	x.Elem("HasImmutabilityPolicy", "false")
 	x.Elem("HasLegalHold", "false")
 	x.Elem("ImmutableStorageWithVersioningEnabled", boolText(vlw))

@@ -52,7 +52,11 @@ func (s *Service) getServiceStats(w http.ResponseWriter, r *http.Request) error 
 // presented, and no hierarchical namespace.
 func (s *Service) getAccountInfo(w http.ResponseWriter, r *http.Request) error {
 	h := w.Header()
-	h.Set("X-Ms-Sku-Name", "Standard_RAGRS")
+	sku := "Standard_RAGRS"
+	if s.isPremium(r) {
+		sku = "Premium_LRS"
+	}
+	h.Set("X-Ms-Sku-Name", sku)
 	h.Set("X-Ms-Account-Kind", "StorageV2")
 	h.Set("X-Ms-Is-Hns-Enabled", "false")
 	return write(w, http.StatusOK)

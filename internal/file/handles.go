@@ -46,7 +46,7 @@ func handleNodes(tx store.Tx, t *target, recursive bool) ([]handleNode, error) {
 	}
 	out := []handleNode{{path: self, key: nodeKeyOf(t.Account, t.Share, t.Snapshot, t.Path), n: n}}
 	if !n.Dir {
-		return out, nil
+		return out, forgetDeadHandles(tx, t, out)
 	}
 	dirKey := t.Path.key()
 	display := map[string]string{dirKey: self}
@@ -89,7 +89,24 @@ func handleNodes(tx store.Tx, t *target, recursive bool) ([]handleNode, error) {
 	default:
 		err = collect(childrenPrefix(t.Account, t.Share, t.Snapshot, dirKey))
 	}
-	return out, err
+	if err != nil {
+		return nil, err
+	}
+	return out, forgetDeadHandles(tx, t, out)
+}
+
+// forgetDeadHandles drops the opens of dead nodes from the listed entries.
+func forgetDeadHandles(tx store.Tx, t *target, nodes []handleNode) error {
+	alive, err := t.live.Snapshot(tx)
+	if err != nil {
+		return err
+	}
+	for _, hn := range nodes {
+		if err := forgetOpensOf(hn.n, alive); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // storedPath is the target's path with each name as stored (the request

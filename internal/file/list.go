@@ -74,6 +74,10 @@ func (s *Service) listDirectory(w http.ResponseWriter, r *http.Request) error {
 		if dir, err = dirFor(tx, t, false); err != nil {
 			return err
 		}
+		alive, err := t.live.Snapshot(tx)
+		if err != nil {
+			return err
+		}
 		var decodeErr error
 		err = tx.Scan(start, end, store.ScanOptions{}, func(k, v []byte) bool {
 			_, folded, err := nodeKeyParts(k)
@@ -85,6 +89,9 @@ func (s *Service) listDirectory(w http.ResponseWriter, r *http.Request) error {
 				return false
 			}
 			n, err := decodeNode(v)
+			if err == nil {
+				err = forgetOpensOf(n, alive)
+			}
 			if err != nil {
 				decodeErr = err
 				return false
