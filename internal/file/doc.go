@@ -47,8 +47,9 @@
 //
 // Blob copy sources are read over HTTP from this server's Blob service,
 // because the blob records belong to that service. File permissions are
-// stored in the format they were given in; converting between SDDL and
-// binary descriptors is not implemented. REST requests see a share being
+// stored in the format they were given in and converted between SDDL and
+// binary descriptors (internal/sddl) when Get Permission asks for the other
+// one. REST requests see a share being
 // deleted or moved as absent; the SMB endpoint (smbfs.go) checks only that
 // the share's record exists, so a tree connect may still reach one during
 // that window.
