@@ -26,7 +26,8 @@
 // fail and why. The run fails on a failure not listed, and on a listed
 // test that passes, is skipped or no longer exists, so the list only
 // shrinks: remove an entry when Lazuli is fixed, add one only with its
-// reason.
+// reason. An entry whose reason starts with "intermittent:" accepts either
+// outcome and every run prints which it was.
 //
 //	go run ./internal/conformance                      # all four modules (make conformance)
 //	go run ./internal/conformance -modules azqueue     # one module

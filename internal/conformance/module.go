@@ -115,6 +115,9 @@ func writeFailures(path string, leaves []leaf, list expectedFailures) error {
 func printVerdict(m sdkModule, v verdict, list expectedFailures) {
 	fmt.Printf("%s: %d passed, %d expected failures, %d skipped; %d unexpected failures, %d listed now passing, %d listed not failing\n",
 		m.Short(), v.Passed, v.ExpectedFail, v.Skipped, len(v.Unexpected), len(v.Fixed), len(v.Stale))
+	for _, id := range v.Intermittent {
+		fmt.Printf("  INTERMITTENT (listed, either outcome accepted): %s\n", id)
+	}
 	for _, l := range v.Unexpected {
 		fmt.Printf("  UNEXPECTED FAILURE %s: %s\n", l.ID(), firstError(l.Output))
 	}
