@@ -5,6 +5,8 @@ FUZZTIME ?= 4s
 # The parsers CI fuzzes for FUZZTIME each (package:target). Every other fuzz
 # target's seed corpus runs with the plain tests; `make fuzz-all` fuzzes all.
 CI_FUZZ = \
+	./internal/accesspolicy:FuzzParse \
+	./internal/xmlw:FuzzStandardIsEscapeText \
 	./internal/auth:FuzzParseAuthorization \
 	./internal/auth:FuzzParseSAS \
 	./internal/auth:FuzzParseJWT \

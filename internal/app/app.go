@@ -23,10 +23,12 @@ import (
 
 	"github.com/lazuli-storage/lazuli/internal/admin"
 	"github.com/lazuli-storage/lazuli/internal/auth"
+	"github.com/lazuli-storage/lazuli/internal/changefeed"
 	"github.com/lazuli-storage/lazuli/internal/clock"
 	"github.com/lazuli-storage/lazuli/internal/config"
 	"github.com/lazuli-storage/lazuli/internal/extent"
 	"github.com/lazuli-storage/lazuli/internal/fault"
+	"github.com/lazuli-storage/lazuli/internal/liveness"
 	"github.com/lazuli-storage/lazuli/internal/locks"
 	"github.com/lazuli-storage/lazuli/internal/metrics"
 	"github.com/lazuli-storage/lazuli/internal/server"
@@ -53,6 +55,11 @@ type App struct {
 	SMBAddr   string            // host:port the SMB endpoint listens on
 	// byteLocks are SMB byte-range locks, shared by SMB and REST.
 	byteLocks *locks.Table
+	// Liveness is this node's liveness record, which keeps its SMB opens
+	// valid for the other nodes, and the judge of theirs.
+	Liveness *liveness.Registry
+	// changes wakes SMB CHANGE_NOTIFY requests after REST and SMB writes.
+	changes *changefeed.Feed
 	// Clock is the server's clock, Faults the fault rules the services
 	// consult, Metrics what /metrics shows; Admin is the admin listener
 	// (nil with --noAdmin).
@@ -119,15 +126,18 @@ func Start(ctx context.Context, cfg *config.Config, opts Options) (*App, error) 
 
 func (a *App) listen(cfg *config.Config, opts Options) error {
 	a.byteLocks = locks.New()
+	a.Liveness = liveness.New(a.Store, opts.Clock, cfg.SMBOpenExpiry, opts.Logger)
+	a.changes = &changefeed.Feed{}
 	copySources := fetchguard.New(cfg.CopySourceAllow, allLoopback(cfg))
 	deps := server.Deps{Store: a.Store, Extents: a.Extents, Clock: opts.Clock, Accounts: cfg.Accounts,
-		Logger: opts.Logger, Loose: cfg.Loose, OAuth: cfg.OAuth, ByteLocks: a.byteLocks, CopySources: copySources,
-		BlobVersioning: cfg.BlobVersioning}
+		Logger: opts.Logger, Loose: cfg.Loose, OAuth: cfg.OAuth, ByteLocks: a.byteLocks, Liveness: a.Liveness,
+		Changes: a.changes, CopySources: copySources, BlobVersioning: cfg.BlobVersioning,
+		EncryptionScopes: cfg.EncryptionScopes, PremiumAccounts: cfg.PremiumAccounts}
 	authn := &auth.Authenticator{Accounts: cfg.Accounts, Clock: opts.Clock, RequestClock: clock.Real{},
 		Logger: opts.Logger, Debug: opts.Debug, OAuth: cfg.OAuth}
 	mw := server.Options{Store: a.Store, Auth: authn, Clock: opts.Clock, SkipAPIVersionCheck: cfg.SkipAPIVersionCheck,
 		DisableProductStyleURL: cfg.DisableProductStyleURL, AccessLog: opts.AccessLog, Faults: a.Faults,
-		Observer: a.Metrics, BodyTimeout: cfg.BodyTimeout, WriteTimeout: cfg.WriteTimeout}
+		Observer: a.Metrics, BodyTimeout: cfg.BodyTimeout, WriteTimeout: cfg.WriteTimeout, Logger: opts.Logger}
 	var listeners []*server.Listener
 	for _, s := range services {
 		if !cfg.Enabled(s.name) {

@@ -1,6 +1,9 @@
 package app
 
 import (
+	"context"
+	"fmt"
+
 	"github.com/lazuli-storage/lazuli/internal/config"
 	"github.com/lazuli-storage/lazuli/internal/file"
 	"github.com/lazuli-storage/lazuli/internal/smb"
@@ -12,13 +15,21 @@ func (a *App) startSMB(cfg *config.Config, opts Options) error {
 	if !cfg.Enabled("file") && !cfg.Enabled("smb") {
 		return nil
 	}
-	srv := smb.New(file.NewSMBFS(a.Store, a.Extents, opts.Clock), a.byteLocks, cfg.Accounts, opts.Clock, opts.Logger)
+	srv := smb.New(file.NewSMBFS(a.Store, a.Extents, opts.Clock, a.Liveness), a.byteLocks, a.changes, cfg.Accounts, opts.Clock, opts.Logger)
+	// The record exists before the first open, so other nodes never judge
+	// a fresh open dead.
+	if err := a.Liveness.Renew(context.Background()); err != nil {
+		return fmt.Errorf("liveness record: %w", err)
+	}
 	addr, err := srv.Listen(cfg.SMB.Addr())
 	if err != nil {
 		return err
 	}
 	a.SMB = srv
 	a.SMBAddr = addr.String()
+	// Only a node that grants opens needs its liveness renewed; every
+	// node judges the others' from the store.
+	a.background = append(a.background, a.Liveness)
 	go srv.Serve()
 	return nil
 }

@@ -3,6 +3,7 @@ package auth
 import (
 	"encoding/xml"
 	"fmt"
+	"github.com/lazuli-storage/lazuli/internal/xmlw"
 	"io"
 	"strings"
 	"time"
@@ -92,13 +93,9 @@ func delegationKeyFor(ki keyInfo, p *Principal, svc Service, version string, now
 
 // marshalDelegationKey is the UserDelegationKey response body.
 func marshalDelegationKey(k DelegationKey, accountKey []byte) []byte {
-	var b strings.Builder
-	b.WriteString(`<?xml version="1.0" encoding="utf-8"?><UserDelegationKey>`)
-	elem := func(name, value string) {
-		b.WriteString("<" + name + ">")
-		_ = xml.EscapeText(&b, []byte(value))
-		b.WriteString("</" + name + ">")
-	}
+	x := xmlw.New(xmlw.DeclLower, xmlw.Standard)
+	x.Open("UserDelegationKey")
+	elem := x.Elem
 	elem("SignedOid", k.ObjectID)
 	elem("SignedTid", k.TenantID)
 	elem("SignedStart", k.Start.Format(DelegationKeyTimeFormat))
@@ -109,6 +106,6 @@ func marshalDelegationKey(k DelegationKey, accountKey []byte) []byte {
 		elem("SignedDelegatedUserTid", k.DelegatedTenantID)
 	}
 	elem("Value", base64Value(k, accountKey))
-	b.WriteString("</UserDelegationKey>")
-	return []byte(b.String())
+	x.Close("UserDelegationKey")
+	return x.Bytes()
 }

@@ -19,7 +19,8 @@ func devSig(sts string) string {
 }
 
 // Layouts the SDKs under test no longer produce, written out field by field
-// from the service SAS and account SAS documentation (spec §7.2, §7.3).
+// from the Azure reference pages "Create a service SAS" and "Create an
+// account SAS" (learn.microsoft.com/rest/api/storageservices/create-service-sas, create-account-sas).
 func TestSASVersionLayouts(t *testing.T) {
 	st, se := "2025-03-14T11:00:00Z", "2025-03-14T13:00:00Z"
 	lines := func(fields ...string) string { return strings.Join(fields, "\n") }

@@ -48,7 +48,7 @@ func newAuthServer(t *testing.T, svc Service, a *Authenticator) *authServer {
 			if svc == Table {
 				format = azerr.JSON
 			}
-			azerr.Write(w, r, err, format)
+			azerr.Renderer{Format: format}.Write(w, r, err)
 			return
 		}
 		w.Header().Set("x-ms-request-id", "test")

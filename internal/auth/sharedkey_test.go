@@ -49,7 +49,8 @@ func TestParseAuthorization(t *testing.T) {
 	}
 }
 
-// The example of the Shared Key documentation (spec §7.1).
+// The example of the Azure reference page "Authorize with Shared Key"
+// (learn.microsoft.com/rest/api/storageservices/authorize-with-shared-key).
 func TestStringToSignDocumentationExample(t *testing.T) {
 	r := httptest.NewRequest("GET", "http://myaccount.blob.core.windows.net/mycontainer?restype=container&comp=metadata&timeout=20", nil)
 	r.Header.Set("x-ms-date", "Sun, 11 Oct 2009 21:49:13 GMT")

@@ -154,7 +154,7 @@ func (s *Service) commitAppend(w http.ResponseWriter, r *http.Request, conds con
 	structured.EchoUpload(h, r.Header)
 	h.Set("X-Ms-Blob-Append-Offset", itoa(offset))
 	h.Set(committedCountHeader, strconv.Itoa(blocks))
-	h.Set("X-Ms-Request-Server-Encrypted", "true")
+	setRequestEncrypted(h, r)
 	return write(w, http.StatusCreated)
 }
 

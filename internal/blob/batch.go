@@ -2,27 +2,30 @@ package blob
 
 import (
 	"bytes"
-	"crypto/rand"
+	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"sort"
 	"strings"
 	"sync"
 
-	"github.com/lazuli-storage/lazuli/internal/auth"
 	"github.com/lazuli-storage/lazuli/internal/azerr"
+	"github.com/lazuli-storage/lazuli/internal/guid"
 	"github.com/lazuli-storage/lazuli/internal/request"
 	"github.com/lazuli-storage/lazuli/internal/route"
 )
 
 // Blob Batch runs up to 256 Delete Blob or Set Blob Tier sub-requests of
-// one multipart/mixed body. Each sub-request is a complete request: it is
-// authenticated with its own credentials (Shared Key or SAS), routed
-// through the service's route table to the same handler a lone request
-// reaches (Delete Blob, or Set Blob Tier in tier.go), and answered in its
-// own part of the response, in the order of the body. A failing
-// sub-request fails alone; only a malformed body, a mixture of kinds or too
-// many sub-requests fail the whole batch.
+// one multipart/mixed body. Each sub-request is a complete request, served
+// through the same server chain as any request (request.Info.Chain): it
+// gets its own request id, is authenticated with its own credentials
+// (Shared Key or SAS), takes the batch's version unless it names one, is
+// routed through the service's route table to the same handler a lone
+// request reaches (Delete Blob, or Set Blob Tier in tier.go) and authorized
+// there, and is answered in its own part of the response, in the order of
+// the body. A failing sub-request fails alone; only a malformed body, a
+// mixture of kinds or too many sub-requests fail the whole batch.
 
 // batchWorkers bounds how many sub-requests run at once: enough for the
 // store to commit them in groups, few enough to leave room for others.
@@ -33,6 +36,9 @@ type subResult struct {
 	status int
 	header http.Header
 	body   bytes.Buffer
+	// aborted is set when the chain dropped the sub-request's connection
+	// (a fault rule cut it): the batch's connection is dropped then.
+	aborted bool
 }
 
 func (r *subResult) Header() http.Header { return r.header }
@@ -71,6 +77,10 @@ func (s *Service) batch(w http.ResponseWriter, r *http.Request, container string
 	if err := sameKind(subs); err != nil {
 		return err
 	}
+	chain := request.Of(r).Chain
+	if chain == nil {
+		return errors.New("blob batch: no server chain to serve the sub-requests through")
+	}
 	results := make([]*subResult, len(subs))
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, batchWorkers)
@@ -79,10 +89,15 @@ func (s *Service) batch(w http.ResponseWriter, r *http.Request, container string
 		sem <- struct{}{}
 		go func() {
 			defer func() { <-sem; wg.Done() }()
-			results[i] = s.runSub(r, container, subs[i])
+			results[i] = s.runSub(chain, r, container, subs[i])
 		}()
 	}
 	wg.Wait()
+	for _, res := range results {
+		if res.aborted {
+			panic(http.ErrAbortHandler)
+		}
+	}
 	return writeBatchResponse(w, subs, results)
 }
 
@@ -97,78 +112,63 @@ func sameKind(subs []subRequest) error {
 	return nil
 }
 
-// runSub authenticates, routes and serves one sub-request, turning any
-// error into its rendered answer.
-func (s *Service) runSub(outer *http.Request, container string, sr subRequest) (res *subResult) {
-	oi := request.Of(outer)
-	info := &request.Info{ID: newRequestID(), Account: oi.Account, Version: oi.Version, Start: s.now(), PathStyle: oi.PathStyle}
+// runSub serves one sub-request through the server chain, confined to
+// what a batch may do (batchScope), and returns its answer.
+func (s *Service) runSub(chain http.Handler, outer *http.Request, container string, sr subRequest) (res *subResult) {
 	res = &subResult{header: http.Header{}}
-	res.header.Set(azerr.RequestIDHeader, info.ID)
-	res.header.Set("X-Ms-Version", info.Version)
 	req := sr.req
 	req.Host, req.RemoteAddr, req.TLS = outer.Host, outer.RemoteAddr, outer.TLS
-	req = req.WithContext(request.With(outer.Context(), info))
-	if id := req.Header.Get("X-Ms-Client-Request-Id"); id != "" {
-		res.header.Set("X-Ms-Client-Request-Id", id)
-	}
+	req = req.WithContext(context.WithValue(outer.Context(), batchScopeKey{}, batchScope{container: container}))
 	defer func() {
+		// The chain answers every panic but the one that drops the
+		// connection, which cannot cross this goroutine: the batch
+		// re-raises it.
 		if p := recover(); p != nil {
-			s.logger.Error("panic in batch sub-request", "request_id", info.ID, "panic", fmt.Sprint(p))
-			res = &subResult{header: res.header}
-			azerr.Write(res, req, fmt.Errorf("panic: %v", p), azerr.XML)
+			if p != http.ErrAbortHandler {
+				s.logger.Error("batch sub-request: panic outside the chain", "panic", fmt.Sprint(p))
+			}
+			res.aborted = true
 		}
 	}()
-	if err := s.serveSub(res, req, info, container, sr); err != nil {
-		azerr.Write(res, req, err, azerr.XML)
-	}
+	chain.ServeHTTP(res, req)
 	if res.status == 0 {
 		res.status = http.StatusOK
 	}
 	return res
 }
 
-// serveSub is the part of runSub that can fail with an Azure error.
-func (s *Service) serveSub(w http.ResponseWriter, req *http.Request, info *request.Info, container string, sr subRequest) error {
-	if sr.kind() == kindOther {
+// batchScope confines a sub-request to what a batch may hold: Delete Blob
+// or Set Blob Tier, of a blob, and of the batch's container when the batch
+// is a container's. Handle applies it once the chain has resolved the
+// sub-request's path.
+type batchScope struct{ container string }
+
+type batchScopeKey struct{}
+
+// batchScopeOf is the scope of a batch sub-request; ok is false for a
+// request of its own.
+func batchScopeOf(r *http.Request) (batchScope, bool) {
+	sc, ok := r.Context().Value(batchScopeKey{}).(batchScope)
+	return sc, ok
+}
+
+func (sc batchScope) admit(r *http.Request, t target, level route.Level) error {
+	if batchKindOf(r) == kindOther {
 		return azerr.Newf(azerr.InvalidInput, "A batch sub-request must be Delete Blob or Set Blob Tier.")
 	}
-	info.Path = req.URL.Path
-	if info.PathStyle {
-		// Path-style sub-requests name the account first, as the outer
-		// request does.
-		if rest, ok := strings.CutPrefix(info.Path, "/"+info.Account+"/"); ok {
-			info.Path = "/" + rest
-		}
-	}
-	id, err := s.authn.Authenticate(req, auth.Blob, info.Account)
-	if err != nil {
-		return err
-	}
-	info.Identity = id
-	t, level := parsePath(info.Path, req)
 	if level != route.Object {
 		return azerr.Newf(azerr.InvalidInput, "A batch sub-request must address a blob.")
 	}
-	if container != "" && t.Container != container {
+	if sc.container != "" && t.Container != sc.container {
 		return azerr.Newf(azerr.InvalidInput, "The sub-requests of a container's batch must address blobs of that container.")
 	}
-	if err := validBlobName(t.Blob); err != nil {
-		return err
-	}
-	rule, err := s.routes.Match(req, level)
-	if err != nil {
-		return err
-	}
-	if err := route.Authorize(req, s.authTarget(req, t)); err != nil {
-		return err
-	}
-	return rule.Handle(w, withTarget(req, t))
+	return nil
 }
 
 // writeBatchResponse answers 202 with one application/http part per
 // sub-request, each carrying the sub-request's Content-ID.
 func writeBatchResponse(w http.ResponseWriter, subs []subRequest, results []*subResult) error {
-	boundary := "batchresponse_" + newRequestID()
+	boundary := "batchresponse_" + guid.New()
 	var b bytes.Buffer
 	for i, res := range results {
 		fmt.Fprintf(&b, "--%s\r\nContent-Type: application/http\r\n", boundary)
@@ -181,7 +181,11 @@ func writeBatchResponse(w http.ResponseWriter, subs []subRequest, results []*sub
 		}
 		names := make([]string, 0, len(res.header))
 		for name := range res.header {
-			names = append(names, name)
+			if name != "Date" && name != "Server" {
+				// The service's sub-responses carry neither: the
+				// batch's own response does.
+				names = append(names, name)
+			}
 		}
 		sort.Strings(names)
 		for _, name := range names {
@@ -210,13 +214,4 @@ func subHeaderName(name string) string {
 		return strings.ToLower(name)
 	}
 	return name
-}
-
-// newRequestID returns a random UUID for a sub-request's x-ms-request-id.
-func newRequestID() string {
-	var u [16]byte
-	_, _ = rand.Read(u[:])
-	u[6] = u[6]&0x0f | 0x40
-	u[8] = u[8]&0x3f | 0x80
-	return fmt.Sprintf("%x-%x-%x-%x-%x", u[0:4], u[4:6], u[6:8], u[8:10], u[10:16])
 }

@@ -37,11 +37,14 @@ const (
 	kindSetTier
 )
 
-func (sr subRequest) kind() batchKind {
+func (sr subRequest) kind() batchKind { return batchKindOf(sr.req) }
+
+// batchKindOf is what the request r of a batch does.
+func batchKindOf(r *http.Request) batchKind {
 	switch {
-	case sr.req.Method == http.MethodDelete:
+	case r.Method == http.MethodDelete:
 		return kindDelete
-	case sr.req.Method == http.MethodPut && sr.req.URL.Query().Get("comp") == "tier":
+	case r.Method == http.MethodPut && r.URL.Query().Get("comp") == "tier":
 		return kindSetTier
 	}
 	return kindOther

@@ -137,6 +137,7 @@ func setBlobHeaders(h http.Header, b *blobRecord, now time.Time) {
 	h.Set("X-Ms-Creation-Time", httpTime(b.Created))
 	h.Set("Accept-Ranges", "bytes")
 	h.Set("X-Ms-Server-Encrypted", "true")
+	setStoredEncryption(h, b)
 	setLeaseHeaders(h, b.Lease, now)
 	setKindHeaders(h, b)
 	setExpiryHeader(h, b)

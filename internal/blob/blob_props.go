@@ -54,7 +54,7 @@ func (s *Service) setBlobMetadata(w http.ResponseWriter, r *http.Request) error 
 		return err
 	}
 	setWriteResult(w.Header(), rec)
-	w.Header().Set("X-Ms-Request-Server-Encrypted", "true")
+	setRequestEncrypted(w.Header(), r)
 	return write(w, http.StatusOK)
 }
 

@@ -65,6 +65,14 @@ func (s *Service) writeBlobAs(r *http.Request, conds cond.Conditions, creates bo
 		if err := current.CheckWrite(leaseID(r), s.now(), lease.Blob); err != nil {
 			return err
 		}
+		if err := keyOf(r).resolve(c); err != nil {
+			return err
+		}
+		if committed {
+			if err := keyOf(r).check(old); err != nil {
+				return err
+			}
+		}
 		hist, err := s.beginHistory(tx, account, t, old, kind)
 		if err != nil {
 			return err
@@ -117,6 +125,7 @@ func (s *Service) touch(b *blobRecord) {
 func (s *Service) replaced(tx store.Tx, r *http.Request, old *blobRecord, refs refDelta) (*blobRecord, error) {
 	now := s.now()
 	rec := &blobRecord{Type: blockBlob, Committed: true, Created: now}
+	rec.Encryption = encryptionState{KeySHA256: keyOf(r).SHA256, Scope: keyOf(r).Scope}
 	if old == nil {
 		rec.ETag = etag.Next(now, 0)
 		return rec, nil

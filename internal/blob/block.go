@@ -73,8 +73,12 @@ func (s *Service) commitBlock(w http.ResponseWriter, r *http.Request, id string,
 	t := targetOf(r)
 	account := request.Of(r).Account
 	err := s.store.Update(r.Context(), func(tx store.Tx) error {
-		if _, found, err := loadContainer(tx, account, t.Container); err != nil || !found {
+		c, found, err := loadContainer(tx, account, t.Container)
+		if err != nil || !found {
 			return firstErr(err, containerNotFound())
+		}
+		if err := keyOf(r).resolve(c); err != nil {
+			return err
 		}
 		b, err := loadBlobForWrite(tx, account, t.Container, t.Blob, s.now())
 		if err != nil {
@@ -87,7 +91,7 @@ func (s *Service) commitBlock(w http.ResponseWriter, r *http.Request, id string,
 	}
 	d.setHeaders(w.Header(), info.MD5, crc)
 	structured.EchoUpload(w.Header(), r.Header)
-	w.Header().Set("X-Ms-Request-Server-Encrypted", "true")
+	setRequestEncrypted(w.Header(), r)
 	return write(w, http.StatusCreated)
 }
 
@@ -207,9 +211,7 @@ func (s *Service) getBlockList(w http.ResponseWriter, r *http.Request) error {
 		setBlobETag(h, b)
 	}
 	h.Set("X-Ms-Blob-Content-Length", itoa(b.Size))
-	x := &xmlWriter{}
-	blocklist.Write(&x.Buffer, committed, uncommitted, withCommitted, withUncommitted)
-	return x.send(w, http.StatusOK)
+	return blocklist.Write(committed, uncommitted, withCommitted, withUncommitted).Send(w, http.StatusOK)
 }
 
 // blockLists reads a blob's committed blocks (from its segments; a blob

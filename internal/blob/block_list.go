@@ -96,7 +96,7 @@ func (s *Service) putBlockList(w http.ResponseWriter, r *http.Request) error {
 	h := w.Header()
 	setWriteResult(h, rec)
 	bothDigests.setHeaders(h, a.bodyMD5, a.bodyCRC)
-	h.Set("X-Ms-Request-Server-Encrypted", "true")
+	setRequestEncrypted(h, r)
 	return write(w, http.StatusCreated)
 }
 

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/lazuli-storage/lazuli/internal/accesspolicy"
 	"github.com/lazuli-storage/lazuli/internal/auth"
 	"github.com/lazuli-storage/lazuli/internal/azerr"
 	"github.com/lazuli-storage/lazuli/internal/lease"
@@ -68,12 +69,7 @@ func (c *containerRecord) policy(id string) (*auth.AccessPolicy, error) {
 	if c == nil {
 		return nil, nil
 	}
-	for _, s := range c.ACL {
-		if s.ID == id {
-			return &auth.AccessPolicy{Start: s.Start, Expiry: s.Expiry, Permission: s.Permission}, nil
-		}
-	}
-	return nil, nil
+	return accesspolicy.Find(containerPolicies(c.ACL), id), nil
 }
 
 // publicLevel is what the container opens to anonymous callers: nothing

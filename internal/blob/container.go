@@ -2,6 +2,7 @@ package blob
 
 import (
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/lazuli-storage/lazuli/internal/azerr"
@@ -74,6 +75,10 @@ func (s *Service) createContainer(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
+	scope, denyOverride, err := s.parseContainerScope(r.Header)
+	if err != nil {
+		return err
+	}
 	account := request.Of(r).Account
 	var rec *containerRecord
 	err = s.store.Update(r.Context(), func(tx store.Tx) error {
@@ -87,7 +92,8 @@ func (s *Service) createContainer(w http.ResponseWriter, r *http.Request) error 
 			return azerr.New(azerr.ContainerBeingDeleted)
 		}
 		now := s.now()
-		rec = &containerRecord{ETag: etag.Next(now, 0), Created: now, Public: public, Metadata: md}
+		rec = &containerRecord{ETag: etag.Next(now, 0), Created: now, Public: public, Metadata: md,
+			DefaultScope: scope, DenyScopeOverride: denyOverride}
 		return saveContainer(tx, account, t.Container, rec)
 	})
 	if err != nil {
@@ -148,8 +154,8 @@ func (s *Service) getContainerProperties(w http.ResponseWriter, r *http.Request)
 	}
 	h.Set("X-Ms-Has-Immutability-Policy", "false")
 	h.Set("X-Ms-Has-Legal-Hold", "false")
-	h.Set("X-Ms-Default-Encryption-Scope", "$account-encryption-key")
-	h.Set("X-Ms-Deny-Encryption-Scope-Override", "false")
+	h.Set("X-Ms-Default-Encryption-Scope", containerScopeName(c))
+	h.Set("X-Ms-Deny-Encryption-Scope-Override", strconv.FormatBool(c.DenyScopeOverride))
 	vlw, err := s.immutableVersions(r)
 	if err != nil {
 		return err

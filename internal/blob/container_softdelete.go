@@ -150,17 +150,17 @@ func writeDeletedIdentity(x *xmlWriter, c *containerRecord) {
 	if c.DeletedAt.IsZero() {
 		return
 	}
-	x.elem("Deleted", "true")
-	x.elem("Version", c.Version)
+	x.Elem("Deleted", "true")
+	x.Elem("Version", c.Version)
 }
 
 func writeDeletedProperties(x *xmlWriter, c *containerRecord, now time.Time) {
 	if c.DeletedAt.IsZero() {
 		return
 	}
-	x.elem("DeletedTime", httpTime(c.DeletedAt))
+	x.Elem("DeletedTime", httpTime(c.DeletedAt))
 	days := int64((c.Purge.Sub(now) + 24*time.Hour - 1) / (24 * time.Hour))
-	x.int("RemainingRetentionDays", days)
+	x.Int("RemainingRetentionDays", days)
 }
 
 // listedContainer reports whether a container record found by a listing

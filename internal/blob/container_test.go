@@ -152,6 +152,11 @@ func TestContainerACL(t *testing.T) {
 	ids = append(ids, &container.SignedIdentifier{ID: to.Ptr("sixth"), AccessPolicy: &container.AccessPolicy{Permission: to.Ptr("r")}})
 	_, err = c.SetAccessPolicy(e.ctx, &container.SetAccessPolicyOptions{ContainerACL: ids})
 	wantCode(t, err, 400, "InvalidXmlDocument")
+	// Letters out of the service's order are refused as the service refuses
+	// "wrld" (Azure/azure-sdk-for-net issue 14456).
+	order := []*container.SignedIdentifier{{ID: to.Ptr("order"), AccessPolicy: &container.AccessPolicy{Permission: to.Ptr("wrld")}}}
+	_, err = c.SetAccessPolicy(e.ctx, &container.SetAccessPolicyOptions{ContainerACL: order})
+	wantCode(t, err, 400, "InvalidXmlDocument")
 	// An empty ACL without the header clears both.
 	if _, err := c.SetAccessPolicy(e.ctx, nil); err != nil {
 		t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/azerr"
 	"github.com/lazuli-storage/lazuli/internal/cond"
 	"github.com/lazuli-storage/lazuli/internal/contentprops"
+	"github.com/lazuli-storage/lazuli/internal/guid"
 	"github.com/lazuli-storage/lazuli/internal/lease"
 	"github.com/lazuli-storage/lazuli/internal/metadata"
 	"github.com/lazuli-storage/lazuli/internal/request"
@@ -198,7 +199,7 @@ func (s *Service) runCopy(r *http.Request, a copyArgs, sync bool) (copyResult, e
 		}
 		remote.tags = tags
 	}
-	res := copyResult{copyID: lease.NewID(), status: copySuccess}
+	res := copyResult{copyID: guid.New(), status: copySuccess}
 	rec, err := s.writeBlobAs(r, a.conds, true, writeReplace, func(tx store.Tx, old *blobRecord, refs refDelta) (*blobRecord, error) {
 		now := s.now()
 		if err := copyLeaseRule(old, now); err != nil {

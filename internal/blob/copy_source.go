@@ -142,6 +142,8 @@ func (src copySource) display() string {
 type sourceArgs struct {
 	conds   cond.Conditions
 	leaseID string // x-ms-source-lease-id, as sent
+	// keySHA256 is the hash of x-ms-source-encryption-key ("" without).
+	keySHA256 string
 }
 
 func parseSourceArgs(r *http.Request, allowed cond.Allowed) (sourceArgs, error) {
@@ -159,7 +161,8 @@ func parseSourceArgs(r *http.Request, allowed cond.Allowed) (sourceArgs, error) 
 		}
 	}
 	a.leaseID = r.Header.Get("X-Ms-Source-Lease-Id")
-	return a, nil
+	a.keySHA256, err = sourceKey.parse(r, false)
+	return a, err
 }
 
 // loadSource reads a local copy source in the copy's transaction: the
@@ -191,6 +194,9 @@ func (s *Service) loadSource(tx store.Tx, r *http.Request, src copySource, a sou
 		if err := b.Lease.CheckRead(a.leaseID, now, lease.Blob); err != nil {
 			return nil, err
 		}
+	}
+	if err := checkSourceKey(b, a.keySHA256); err != nil {
+		return nil, err
 	}
 	return b, nil
 }

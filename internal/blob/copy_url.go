@@ -145,7 +145,7 @@ func (s *Service) putBlobFromURL(w http.ResponseWriter, r *http.Request) error {
 	h := w.Header()
 	setWriteResult(h, rec)
 	setIf(h, "Content-MD5", md5Base64(rec.Props.MD5))
-	h.Set("X-Ms-Request-Server-Encrypted", "true")
+	setRequestEncrypted(h, r)
 	return write(w, http.StatusCreated)
 }
 

@@ -18,5 +18,5 @@ func (s *Service) getUserDelegationKey(w http.ResponseWriter, r *http.Request) e
 	}
 	x := &xmlWriter{}
 	x.Write(body)
-	return x.send(w, http.StatusOK)
+	return x.Send(w, http.StatusOK)
 }

@@ -215,7 +215,7 @@ func setExpiryHeader(h http.Header, b *blobRecord) {
 // writeExpiryElement writes the Expiry-Time property of a listed blob.
 func writeExpiryElement(x *xmlWriter, b *blobRecord) {
 	if !b.ExpiresOn.IsZero() {
-		x.elem("Expiry-Time", httpTime(b.ExpiresOn))
+		x.Elem("Expiry-Time", httpTime(b.ExpiresOn))
 	}
 }
 

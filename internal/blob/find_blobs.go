@@ -273,29 +273,29 @@ func writeFound(w http.ResponseWriter, r *http.Request, a findArgs, found []foun
 	named := a.expr.keys()
 	x := newXMLWriter()
 	x.WriteString("<EnumerationResults")
-	x.attr("ServiceEndpoint", serviceEndpoint(r))
+	x.Attr("ServiceEndpoint", serviceEndpoint(r))
 	x.WriteString(">")
-	x.elem("Where", a.where)
-	x.open("Blobs")
+	x.Elem("Where", a.where)
+	x.Open("Blobs")
 	for _, f := range found {
-		x.open("Blob")
-		x.elem("Name", f.name)
-		x.elem("ContainerName", f.container)
+		x.Open("Blob")
+		x.Elem("Name", f.name)
+		x.Elem("ContainerName", f.container)
 		writeTagSet(x, f.tags, func(key string) bool { return named[key] })
 		if f.versionID != "" {
-			x.elem("VersionId", f.versionID)
+			x.Elem("VersionId", f.versionID)
 		}
 		if f.current {
-			x.elem("IsCurrentVersion", "true")
+			x.Elem("IsCurrentVersion", "true")
 		}
-		x.close("Blob")
+		x.Close("Blob")
 	}
-	x.close("Blobs")
+	x.Close("Blobs")
 	marker := ""
 	if next != nil {
 		marker = base64.RawURLEncoding.EncodeToString(next)
 	}
-	x.elem("NextMarker", marker)
-	x.close("EnumerationResults")
-	return x.send(w, http.StatusOK)
+	x.Elem("NextMarker", marker)
+	x.Close("EnumerationResults")
+	return x.Send(w, http.StatusOK)
 }

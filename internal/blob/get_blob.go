@@ -108,6 +108,9 @@ func (s *Service) viewBlob(r *http.Request, conds cond.Conditions, sel selector)
 		if err := checkReadConditions(conds, b, info.Version); err != nil {
 			return err
 		}
+		if err := keyOf(r).check(b); err != nil {
+			return err
+		}
 		rec = b
 		return b.Lease.CheckRead(leaseID(r), s.now(), lease.Blob)
 	})
@@ -237,6 +240,7 @@ func (s *Service) getBlobMetadata(w http.ResponseWriter, r *http.Request) error 
 		return err
 	}
 	setBlobETag(w.Header(), b)
+	setStoredEncryption(w.Header(), b)
 	b.Metadata.WriteHeaders(w.Header())
 	return write(w, http.StatusOK)
 }

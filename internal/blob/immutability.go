@@ -283,10 +283,10 @@ func setImmutabilityHeaders(h http.Header, b *blobRecord) {
 // and legal hold (include=legalhold) of a listed blob.
 func writeImmutabilityElements(x *xmlWriter, b *blobRecord, p listParams) {
 	if p.include["immutabilitypolicy"] && b.ImmutableMode != "" {
-		x.elem("ImmutabilityPolicyUntilDate", httpTime(b.ImmutableUntil))
-		x.elem("ImmutabilityPolicyMode", b.ImmutableMode)
+		x.Elem("ImmutabilityPolicyUntilDate", httpTime(b.ImmutableUntil))
+		x.Elem("ImmutabilityPolicyMode", b.ImmutableMode)
 	}
 	if p.include["legalhold"] && b.LegalHoldSet {
-		x.elem("LegalHold", boolText(b.LegalHold))
+		x.Elem("LegalHold", boolText(b.LegalHold))
 	}
 }

@@ -5,7 +5,7 @@ import (
 
 	"github.com/lazuli-storage/lazuli/internal/azerr"
 	"github.com/lazuli-storage/lazuli/internal/cond"
-	"github.com/lazuli-storage/lazuli/internal/lease"
+	"github.com/lazuli-storage/lazuli/internal/guid"
 	"github.com/lazuli-storage/lazuli/internal/request"
 	"github.com/lazuli-storage/lazuli/internal/store"
 )
@@ -34,7 +34,7 @@ func (s *Service) incrementalCopy(w http.ResponseWriter, r *http.Request) error 
 	case src.sel.Snapshot == "":
 		return azerr.New(azerr.IncrementalCopySourceMustBeSnapshot)
 	}
-	copyID := lease.NewID()
+	copyID := guid.New()
 	rec, err := s.writeBlobAs(r, conds, true, writeIncremental, func(tx store.Tx, old *blobRecord, refs refDelta) (*blobRecord, error) {
 		return s.copyIncrement(tx, r, src, copyID, old, refs)
 	})

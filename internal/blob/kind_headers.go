@@ -33,7 +33,7 @@ func setKindHeaders(h http.Header, b *blobRecord) {
 // property of a List Blobs entry.
 func writeSequenceElement(x *xmlWriter, b *blobRecord) {
 	if b.Type == pageBlob {
-		x.int("x-ms-blob-sequence-number", b.SequenceNumber)
+		x.Int("x-ms-blob-sequence-number", b.SequenceNumber)
 	}
 }
 
@@ -41,10 +41,10 @@ func writeSequenceElement(x *xmlWriter, b *blobRecord) {
 // Blobs entry.
 func writeKindElements(x *xmlWriter, b *blobRecord) {
 	if len(b.Tags) > 0 {
-		x.int("TagCount", int64(len(b.Tags)))
+		x.Int("TagCount", int64(len(b.Tags)))
 	}
 	if b.Type == appendBlob {
-		x.elem("Sealed", strconv.FormatBool(b.Sealed))
+		x.Elem("Sealed", strconv.FormatBool(b.Sealed))
 	}
 }
 

@@ -145,6 +145,6 @@ func (s *Service) putPageFromURL(w http.ResponseWriter, r *http.Request) error {
 	setWriteResult(h, rec)
 	h.Set("X-Ms-Blob-Sequence-Number", itoa(rec.SequenceNumber))
 	bothDigests.setHeaders(h, info.MD5, crc)
-	h.Set("X-Ms-Request-Server-Encrypted", "true")
+	setRequestEncrypted(h, r)
 	return write(w, http.StatusCreated)
 }

@@ -134,45 +134,45 @@ func (s *Service) writeBlobList(w http.ResponseWriter, r *http.Request, containe
 	p.encodeNames = request.Of(r).Version >= encodedNamesVersion
 	x := newXMLWriter()
 	x.WriteString("<EnumerationResults")
-	x.attr("ServiceEndpoint", serviceEndpoint(r))
-	x.attr("ContainerName", container)
+	x.Attr("ServiceEndpoint", serviceEndpoint(r))
+	x.Attr("ContainerName", container)
 	x.WriteString(">")
 	p.writeHeader(x, true)
-	x.open("Blobs")
+	x.Open("Blobs")
 	for _, it := range items {
 		if it.rec == nil {
-			x.open("BlobPrefix")
-			x.nameElem(it.name, p.encodeNames)
-			x.close("BlobPrefix")
+			x.Open("BlobPrefix")
+			writeName(x, it.name, p.encodeNames)
+			x.Close("BlobPrefix")
 			continue
 		}
 		writeBlobItem(x, it, p, now)
 	}
-	x.close("Blobs")
-	x.elem("NextMarker", next)
-	x.close("EnumerationResults")
-	return x.send(w, http.StatusOK)
+	x.Close("Blobs")
+	x.Elem("NextMarker", next)
+	x.Close("EnumerationResults")
+	return x.Send(w, http.StatusOK)
 }
 
 func writeBlobItem(x *xmlWriter, it blobItem, p listParams, now time.Time) {
 	b := it.rec
-	x.open("Blob")
-	x.nameElem(it.name, p.encodeNames)
+	x.Open("Blob")
+	writeName(x, it.name, p.encodeNames)
 	writeItemIdentity(x, it, p, now)
-	x.open("Properties")
-	x.elem("Creation-Time", httpTime(b.Created))
-	x.elem("Last-Modified", httpTime(b.LastModified()))
-	x.elem("Etag", b.ETag.Bare())
-	x.int("Content-Length", b.Size)
-	x.elem("Content-Type", b.Props.Type)
-	x.elem("Content-Encoding", b.Props.Encoding)
-	x.elem("Content-Language", b.Props.Language)
+	x.Open("Properties")
+	x.Elem("Creation-Time", httpTime(b.Created))
+	x.Elem("Last-Modified", httpTime(b.LastModified()))
+	x.Elem("Etag", b.ETag.Bare())
+	x.Int("Content-Length", b.Size)
+	x.Elem("Content-Type", b.Props.Type)
+	x.Elem("Content-Encoding", b.Props.Encoding)
+	x.Elem("Content-Language", b.Props.Language)
 	if len(b.Props.MD5) > 0 {
-		x.elem("Content-MD5", base64.StdEncoding.EncodeToString(b.Props.MD5))
+		x.Elem("Content-MD5", base64.StdEncoding.EncodeToString(b.Props.MD5))
 	}
-	x.elem("Cache-Control", b.Props.CacheControl)
-	x.elem("Content-Disposition", b.Props.Disposition)
-	x.elem("BlobType", b.Type.String())
+	x.Elem("Cache-Control", b.Props.CacheControl)
+	x.Elem("Content-Disposition", b.Props.Disposition)
+	x.Elem("BlobType", b.Type.String())
 	writeSequenceElement(x, b)
 	if b.Committed {
 		writeTierElements(x, b, now)
@@ -181,15 +181,21 @@ func writeBlobItem(x *xmlWriter, it blobItem, p listParams, now time.Time) {
 	if p.include["copy"] {
 		writeCopyElements(x, b, now)
 	}
-	x.elem("ServerEncrypted", "true")
+	x.Elem("ServerEncrypted", "true")
+	if k := b.Encryption.KeySHA256; k != "" {
+		x.Elem("CustomerProvidedKeySha256", k)
+	}
+	if scope := b.Encryption.Scope; scope != "" {
+		x.Elem("EncryptionScope", scope)
+	}
 	writeKindElements(x, b)
 	writeExpiryElement(x, b)
 	writeImmutabilityElements(x, b, p)
 	writeDeletedElements(x, it, now)
-	x.close("Properties")
+	x.Close("Properties")
 	if p.include["metadata"] {
 		writeMetadataElements(x, b.Metadata)
 	}
 	writeTagsElement(x, b, p)
-	x.close("Blob")
+	x.Close("Blob")
 }

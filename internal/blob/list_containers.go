@@ -2,6 +2,7 @@ package blob
 
 import (
 	"net/http"
+	"strconv"
 	"time"
 
 	"github.com/lazuli-storage/lazuli/internal/request"
@@ -42,17 +43,17 @@ func (s *Service) listContainers(w http.ResponseWriter, r *http.Request) error {
 	now := s.now()
 	x := newXMLWriter()
 	x.WriteString("<EnumerationResults")
-	x.attr("ServiceEndpoint", serviceEndpoint(r))
+	x.Attr("ServiceEndpoint", serviceEndpoint(r))
 	x.WriteString(">")
 	p.writeHeader(x, false)
-	x.open("Containers")
+	x.Open("Containers")
 	for _, it := range items {
 		writeContainerItem(x, it, p.include["metadata"], vlw, now)
 	}
-	x.close("Containers")
-	x.elem("NextMarker", next)
-	x.close("EnumerationResults")
-	return x.send(w, http.StatusOK)
+	x.Close("Containers")
+	x.Elem("NextMarker", next)
+	x.Close("EnumerationResults")
+	return x.Send(w, http.StatusOK)
 }
 
 // scanContainers returns up to max+1 visible containers from the page start.
@@ -87,27 +88,27 @@ func scanContainers(tx store.Tx, account string, p listParams, now time.Time) ([
 
 func writeContainerItem(x *xmlWriter, it containerItem, withMetadata, vlw bool, now time.Time) {
 	c := it.rec
-	x.open("Container")
-	x.elem("Name", containerItemName(it.name))
+	x.Open("Container")
+	x.Elem("Name", containerItemName(it.name))
 	writeDeletedIdentity(x, c)
-	x.open("Properties")
-	x.elem("Last-Modified", httpTime(c.ETag.Time()))
-	x.elem("Etag", c.ETag.String())
+	x.Open("Properties")
+	x.Elem("Last-Modified", httpTime(c.ETag.Time()))
+	x.Elem("Etag", c.ETag.String())
 	writeLeaseElements(x, c.Lease, now)
 	if c.Public != accessPrivate {
-		x.elem("PublicAccess", publicAccessName(c.Public))
+		x.Elem("PublicAccess", publicAccessName(c.Public))
 	}
-	x.elem("DefaultEncryptionScope", "$account-encryption-key")
-	x.elem("DenyEncryptionScopeOverride", "false")
-	x.elem("HasImmutabilityPolicy", "false")
-	x.elem("HasLegalHold", "false")
-	x.elem("ImmutableStorageWithVersioningEnabled", boolText(vlw))
+	x.Elem("DefaultEncryptionScope", containerScopeName(c))
+	x.Elem("DenyEncryptionScopeOverride", strconv.FormatBool(c.DenyScopeOverride))
+	x.Elem("HasImmutabilityPolicy", "false")
+	x.Elem("HasLegalHold", "false")
+	x.Elem("ImmutableStorageWithVersioningEnabled", boolText(vlw))
 	writeDeletedProperties(x, c, now)
-	x.close("Properties")
+	x.Close("Properties")
 	if withMetadata {
 		writeMetadataElements(x, c.Metadata)
 	}
-	x.close("Container")
+	x.Close("Container")
 }
 
 // serviceEndpoint is the account's base URL as the client addressed it.

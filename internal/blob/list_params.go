@@ -82,15 +82,15 @@ func (p listParams) startName() string {
 // writeHeader writes the echoed request parameters of an EnumerationResults.
 func (p listParams) writeHeader(x *xmlWriter, withDelimiter bool) {
 	if p.prefixGiven {
-		x.elem("Prefix", p.prefix)
+		x.Elem("Prefix", p.prefix)
 	}
 	if p.markerGiven {
-		x.elem("Marker", p.marker)
+		x.Elem("Marker", p.marker)
 	}
 	if p.maxGiven {
-		x.int("MaxResults", int64(p.max))
+		x.Int("MaxResults", int64(p.max))
 	}
 	if withDelimiter && p.delimiter != "" {
-		x.elem("Delimiter", p.delimiter)
+		x.Elem("Delimiter", p.delimiter)
 	}
 }

@@ -208,26 +208,26 @@ func writeItemIdentity(x *xmlWriter, it blobItem, p listParams, now time.Time) {
 	case it.ord == "":
 		return
 	case it.versionsOnly:
-		x.elem("Deleted", "true")
-		x.elem("HasVersionsOnly", "true")
+		x.Elem("Deleted", "true")
+		x.Elem("HasVersionsOnly", "true")
 		return
 	}
 	deleted, _ := it.rec.softDeleted(now)
 	if deleted || it.elem == elemDeleted {
-		x.elem("Deleted", "true")
+		x.Elem("Deleted", "true")
 	}
 	if strings.HasPrefix(it.elem, snapshotPrefix) {
-		x.elem("Snapshot", it.elem[1:])
+		x.Elem("Snapshot", it.elem[1:])
 	}
 	if !p.include["versions"] {
 		return
 	}
 	switch {
 	case strings.HasPrefix(it.elem, versionPrefix):
-		x.elem("VersionId", it.elem[1:])
+		x.Elem("VersionId", it.elem[1:])
 	case it.elem == elemBase && it.rec.VersionID != "":
-		x.elem("VersionId", it.rec.VersionID)
-		x.elem("IsCurrentVersion", "true")
+		x.Elem("VersionId", it.rec.VersionID)
+		x.Elem("IsCurrentVersion", "true")
 	}
 }
 
@@ -235,16 +235,16 @@ func writeItemIdentity(x *xmlWriter, it blobItem, p listParams, now time.Time) {
 // RehydratePriority and AccessTierChangeTime.
 func writeTierElements(x *xmlWriter, b *blobRecord, now time.Time) {
 	tier, inferred, archiveStatus := b.tierAt(now)
-	x.elem("AccessTier", tier)
+	x.Elem("AccessTier", tier)
 	if inferred {
-		x.elem("AccessTierInferred", "true")
+		x.Elem("AccessTierInferred", "true")
 	}
 	if archiveStatus != "" {
-		x.elem("ArchiveStatus", archiveStatus)
-		x.elem("RehydratePriority", b.Rehydrate.Priority)
+		x.Elem("ArchiveStatus", archiveStatus)
+		x.Elem("RehydratePriority", b.Rehydrate.Priority)
 	}
 	if changed := b.tierChangedAt(now); !changed.IsZero() {
-		x.elem("AccessTierChangeTime", httpTime(changed))
+		x.Elem("AccessTierChangeTime", httpTime(changed))
 	}
 }
 
@@ -255,19 +255,19 @@ func writeCopyElements(x *xmlWriter, b *blobRecord, now time.Time) {
 		return
 	}
 	status, ended := c.status(now)
-	x.elem("CopyId", c.ID)
-	x.elem("CopyStatus", status)
-	x.elem("CopySource", c.Source)
-	x.elem("CopyProgress", c.progress(now))
+	x.Elem("CopyId", c.ID)
+	x.Elem("CopyStatus", status)
+	x.Elem("CopySource", c.Source)
+	x.Elem("CopyProgress", c.progress(now))
 	if !ended.IsZero() {
-		x.elem("CopyCompletionTime", httpTime(ended))
+		x.Elem("CopyCompletionTime", httpTime(ended))
 	}
 	if status == copyAborted {
-		x.elem("CopyStatusDescription", abortedDescription)
+		x.Elem("CopyStatusDescription", abortedDescription)
 	}
 	if c.Incremental {
-		x.elem("IncrementalCopy", "true")
-		x.elem("DestinationSnapshot", c.DestSnapshot)
+		x.Elem("IncrementalCopy", "true")
+		x.Elem("DestinationSnapshot", c.DestSnapshot)
 	}
 }
 
@@ -278,7 +278,7 @@ func writeDeletedElements(x *xmlWriter, it blobItem, now time.Time) {
 	if !deleted {
 		return
 	}
-	x.elem("DeletedTime", httpTime(it.rec.DeletedAt))
+	x.Elem("DeletedTime", httpTime(it.rec.DeletedAt))
 	days := math.Ceil(it.rec.Purge.Sub(now).Hours() / 24)
-	x.int("RemainingRetentionDays", int64(max(days, 1)))
+	x.Int("RemainingRetentionDays", int64(max(days, 1)))
 }

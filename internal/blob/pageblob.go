@@ -38,12 +38,11 @@ func parseKindCreate(r *http.Request) (kindArgs, error) {
 		return a, err
 	}
 	// Page and append blobs are created empty: a body is an error, and so
-	// is an access tier (only premium page blobs have tiers, and this
-	// service's accounts are standard ones).
+	// is an access tier, but for a premium page blob's (premium.go).
 	if r.ContentLength > 0 {
 		return a, azerr.InvalidHeader("Content-Length", strconv.FormatInt(r.ContentLength, 10))
 	}
-	if v := r.Header.Get("X-Ms-Access-Tier"); v != "" {
+	if v := r.Header.Get("X-Ms-Access-Tier"); v != "" && r.Header.Get("X-Ms-Blob-Type") != "PageBlob" {
 		return a, azerr.InvalidHeader("x-ms-access-tier", v)
 	}
 	if _, err := parseChecksums(r.Header); err != nil {
@@ -70,7 +69,7 @@ func (s *Service) createKind(w http.ResponseWriter, r *http.Request, a kindArgs,
 	}
 	h := w.Header()
 	setWriteResult(h, rec)
-	h.Set("X-Ms-Request-Server-Encrypted", "true")
+	setRequestEncrypted(h, r)
 	return write(w, http.StatusCreated)
 }
 
@@ -89,8 +88,14 @@ func (s *Service) createPageBlob(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	tier, err := s.createTier(r, size)
+	if err != nil {
+		return err
+	}
+	premium := s.isPremium(r)
 	return s.createKind(w, r, a, func(rec *blobRecord) {
 		rec.Type = pageBlob
+		rec.Tier, rec.PremiumPage = tier, premium
 		rec.SequenceNumber = seq
 		if size > 0 {
 			rec.SetSegments([]segment{hole(size)})
@@ -251,7 +256,7 @@ func (s *Service) putPage(w http.ResponseWriter, r *http.Request) error {
 	if !a.clear {
 		d.setHeaders(h, info.MD5, crc)
 		structured.EchoUpload(h, r.Header)
-		h.Set("X-Ms-Request-Server-Encrypted", "true")
+		setRequestEncrypted(h, r)
 	}
 	return write(w, http.StatusCreated)
 }
@@ -344,6 +349,9 @@ func (s *Service) setPageProperties(w http.ResponseWriter, r *http.Request) erro
 			return nil, err
 		}
 		if a.size >= 0 && a.size != old.Size {
+			if err := checkTierHolds(old, a.size); err != nil {
+				return nil, err
+			}
 			segs, err := old.Segments()
 			if err != nil {
 				return nil, err

@@ -286,20 +286,20 @@ func (s *Service) loadPreviousSnapshot(tx store.Tx, r *http.Request, a pageRange
 // writePageList renders a PageList body.
 func writePageList(w http.ResponseWriter, items []rangeItem, next string, paged bool) error {
 	x := newXMLWriter()
-	x.open("PageList")
+	x.Open("PageList")
 	for _, it := range items {
 		name := "PageRange"
 		if it.cleared {
 			name = "ClearRange"
 		}
-		x.open(name)
-		x.int("Start", it.Start)
-		x.int("End", it.End)
-		x.close(name)
+		x.Open(name)
+		x.Int("Start", it.Start)
+		x.Int("End", it.End)
+		x.Close(name)
 	}
 	if paged || next != "" {
-		x.elem("NextMarker", next)
+		x.Elem("NextMarker", next)
 	}
-	x.close("PageList")
-	return x.send(w, http.StatusOK)
+	x.Close("PageList")
+	return x.Send(w, http.StatusOK)
 }

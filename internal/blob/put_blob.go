@@ -131,7 +131,7 @@ func (s *Service) putBlob(w http.ResponseWriter, r *http.Request) error {
 	setWriteResult(h, rec)
 	d.setHeaders(h, info.MD5, crc)
 	structured.EchoUpload(h, r.Header)
-	h.Set("X-Ms-Request-Server-Encrypted", "true")
+	setRequestEncrypted(h, r)
 	return write(w, http.StatusCreated)
 }
 

@@ -91,6 +91,13 @@ type blobRecord struct {
 	// (records_retention.go).
 	retentionState
 
+	// Encryption is the customer-provided key and scope the content was
+	// written with (records_encryption.go).
+	Encryption encryptionState
+	// PremiumPage marks a page blob of a premium account, whose tier
+	// without a set one is inferred from its size (premium.go).
+	PremiumPage bool
+
 	// segments is the encoded segment list, decoded on demand so that
 	// listings never pay for it.
 	segments []byte
@@ -179,6 +186,8 @@ func (b *blobRecord) encode() []byte {
 	}
 	b.identityState.encode(&e)
 	b.retentionState.encode(&e)
+	b.Encryption.encode(&e)
+	encodePremium(&e, b.PremiumPage)
 	return e.Bytes()
 }
 
@@ -228,6 +237,10 @@ func decodeBlobRecord(v []byte, withSegments bool) (*blobRecord, error) {
 			b.identityState.decodeField(tag, p)
 		case btagExpiry, btagImmutability, btagLegalHold:
 			b.retentionState.decodeField(tag, p)
+		case btagEncryption:
+			b.Encryption = decodeEncryption(p)
+		case btagPremium:
+			b.PremiumPage = p.Bool()
 		}
 	})
 	return b, d.Err()

@@ -25,6 +25,9 @@ const (
 	ctagMetadata = 2
 	ctagLease    = 3
 	ctagACL      = 4
+	// ctagEncryption is the default encryption scope and whether writes
+	// may name another (scope.go); tags 5-29 are left to other state.
+	ctagEncryption = 30
 )
 
 // Public access levels (x-ms-blob-public-access).
@@ -48,6 +51,10 @@ type containerRecord struct {
 	// containerLife is the soft delete and move state
 	// (records_container_life.go).
 	containerLife
+	// DefaultScope is the encryption scope of writes that name none (""
+	// for the account's key); DenyScopeOverride forbids naming another.
+	DefaultScope      string
+	DenyScopeOverride bool
 }
 
 // signedIdentifier is a stored access policy of a container.
@@ -88,6 +95,12 @@ func (c *containerRecord) encode() []byte {
 		})
 	}
 	c.containerLife.encode(&e)
+	if c.DefaultScope != "" || c.DenyScopeOverride {
+		e.Field(ctagEncryption, func(e *record.Encoder) {
+			e.Str(c.DefaultScope)
+			e.Bool(c.DenyScopeOverride)
+		})
+	}
 	return e.Bytes()
 }
 
@@ -119,6 +132,9 @@ func decodeContainer(v []byte) (*containerRecord, error) {
 			}
 		case ctagDeleted, ctagMove:
 			c.containerLife.decodeField(tag, p)
+		case ctagEncryption:
+			c.DefaultScope = p.Str()
+			c.DenyScopeOverride = p.Bool()
 		}
 	})
 	return c, d.Err()

@@ -112,6 +112,9 @@ func (b *blobRecord) tierAt(now time.Time) (tier string, inferred bool, archiveS
 		}
 		return r.Target, false, ""
 	}
+	if b.Tier == "" && b.PremiumPage {
+		return inferredPremiumTier(b.Size), true, ""
+	}
 	if b.Tier == "" {
 		return "Hot", true, ""
 	}

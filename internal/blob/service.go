@@ -38,6 +38,9 @@ type Service struct {
 	// versioningDefault is blob versioning for accounts whose service
 	// properties do not set it (--blobVersioning).
 	versioningDefault bool
+	// scopes are the encryption scopes every account has (scope.go);
+	// premium the accounts that are premium ones (premium.go).
+	scopes, premium map[string]bool
 }
 
 // New builds the Blob service on the host's storage.
@@ -64,6 +67,13 @@ func New(d server.Deps) (*Service, error) {
 		s.sources = fetchguard.New([]string{"*"}, true)
 	}
 	s.fetcher = s.sources.Client(30 * time.Minute)
+	s.scopes, s.premium = map[string]bool{}, map[string]bool{}
+	for _, name := range d.EncryptionScopes {
+		s.scopes[name] = true
+	}
+	for _, name := range d.PremiumAccounts {
+		s.premium[name] = true
+	}
 	s.routes = s.table()
 	return s, nil
 }
@@ -82,6 +92,11 @@ type ctxTarget struct{}
 // Handle routes an authenticated request to its operation.
 func (s *Service) Handle(w http.ResponseWriter, r *http.Request) error {
 	t, level := parsePath(request.Of(r).Path, r)
+	if scope, ok := batchScopeOf(r); ok {
+		if err := scope.admit(r, t, level); err != nil {
+			return err
+		}
+	}
 	rule, err := s.routes.Match(r, level)
 	if err != nil {
 		return err
@@ -92,6 +107,10 @@ func (s *Service) Handle(w http.ResponseWriter, r *http.Request) error {
 		}
 	}
 	if err := route.Authorize(r, s.authTarget(r, t)); err != nil {
+		return err
+	}
+	r, err = s.withEncryption(r, rule.Op)
+	if err != nil {
 		return err
 	}
 	return rule.Handle(w, withTarget(r, t))

@@ -38,13 +38,13 @@ func (s *Service) setServiceProperties(w http.ResponseWriter, r *http.Request) e
 // replication lag: the secondary is always live and synced now.
 func (s *Service) getServiceStats(w http.ResponseWriter, r *http.Request) error {
 	x := newXMLWriter()
-	x.open("StorageServiceStats")
-	x.open("GeoReplication")
-	x.elem("Status", "live")
-	x.elem("LastSyncTime", httpTime(s.now()))
-	x.close("GeoReplication")
-	x.close("StorageServiceStats")
-	return x.send(w, http.StatusOK)
+	x.Open("StorageServiceStats")
+	x.Open("GeoReplication")
+	x.Elem("Status", "live")
+	x.Elem("LastSyncTime", httpTime(s.now()))
+	x.Close("GeoReplication")
+	x.Close("StorageServiceStats")
+	return x.Send(w, http.StatusOK)
 }
 
 // getAccountInfo is Get Account Information: a general-purpose v2 account
@@ -52,7 +52,11 @@ func (s *Service) getServiceStats(w http.ResponseWriter, r *http.Request) error 
 // presented, and no hierarchical namespace.
 func (s *Service) getAccountInfo(w http.ResponseWriter, r *http.Request) error {
 	h := w.Header()
-	h.Set("X-Ms-Sku-Name", "Standard_RAGRS")
+	sku := "Standard_RAGRS"
+	if s.isPremium(r) {
+		sku = "Premium_LRS"
+	}
+	h.Set("X-Ms-Sku-Name", sku)
 	h.Set("X-Ms-Account-Kind", "StorageV2")
 	h.Set("X-Ms-Is-Hns-Enabled", "false")
 	return write(w, http.StatusOK)

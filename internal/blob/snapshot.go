@@ -2,6 +2,7 @@ package blob
 
 import (
 	"net/http"
+	"strconv"
 
 	"github.com/lazuli-storage/lazuli/internal/azerr"
 	"github.com/lazuli-storage/lazuli/internal/cond"
@@ -33,8 +34,12 @@ func (s *Service) snapshotBlob(w http.ResponseWriter, r *http.Request) error {
 	var snap *blobRecord
 	var id, versionID string
 	err = s.store.Update(r.Context(), func(tx store.Tx) error {
-		if _, found, err := loadContainer(tx, account, t.Container); err != nil || !found {
+		c, found, err := loadContainer(tx, account, t.Container)
+		if err != nil || !found {
 			return firstErr(err, containerNotFound())
+		}
+		if err := keyOf(r).resolve(c); err != nil {
+			return err
 		}
 		now := s.now()
 		base, err := loadState(tx, account, t.Container, t.Blob, selector{}, now)
@@ -45,6 +50,9 @@ func (s *Service) snapshotBlob(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 		if err := base.Lease.CheckRead(leaseID(r), now, lease.Blob); err != nil {
+			return err
+		}
+		if err := keyOf(r).check(base); err != nil {
 			return err
 		}
 		if base.archivedAt(now) {
@@ -77,6 +85,8 @@ func (s *Service) snapshotBlob(w http.ResponseWriter, r *http.Request) error {
 	setBlobETag(h, snap)
 	h.Set("X-Ms-Snapshot", id)
 	setIf(h, "X-Ms-Version-Id", versionID)
-	h.Set("X-Ms-Request-Server-Encrypted", "true")
+	// A snapshot writes no data: under a customer-provided key or a scope
+	// the service answers false and echoes neither.
+	h.Set("X-Ms-Request-Server-Encrypted", strconv.FormatBool(snap.Encryption.empty()))
 	return write(w, http.StatusCreated)
 }

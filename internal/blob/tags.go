@@ -168,17 +168,17 @@ func parseTagsBody(data []byte) (tagSet, error) {
 // writeTagSet writes <Tags><TagSet>...</TagSet></Tags> for the tags keep
 // accepts (all when keep is nil).
 func writeTagSet(x *xmlWriter, s tagSet, keep func(key string) bool) {
-	x.open("Tags")
-	x.open("TagSet")
+	x.Open("Tags")
+	x.Open("TagSet")
 	for _, t := range s {
 		if keep != nil && !keep(t.Key) {
 			continue
 		}
-		x.open("Tag")
-		x.elem("Key", t.Key)
-		x.elem("Value", t.Value)
-		x.close("Tag")
+		x.Open("Tag")
+		x.Elem("Key", t.Key)
+		x.Elem("Value", t.Value)
+		x.Close("Tag")
 	}
-	x.close("TagSet")
-	x.close("Tags")
+	x.Close("TagSet")
+	x.Close("Tags")
 }

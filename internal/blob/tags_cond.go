@@ -5,8 +5,9 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/cond"
 )
 
-// x-ms-if-tags is AND-ed with the other conditional headers (behaviour
-// spec §1.1): every place that evaluates a blob's conditions with
+// x-ms-if-tags is AND-ed with the other conditional headers (the Azure
+// reference page "Specifying conditional headers for Blob service
+// operations"): every place that evaluates a blob's conditions with
 // cond.CheckRead or CheckWrite also calls ifTagsHold on the same record.
 // blobConditions has already refused a malformed expression (400).
 

@@ -33,7 +33,7 @@ func (s *Service) getBlobTags(w http.ResponseWriter, r *http.Request) error {
 	}
 	x := newXMLWriter()
 	writeTagSet(x, tags, nil)
-	return x.send(w, http.StatusOK)
+	return x.Send(w, http.StatusOK)
 }
 
 // tagTarget loads and checks the blob state a tags request addresses.

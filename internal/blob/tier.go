@@ -57,6 +57,9 @@ func parseRehydratePriority(h http.Header) (string, error) {
 // rehydrateDelay. The ETag and Last-Modified do not change. Blob Batch
 // runs its set-tier sub-requests through this handler too.
 func (s *Service) setBlobTier(w http.ResponseWriter, r *http.Request) error {
+	if _, _, ok := premiumTier(r.Header.Get("X-Ms-Access-Tier")); ok {
+		return s.setPremiumTier(w, r)
+	}
 	t := targetOf(r)
 	conds, sel, err := parseSelectedRequest(r, cond.IfTags)
 	if err != nil {
@@ -88,6 +91,9 @@ func (s *Service) setBlobTier(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 		if err := b.Lease.CheckRead(leaseID(r), now, lease.Blob); err != nil {
+			return err
+		}
+		if err := keyOf(r).check(b); err != nil {
 			return err
 		}
 		if status, err = changeTier(b, tier, priority, now); err != nil {

@@ -18,7 +18,11 @@ import (
 
 func TestMain(m *testing.M) {
 	if url := os.Getenv(childStoreEnv); url != "" {
-		os.Exit(runChild(url, os.Getenv(childClockEnv)))
+		services := os.Getenv(childServicesEnv)
+		if services == "" {
+			services = "blob,queue,table"
+		}
+		os.Exit(runChild(url, os.Getenv(childClockEnv), services))
 	}
 	os.Exit(pgtest.Main(m))
 }

@@ -27,21 +27,23 @@ import (
 // childStoreEnv set) whose clock is also ten minutes behind the first
 // node's: real nodes' clocks differ too.
 const (
-	childStoreEnv = "LAZULI_CLUSTER_CHILD_STORE"
-	childClockEnv = "LAZULI_CLUSTER_CHILD_CLOCK"
-	childSkew     = -10 * time.Minute
+	childStoreEnv    = "LAZULI_CLUSTER_CHILD_STORE"
+	childClockEnv    = "LAZULI_CLUSTER_CHILD_CLOCK"
+	childServicesEnv = "LAZULI_CLUSTER_CHILD_SERVICES"
+	childSkew        = -10 * time.Minute
 )
 
 // runChild serves the store at url from this process, with a clock
-// standing at clockAt, until stdin closes.
-func runChild(url, clockAt string) int {
+// standing at clockAt, until stdin closes. It prints its connection string
+// and, when it runs the SMB endpoint, "SMB=host:port".
+func runChild(url, clockAt, services string) int {
 	at, err := time.Parse(time.RFC3339Nano, clockAt)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "child node: clock:", err)
 		return 2
 	}
 	cfg, err := config.Parse([]string{"--blobPort", "0", "--queuePort", "0", "--tablePort", "0", "--filePort", "0", "--smbPort", "0", "--noAdmin",
-		"--store", url, "--services", "blob,queue,table"}, func(string) string { return "" }, io.Discard)
+		"--store", url, "--services", services}, func(string) string { return "" }, io.Discard)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "child node: config:", err)
 		return 2
@@ -53,6 +55,9 @@ func runChild(url, clockAt string) int {
 		return 1
 	}
 	fmt.Println(a.ConnectionString())
+	if a.SMBAddr != "" {
+		fmt.Println("SMB=" + a.SMBAddr)
+	}
 	_, _ = io.Copy(io.Discard, os.Stdin)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
@@ -79,38 +84,73 @@ func startMixedCluster(t *testing.T) *cluster {
 // process ends when the test does.
 func startChild(t *testing.T, url string, at time.Time) string {
 	t.Helper()
+	return startChildNode(t, url, at, "blob,queue,table").connStr
+}
+
+// childNode is a node running as a separate process.
+type childNode struct {
+	connStr, smbAddr string
+	cmd              *exec.Cmd
+	killed           bool
+}
+
+// kill ends the process at once, as a crash would: nothing is released.
+func (c *childNode) kill(t *testing.T) {
+	t.Helper()
+	c.killed = true
+	must(t, c.cmd.Process.Kill())
+	_ = c.cmd.Wait()
+}
+
+// startChildNode runs a node process with the given services; it stops
+// when the test ends, unless killed before.
+func startChildNode(t *testing.T, url string, at time.Time, services string) *childNode {
+	t.Helper()
 	exe, err := os.Executable()
 	must(t, err)
 	cmd := exec.Command(exe, "-test.run=^$")
-	cmd.Env = append(os.Environ(), childStoreEnv+"="+url, childClockEnv+"="+at.Format(time.RFC3339Nano))
+	cmd.Env = append(os.Environ(), childStoreEnv+"="+url, childClockEnv+"="+at.Format(time.RFC3339Nano),
+		childServicesEnv+"="+services)
 	cmd.Stderr = os.Stderr
 	stdin, err := cmd.StdinPipe()
 	must(t, err)
 	stdout, err := cmd.StdoutPipe()
 	must(t, err)
 	must(t, cmd.Start())
+	c := &childNode{cmd: cmd}
 	t.Cleanup(func() {
+		if c.killed {
+			return
+		}
 		stdin.Close() // asks the child to stop
 		if err := cmd.Wait(); err != nil {
 			t.Errorf("child node: %v", err)
 		}
 	})
-	line := make(chan string, 1)
+	ready := make(chan struct{})
 	go func() {
 		sc := bufio.NewScanner(stdout)
+		// The SMB line, when there is one, follows the connection string.
 		for sc.Scan() {
-			if strings.HasPrefix(sc.Text(), "DefaultEndpointsProtocol=") {
-				line <- sc.Text()
+			line := sc.Text()
+			if strings.HasPrefix(line, "DefaultEndpointsProtocol=") {
+				c.connStr = line
+				if !strings.Contains(services, "file") {
+					close(ready)
+				}
+			} else if addr, ok := strings.CutPrefix(line, "SMB="); ok {
+				c.smbAddr = addr
+				close(ready)
 			}
 		}
 		_, _ = io.Copy(io.Discard, stdout)
 	}()
 	select {
-	case s := <-line:
-		return s
+	case <-ready:
+		return c
 	case <-time.After(60 * time.Second):
-		t.Fatal("the child node printed no connection string within 60 s")
-		return ""
+		t.Fatal("the child node did not print its endpoints within 60 s")
+		return nil
 	}
 }
 

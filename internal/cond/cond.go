@@ -3,7 +3,9 @@
 // x-ms-if-tags and their x-ms-source-* variants) once, and evaluates them
 // against a resource with pure functions.
 //
-// Azure has two evaluation rules (behaviour spec §1.2):
+// Azure has two evaluation rules (the Azure reference page "Specifying
+// conditional headers for Blob service operations",
+// learn.microsoft.com/rest/api/storageservices/specifying-conditional-headers-for-blob-service-operations):
 //
 //   - Reads (Get Blob, Get Blob Properties) at x-ms-version 2013-08-15 or
 //     later accept any combination and evaluate
@@ -200,7 +202,8 @@ func (c Conditions) IfNoneMatchStar() bool {
 }
 
 // Restrict rejects conditions the operation does not accept (containers take
-// only some, behaviour spec §1.4) with 400 ConditionHeadersNotSupported.
+// only some: the operation's own reference page lists the conditional
+// headers it supports) with 400 ConditionHeadersNotSupported.
 func (c Conditions) Restrict(a Allowed) error {
 	extra := c.present() &^ a
 	if extra == 0 {

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/lazuli-storage/lazuli/internal/auth"
+	"github.com/lazuli-storage/lazuli/internal/liveness"
 )
 
 // Endpoint is where one service listens.
@@ -32,6 +33,10 @@ type Config struct {
 	// SMB is the File service's SMB endpoint; it runs with the File service
 	// or alone (--services smb), over the same store.
 	SMB Endpoint
+	// SMBOpenExpiry is how long the SMB opens of a node that stops (a
+	// crash, a lost database connection) keep blocking other nodes: each
+	// node renews its liveness every third of it (package liveness).
+	SMBOpenExpiry time.Duration
 	// Location is the data directory (Azurite's --location).
 	Location string
 	// InMemory keeps everything in memory (Azurite's --inMemoryPersistence).
@@ -49,6 +54,12 @@ type Config struct {
 	// CopySourceAllow lists the hosts copy sources may be fetched from
 	// (--copySourceAllow); empty means the default policy (fetchguard).
 	CopySourceAllow []string
+	// EncryptionScopes are the Blob encryption scopes every account has
+	// (--encryptionScopes); Azure creates them in the management plane.
+	EncryptionScopes []string
+	// PremiumAccounts are the accounts served as premium page blob
+	// accounts (--premiumAccounts): page blobs have tiers P4 to P80.
+	PremiumAccounts []string
 	// PostgresConns sizes the connection pools of the postgres engines
 	// (0: pgx's default).
 	PostgresConns int
@@ -106,6 +117,7 @@ func Parse(args []string, getenv func(string) string, usageOut io.Writer) (*Conf
 	endpoint(&c.Table, "table", 10002)
 	endpoint(&c.File, "file", 10003)
 	endpoint(&c.SMB, "smb", 10445)
+	fs.DurationVar(&c.SMBOpenExpiry, "smbOpenExpiry", liveness.DefaultExpiry, "how long the SMB opens of a node that stopped keep blocking the others; each node renews its liveness every third of it")
 	fs.StringVar(&c.Admin.Host, "adminHost", "127.0.0.1", "address of the admin listener (test control, metrics, web console)")
 	fs.IntVar(&c.Admin.Port, "adminPort", 10009, "port of the admin listener (0 picks a free port)")
 	fs.BoolVar(&c.NoAdmin, "noAdmin", false, "do not start the admin listener")
@@ -128,6 +140,8 @@ func Parse(args []string, getenv func(string) string, usageOut io.Writer) (*Conf
 		}
 		return nil
 	})
+	fs.Func("encryptionScopes", "comma-separated Blob encryption scopes every account has (x-ms-encryption-scope, container default scopes)", appendList(&c.EncryptionScopes))
+	fs.Func("premiumAccounts", "comma-separated accounts served as premium page blob accounts (tiers P4 to P80)", appendList(&c.PremiumAccounts))
 	fs.IntVar(&c.MaxConns, "maxConns", server.DefaultMaxConns, "connections each listener serves at once; more wait to be accepted (0: no limit)")
 	for _, n := range []string{"L", "loose"} {
 		fs.BoolVar(&c.Loose, n, false, "ignore headers of unsupported features instead of rejecting the request")
@@ -224,4 +238,16 @@ func (c *Config) Enabled(name string) bool {
 		}
 	}
 	return false
+}
+
+// appendList is a flag of comma-separated names, added to *dst.
+func appendList(dst *[]string) func(string) error {
+	return func(v string) error {
+		for _, name := range strings.Split(v, ",") {
+			if name = strings.TrimSpace(name); name != "" {
+				*dst = append(*dst, name)
+			}
+		}
+		return nil
+	}
 }

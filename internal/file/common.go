@@ -51,6 +51,9 @@ func nodeFor(tx store.Tx, t *target) (*node, error) {
 		}
 		return nil, azerr.New(azerr.ResourceNotFound)
 	}
+	if err := forgetDeadOpens(tx, t.live, n); err != nil {
+		return nil, err
+	}
 	if n.DeletePending {
 		return nil, azerr.New(azerr.DeletePending)
 	}
@@ -103,6 +106,9 @@ func parentFor(tx store.Tx, t *target) (*node, error) {
 	}
 	if !found || !n.Dir {
 		return nil, azerr.New(azerr.ParentNotFound)
+	}
+	if err := forgetDeadOpens(tx, t.live, n); err != nil {
+		return nil, err
 	}
 	if n.DeletePending {
 		return nil, azerr.New(azerr.DeletePending)

@@ -12,6 +12,7 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/extent"
 	"github.com/lazuli-storage/lazuli/internal/file/ranges"
 	"github.com/lazuli-storage/lazuli/internal/file/smbstate"
+	"github.com/lazuli-storage/lazuli/internal/guid"
 	"github.com/lazuli-storage/lazuli/internal/lease"
 	"github.com/lazuli-storage/lazuli/internal/metadata"
 	"github.com/lazuli-storage/lazuli/internal/store"
@@ -100,7 +101,7 @@ func (s *Service) copyFile(w http.ResponseWriter, r *http.Request) error {
 	// Replacing an existing file needs more than creating one (Need.Replace).
 	req.authorizeReplace = func(tx store.Tx) error { return s.authorizeOverwrite(tx, r, t) }
 	now := s.now()
-	copyID := lease.NewID()
+	copyID := guid.New()
 	var n *node
 	err = s.store.Update(r.Context(), func(tx store.Tx) error {
 		var err error

@@ -155,6 +155,9 @@ func (s *Service) setDirectoryProperties(w http.ResponseWriter, r *http.Request)
 // new node n: the times and attributes asked for (now and the kind's
 // defaults otherwise), and a permission that defaults to parent's.
 func (req smbRequest) create(tx store.Tx, t *target, n, parent *node, now time.Time) error {
+	if err := req.nfs.create(n, parent); err != nil {
+		return err
+	}
 	req.apply(&n.SMB, n.Dir, true, now)
 	var err error
 	n.SMB.PermKey, err = req.perm.resolve(tx, t.Account, t.Share, "", parent.SMB.PermKey, true)
@@ -165,6 +168,9 @@ func (req smbRequest) create(tx store.Tx, t *target, n, parent *node, now time.T
 // Properties to n: the times and attributes asked for, and a permission
 // resolved against the one n inherits.
 func (req smbRequest) set(tx store.Tx, t *target, n *node, now time.Time) error {
+	if err := req.nfs.set(n); err != nil {
+		return err
+	}
 	parentKey, err := parentPermKey(tx, t, n)
 	if err != nil {
 		return err

@@ -1,7 +1,7 @@
 // Package file is Lazuli's File service over REST: shares and their
 // snapshots, directories, files, leases, SMB handles as REST sees them, and
-// the service properties, answered as Azure Files answers them (behaviour
-// spec §6).
+// the service properties, answered as Azure Files answers them (the Azure
+// reference "File service REST API", learn.microsoft.com/rest/api/storageservices/file-service-rest-api).
 //
 // # Model
 //

@@ -8,7 +8,7 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/store"
 )
 
-// leaseFile is Lease File (spec §6.2): infinite leases only, no renew, an
+// leaseFile is Lease File (learn.microsoft.com/rest/api/storageservices/lease-file): infinite leases only, no renew, an
 // immediate break. Acquiring behaves as an SMB open for write and delete
 // that shares reads, so open handles with write or delete access refuse it.
 func (s *Service) leaseFile(w http.ResponseWriter, r *http.Request) error {

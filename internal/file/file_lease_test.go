@@ -12,7 +12,7 @@ import (
 )
 
 // leaseFixture drives Lease File over raw HTTP, where every header of the
-// behaviour spec's tables can be sent as written (the SDK always proposes
+// "Lease File" page's tables can be sent as written (the SDK always proposes
 // an ID on acquire).
 type leaseFixture struct {
 	t    *testing.T
@@ -71,7 +71,7 @@ func prepare(t *testing.T, in *lazulitest.Instance, n int, state string) leaseFi
 }
 
 // TestFileLeaseActions checks every cell of the lease-operation table of
-// spec §6.2.
+// the Azure reference page "Lease File" (learn.microsoft.com/rest/api/storageservices/lease-file).
 func TestFileLeaseActions(t *testing.T) {
 	in, svc := start(t, lazulitest.Options{InMemory: true})
 	newShare(t, svc, "leases")
@@ -137,9 +137,10 @@ func TestFileLeaseActions(t *testing.T) {
 	}
 }
 
-// TestFileLeaseUse checks the use table of spec §6.2: writes need the
-// lease ID (412 otherwise), reads do not, and a wrong ID is 412 (the real
-// service's answer, spec §8).
+// TestFileLeaseUse checks the use table of the "Lease File" page
+// (learn.microsoft.com/rest/api/storageservices/lease-file): writes need the lease ID (412
+// otherwise), reads do not, and a wrong ID is 412 (the real service's
+// answer, which its error-code table gives where the page's table says 409).
 func TestFileLeaseUse(t *testing.T) {
 	in, svc := start(t, lazulitest.Options{InMemory: true})
 	newShare(t, svc, "leases")

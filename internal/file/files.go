@@ -189,6 +189,9 @@ func (s *Service) replaceable(tx store.Tx, t *target, leaseID string, now time.T
 	if !found {
 		return nil, lease.Lease{}.CheckWrite(leaseID, now, lease.File)
 	}
+	if err := forgetDeadOpens(tx, t.live, old); err != nil {
+		return nil, err
+	}
 	switch {
 	case old.Dir:
 		return nil, azerr.New(azerr.ResourceTypeMismatch)

@@ -46,7 +46,7 @@ func handleNodes(tx store.Tx, t *target, recursive bool) ([]handleNode, error) {
 	}
 	out := []handleNode{{path: self, key: nodeKeyOf(t.Account, t.Share, t.Snapshot, t.Path), n: n}}
 	if !n.Dir {
-		return out, nil
+		return out, forgetDeadHandles(tx, t, out)
 	}
 	dirKey := t.Path.key()
 	display := map[string]string{dirKey: self}
@@ -89,7 +89,24 @@ func handleNodes(tx store.Tx, t *target, recursive bool) ([]handleNode, error) {
 	default:
 		err = collect(childrenPrefix(t.Account, t.Share, t.Snapshot, dirKey))
 	}
-	return out, err
+	if err != nil {
+		return nil, err
+	}
+	return out, forgetDeadHandles(tx, t, out)
+}
+
+// forgetDeadHandles drops the opens of dead nodes from the listed entries.
+func forgetDeadHandles(tx store.Tx, t *target, nodes []handleNode) error {
+	alive, err := t.live.Snapshot(tx)
+	if err != nil {
+		return err
+	}
+	for _, hn := range nodes {
+		if err := forgetOpensOf(hn.n, alive); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // storedPath is the target's path with each name as stored (the request
@@ -136,8 +153,8 @@ func (s *Service) listHandles(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	x := newXML()
-	x.open("EnumerationResults")
-	x.open("Entries")
+	x.Open("EnumerationResults")
+	x.Open("Entries")
 	count, next, started := 0, "", marker == ""
 	for _, hn := range nodes {
 		for _, o := range sortedOpens(hn.n.Opens) {
@@ -159,14 +176,14 @@ func (s *Service) listHandles(w http.ResponseWriter, r *http.Request) error {
 			break
 		}
 	}
-	x.close("Entries")
+	x.Close("Entries")
 	if next != "" {
-		x.elem("NextMarker", next)
+		x.Elem("NextMarker", next)
 	} else {
-		x.empty("NextMarker")
+		x.Empty("NextMarker")
 	}
-	x.close("EnumerationResults")
-	x.send(w, http.StatusOK)
+	x.Close("EnumerationResults")
+	x.Send(w, http.StatusOK)
 	return nil
 }
 
@@ -185,24 +202,24 @@ func sortedOpens(opens []smbstate.Open) []smbstate.Open {
 }
 
 func writeHandle(x *xmlWriter, hn handleNode, o smbstate.Open) {
-	x.open("Handle")
-	x.elem("HandleId", strconv.FormatUint(o.HandleID, 10))
-	x.elem("Path", hn.path)
-	x.elem("FileId", strconv.FormatUint(hn.n.ID, 10))
-	x.elem("ParentId", strconv.FormatUint(hn.n.ParentID, 10))
-	x.elem("SessionId", strconv.FormatUint(o.SessionID, 10))
-	x.elem("ClientIp", o.ClientIP)
-	x.elem("ClientName", o.ClientName)
-	x.elem("OpenTime", o.OpenTime.Format(http.TimeFormat))
+	x.Open("Handle")
+	x.Elem("HandleId", strconv.FormatUint(o.HandleID, 10))
+	x.Elem("Path", hn.path)
+	x.Elem("FileId", strconv.FormatUint(hn.n.ID, 10))
+	x.Elem("ParentId", strconv.FormatUint(hn.n.ParentID, 10))
+	x.Elem("SessionId", strconv.FormatUint(o.SessionID, 10))
+	x.Elem("ClientIp", o.ClientIP)
+	x.Elem("ClientName", o.ClientName)
+	x.Elem("OpenTime", o.OpenTime.Format(http.TimeFormat))
 	if !o.LastReconnectTime.IsZero() {
-		x.elem("LastReconnectTime", o.LastReconnectTime.Format(http.TimeFormat))
+		x.Elem("LastReconnectTime", o.LastReconnectTime.Format(http.TimeFormat))
 	}
-	x.open("AccessRightList")
+	x.Open("AccessRightList")
 	for _, right := range o.Rights() {
-		x.elem("AccessRight", right)
+		x.Elem("AccessRight", right)
 	}
-	x.close("AccessRightList")
-	x.close("Handle")
+	x.Close("AccessRightList")
+	x.Close("Handle")
 }
 
 func (s *Service) forceCloseHandles(w http.ResponseWriter, r *http.Request) error {

@@ -52,9 +52,10 @@ func (op restOp) run(t *testing.T, in *lazulitest.Instance, path string) *http.R
 }
 
 // TestSharingViolationTable opens a file over "SMB" for read/write with
-// each share mode and runs each FileREST operation of spec §6.3 against it:
-// those the share mode does not allow fail 409 SharingViolation, the others
-// succeed.
+// each share mode and runs each FileREST operation of the Azure reference
+// page "Managing file locks" (learn.microsoft.com/rest/api/storageservices/managing-file-locks) against
+// it: those the share mode does not allow fail 409 SharingViolation, the
+// others succeed.
 func TestSharingViolationTable(t *testing.T) {
 	in, svc := start(t, lazulitest.Options{InMemory: true})
 	newShare(t, svc, "locks")

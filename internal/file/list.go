@@ -74,6 +74,10 @@ func (s *Service) listDirectory(w http.ResponseWriter, r *http.Request) error {
 		if dir, err = dirFor(tx, t, false); err != nil {
 			return err
 		}
+		alive, err := t.live.Snapshot(tx)
+		if err != nil {
+			return err
+		}
 		var decodeErr error
 		err = tx.Scan(start, end, store.ScanOptions{}, func(k, v []byte) bool {
 			_, folded, err := nodeKeyParts(k)
@@ -85,6 +89,9 @@ func (s *Service) listDirectory(w http.ResponseWriter, r *http.Request) error {
 				return false
 			}
 			n, err := decodeNode(v)
+			if err == nil {
+				err = forgetOpensOf(n, alive)
+			}
 			if err != nil {
 				decodeErr = err
 				return false
@@ -114,29 +121,29 @@ func writeDirectoryList(w http.ResponseWriter, r *http.Request, t *target, dir *
 		attrs = append(attrs, "ShareSnapshot", t.Snapshot)
 	}
 	attrs = append(attrs, "DirectoryPath", t.Path.String())
-	x.open("EnumerationResults", attrs...)
+	x.Open("EnumerationResults", attrs...)
 	if marker != "" {
-		x.elem("Marker", marker)
+		x.Elem("Marker", marker)
 	}
-	x.elem("Prefix", prefix)
+	x.Elem("Prefix", prefix)
 	if maxRaw != "" {
-		x.elem("MaxResults", maxRaw)
+		x.Elem("MaxResults", maxRaw)
 	}
 	if inc.extended {
-		x.elem("DirectoryId", strconv.FormatUint(dir.ID, 10))
+		x.Elem("DirectoryId", strconv.FormatUint(dir.ID, 10))
 	}
-	x.open("Entries")
+	x.Open("Entries")
 	for _, n := range page {
 		writeEntry(x, n, inc)
 	}
-	x.close("Entries")
+	x.Close("Entries")
 	if next != "" {
-		x.elem("NextMarker", next)
+		x.Elem("NextMarker", next)
 	} else {
-		x.empty("NextMarker")
+		x.Empty("NextMarker")
 	}
-	x.close("EnumerationResults")
-	x.send(w, http.StatusOK)
+	x.Close("EnumerationResults")
+	x.Send(w, http.StatusOK)
 }
 
 func writeEntry(x *xmlWriter, n *node, inc listInclude) {
@@ -144,31 +151,31 @@ func writeEntry(x *xmlWriter, n *node, inc listInclude) {
 	if n.Dir {
 		kind = "Directory"
 	}
-	x.open(kind)
-	x.elem("Name", n.Name)
+	x.Open(kind)
+	x.Elem("Name", n.Name)
 	if inc.extended {
-		x.elem("FileId", strconv.FormatUint(n.ID, 10))
+		x.Elem("FileId", strconv.FormatUint(n.ID, 10))
 	}
-	x.open("Properties")
+	x.Open("Properties")
 	if !n.Dir {
-		x.elem("Content-Length", strconv.FormatInt(n.Size, 10))
+		x.Elem("Content-Length", strconv.FormatInt(n.Size, 10))
 	}
 	if inc.timestamps {
-		x.elem("CreationTime", formatTime(n.SMB.Created))
-		x.elem("LastAccessTime", formatTime(n.SMB.Written))
-		x.elem("LastWriteTime", formatTime(n.SMB.Written))
-		x.elem("ChangeTime", formatTime(n.SMB.Changed))
-		x.elem("Last-Modified", n.LastModified().Format(http.TimeFormat))
+		x.Elem("CreationTime", formatTime(n.SMB.Created))
+		x.Elem("LastAccessTime", formatTime(n.SMB.Written))
+		x.Elem("LastWriteTime", formatTime(n.SMB.Written))
+		x.Elem("ChangeTime", formatTime(n.SMB.Changed))
+		x.Elem("Last-Modified", n.LastModified().Format(http.TimeFormat))
 	}
 	if inc.etag {
-		x.elem("Etag", n.ETag.String())
+		x.Elem("Etag", n.ETag.String())
 	}
-	x.close("Properties")
+	x.Close("Properties")
 	if inc.attributes {
-		x.elem("Attributes", n.SMB.Attrs.String())
+		x.Elem("Attributes", n.SMB.Attrs.String())
 	}
 	if inc.permissionKey {
-		x.elem("PermissionKey", n.SMB.PermKey)
+		x.Elem("PermissionKey", n.SMB.PermKey)
 	}
-	x.close(kind)
+	x.Close(kind)
 }

@@ -255,17 +255,17 @@ func writeRangeList(w http.ResponseWriter, changed, cleared []ranges.Range) {
 	}
 	sort.Slice(all, func(i, j int) bool { return all[i].r.Start < all[j].r.Start })
 	x := newXML()
-	x.open("Ranges")
+	x.Open("Ranges")
 	for _, e := range all {
 		name := "Range"
 		if e.clear {
 			name = "ClearRange"
 		}
-		x.open(name)
-		x.elem("Start", strconv.FormatInt(e.r.Start, 10))
-		x.elem("End", strconv.FormatInt(e.r.End, 10))
-		x.close(name)
+		x.Open(name)
+		x.Elem("Start", strconv.FormatInt(e.r.Start, 10))
+		x.Elem("End", strconv.FormatInt(e.r.End, 10))
+		x.Close(name)
 	}
-	x.close("Ranges")
-	x.send(w, http.StatusOK)
+	x.Close("Ranges")
+	x.Send(w, http.StatusOK)
 }

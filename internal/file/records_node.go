@@ -29,6 +29,7 @@ const (
 	ntagLease    = 4
 	ntagCopy     = 5
 	ntagSMB      = 6 // open handles and delete-pending
+	ntagOpenNode = 7 // the node holding each open, in ntagSMB's order
 )
 
 // Node kinds; stored, never renumber.
@@ -57,6 +58,10 @@ type node struct {
 	// State an SMB client holds; REST honours it (smbstate).
 	Opens         []smbstate.Open
 	DeletePending bool
+
+	// NFS are the NFS properties of a node of an NFS share, nil on an SMB
+	// share (nfsprops.go).
+	NFS *nfsProps
 }
 
 // smbProps are the SMB properties of a file or directory.
@@ -171,6 +176,16 @@ func (n *node) encode() []byte {
 	if len(n.Opens) > 0 || n.DeletePending {
 		e.Field(ntagSMB, n.encodeSMB)
 	}
+	if n.opensHaveNodes() {
+		e.Field(ntagOpenNode, func(e *record.Encoder) {
+			for _, o := range n.Opens {
+				e.Uvarint(o.Node)
+			}
+		})
+	}
+	if n.NFS != nil {
+		e.Field(ntagNFS, n.NFS.encode)
+	}
 	return e.Bytes()
 }
 
@@ -200,6 +215,24 @@ func (n *node) decodeSMB(d *record.Decoder) {
 		n.Opens = append(n.Opens, smbstate.Open{HandleID: d.Uvarint(), SessionID: d.Uvarint(),
 			ClientIP: d.Str(), ClientName: d.Str(), OpenTime: d.Time(), LastReconnectTime: d.Time(),
 			Access: smbstate.Access(d.Byte()), Share: smbstate.ShareMode(d.Byte())})
+	}
+}
+
+// opensHaveNodes reports whether any open is tied to a node (records
+// written before nodes were recorded, and test opens, have none).
+func (n *node) opensHaveNodes() bool {
+	for _, o := range n.Opens {
+		if o.Node != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// decodeOpenNodes reads the node of each open decoded from ntagSMB.
+func (n *node) decodeOpenNodes(d *record.Decoder) {
+	for i := range n.Opens {
+		n.Opens[i].Node = d.Uvarint()
 	}
 }
 
@@ -236,6 +269,10 @@ func decodeNode(v []byte) (*node, error) {
 				Copied: p.Varint(), Total: p.Varint(), Completed: p.Time()}
 		case ntagSMB:
 			n.decodeSMB(p)
+		case ntagOpenNode:
+			n.decodeOpenNodes(p)
+		case ntagNFS:
+			n.NFS = decodeNFS(p)
 		}
 	})
 	return n, d.Err()

@@ -100,7 +100,7 @@ func (s *Service) rename(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Service) renameIn(tx store.Tx, t *target, req renameRequest, dir bool, now time.Time) (*node, error) {
-	srcT := &target{Account: t.Account, Share: t.Share, Path: req.source}
+	srcT := &target{Account: t.Account, Share: t.Share, Path: req.source, live: t.live}
 	n, err := nodeFor(tx, srcT)
 	if err != nil {
 		return nil, err
@@ -156,6 +156,9 @@ func (s *Service) renameIn(tx store.Tx, t *target, req renameRequest, dir bool, 
 func (s *Service) clearDestination(tx store.Tx, t *target, req renameRequest, now time.Time) error {
 	old, found, err := loadNode(tx, t.Account, t.Share, "", t.Path)
 	if err != nil || !found {
+		return err
+	}
+	if err := forgetDeadOpens(tx, t.live, old); err != nil {
 		return err
 	}
 	switch {

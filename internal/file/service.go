@@ -10,8 +10,10 @@ import (
 
 	"github.com/lazuli-storage/lazuli/internal/auth"
 	"github.com/lazuli-storage/lazuli/internal/azerr"
+	"github.com/lazuli-storage/lazuli/internal/changefeed"
 	"github.com/lazuli-storage/lazuli/internal/clock"
 	"github.com/lazuli-storage/lazuli/internal/extent"
+	"github.com/lazuli-storage/lazuli/internal/liveness"
 	"github.com/lazuli-storage/lazuli/internal/locks"
 	"github.com/lazuli-storage/lazuli/internal/request"
 	"github.com/lazuli-storage/lazuli/internal/route"
@@ -36,9 +38,15 @@ type Service struct {
 	accounts *auth.Accounts
 	// byteLocks are the byte-range locks SMB clients hold (nil: none).
 	byteLocks *locks.Table
+	// live judges the nodes holding SMB opens (nil: all alive).
+	live *liveness.Registry
+	// changes is rung after requests that may write (SMB CHANGE_NOTIFY).
+	changes *changefeed.Feed
 	// authn verifies the signatures in copy source URLs.
 	authn  *auth.Authenticator
 	routes route.Table
+	// premium are the accounts that may create NFS shares (nfs.go).
+	premium map[string]bool
 }
 
 // New builds the File service on the host's storage.
@@ -47,7 +55,7 @@ func New(d server.Deps) (*Service, error) {
 		return nil, errors.New("file: a store and an extent engine are required")
 	}
 	s := &Service{store: d.Store, extents: d.Extents, clock: d.Clock, logger: d.Logger, accounts: d.Accounts,
-		byteLocks: d.ByteLocks}
+		byteLocks: d.ByteLocks, live: d.Liveness, changes: d.Changes}
 	if s.clock == nil {
 		s.clock = clock.Real{}
 	}
@@ -58,6 +66,10 @@ func New(d server.Deps) (*Service, error) {
 		s.accounts = auth.DevAccounts()
 	}
 	s.authn = &auth.Authenticator{Accounts: s.accounts, Clock: s.clock, Logger: s.logger, OAuth: d.OAuth}
+	s.premium = map[string]bool{}
+	for _, name := range d.PremiumAccounts {
+		s.premium[name] = true
+	}
 	s.routes = s.table()
 	return s, nil
 }
@@ -71,6 +83,9 @@ type target struct {
 	Share    string
 	Snapshot string // canonical share snapshot instant, "" for the live share
 	Path     filePath
+	// live judges whether the nodes holding SMB opens on the entries still
+	// run (forgetDeadOpens); nil judges them all alive.
+	live *liveness.Registry
 }
 
 type ctxTarget struct{}
@@ -87,6 +102,7 @@ func (s *Service) Handle(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	t.live = s.live
 	rule, err := s.routes.Match(r, level)
 	if err != nil {
 		return err
@@ -94,7 +110,11 @@ func (s *Service) Handle(w http.ResponseWriter, r *http.Request) error {
 	if err := route.Authorize(r, s.authTarget(r, t)); err != nil {
 		return err
 	}
-	return rule.Handle(w, r.WithContext(context.WithValue(r.Context(), ctxTarget{}, t)))
+	err = rule.Handle(w, r.WithContext(context.WithValue(r.Context(), ctxTarget{}, t)))
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		s.changes.Changed() // SMB watchers look again (a failed write costs them a listing)
+	}
+	return err
 }
 
 // parseTarget splits the resource path into share and path and picks the

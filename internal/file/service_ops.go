@@ -114,56 +114,56 @@ func decodeShareMarker(m string) (name, snap string, ok bool) {
 
 func writeShareList(w http.ResponseWriter, r *http.Request, page []listedShare, prefix, marker, maxRaw, next string, withMeta bool, now time.Time) {
 	x := newXML()
-	x.open("EnumerationResults", "ServiceEndpoint", serviceEndpoint(r))
+	x.Open("EnumerationResults", "ServiceEndpoint", serviceEndpoint(r))
 	if prefix != "" {
-		x.elem("Prefix", prefix)
+		x.Elem("Prefix", prefix)
 	}
 	if marker != "" {
-		x.elem("Marker", marker)
+		x.Elem("Marker", marker)
 	}
 	if maxRaw != "" {
-		x.elem("MaxResults", maxRaw)
+		x.Elem("MaxResults", maxRaw)
 	}
-	x.open("Shares")
+	x.Open("Shares")
 	for _, e := range page {
-		x.open("Share")
-		x.elem("Name", e.name)
+		x.Open("Share")
+		x.Elem("Name", e.name)
 		if e.snap != "" {
-			x.elem("Snapshot", e.snap)
+			x.Elem("Snapshot", e.snap)
 		}
 		sh := e.rec
-		x.open("Properties")
-		x.elem("Last-Modified", sh.LastModified().Format(http.TimeFormat))
-		x.elem("Etag", sh.ETag.String())
-		x.elem("Quota", strconv.FormatInt(sh.Quota, 10))
-		x.elem("AccessTier", sh.AccessTier)
+		x.Open("Properties")
+		x.Elem("Last-Modified", sh.LastModified().Format(http.TimeFormat))
+		x.Elem("Etag", sh.ETag.String())
+		x.Elem("Quota", strconv.FormatInt(sh.Quota, 10))
+		x.Elem("AccessTier", sh.AccessTier)
 		if !sh.TierChanged.IsZero() {
-			x.elem("AccessTierChangeTime", sh.TierChanged.Format(http.TimeFormat))
+			x.Elem("AccessTierChangeTime", sh.TierChanged.Format(http.TimeFormat))
 		}
-		x.elem("EnabledProtocols", "SMB")
-		x.elem("LeaseStatus", sh.Lease.Status(now))
-		x.elem("LeaseState", string(sh.Lease.State(now)))
+		writeProtocolElements(x, sh)
+		x.Elem("LeaseStatus", sh.Lease.Status(now))
+		x.Elem("LeaseState", string(sh.Lease.State(now)))
 		if d := sh.Lease.DurationType(now); d != "" {
-			x.elem("LeaseDuration", d)
+			x.Elem("LeaseDuration", d)
 		}
-		x.close("Properties")
+		x.Close("Properties")
 		if withMeta {
-			x.open("Metadata")
+			x.Open("Metadata")
 			for _, m := range sh.Metadata {
-				x.elem(m.Name, m.Value)
+				x.Elem(m.Name, m.Value)
 			}
-			x.close("Metadata")
+			x.Close("Metadata")
 		}
-		x.close("Share")
+		x.Close("Share")
 	}
-	x.close("Shares")
+	x.Close("Shares")
 	if next != "" {
-		x.elem("NextMarker", next)
+		x.Elem("NextMarker", next)
 	} else {
-		x.empty("NextMarker")
+		x.Empty("NextMarker")
 	}
-	x.close("EnumerationResults")
-	x.send(w, http.StatusOK)
+	x.Close("EnumerationResults")
+	x.Send(w, http.StatusOK)
 }
 
 // fileProperties keeps the elements the File service has.

@@ -2,85 +2,48 @@ package file
 
 import (
 	"context"
-	"encoding/xml"
-	"io"
 	"net/http"
 	"strconv"
-	"strings"
-	"time"
 
+	"github.com/lazuli-storage/lazuli/internal/accesspolicy"
 	"github.com/lazuli-storage/lazuli/internal/auth"
-	"github.com/lazuli-storage/lazuli/internal/azerr"
 	"github.com/lazuli-storage/lazuli/internal/etag"
 	"github.com/lazuli-storage/lazuli/internal/lease"
 	"github.com/lazuli-storage/lazuli/internal/store"
 )
 
-// maxSignedIdentifiers is how many stored access policies a share holds.
-const maxSignedIdentifiers = 5
-
-// filePermissionLetters are the letters a share's stored policy may grant.
-const filePermissionLetters = "rcwdl"
-
-// aclDocument is the Set/Get Share ACL body.
-type aclDocument struct {
-	XMLName     xml.Name `xml:"SignedIdentifiers"`
-	Identifiers []struct {
-		ID     string `xml:"Id"`
-		Policy struct {
-			Start      string `xml:"Start"`
-			Expiry     string `xml:"Expiry"`
-			Permission string `xml:"Permission"`
-		} `xml:"AccessPolicy"`
-	} `xml:"SignedIdentifier"`
+// shareACL is the stored form of parsed policies: an unset instant is the
+// zero time.
+func shareACL(ids []accesspolicy.Identifier) []signedIdentifier {
+	out := make([]signedIdentifier, 0, len(ids))
+	for _, id := range ids {
+		si := signedIdentifier{ID: id.ID, Permission: id.Permission}
+		if id.Start != nil {
+			si.Start = *id.Start
+		}
+		if id.Expiry != nil {
+			si.Expiry = *id.Expiry
+		}
+		out = append(out, si)
+	}
+	return out
 }
 
-// parseACL reads and validates a Set Share ACL body.
-func parseACL(body io.Reader) ([]signedIdentifier, error) {
-	raw, err := io.ReadAll(io.LimitReader(body, 64<<10))
-	if err != nil {
-		return nil, err
-	}
-	if len(strings.TrimSpace(string(raw))) == 0 {
-		return nil, nil
-	}
-	var doc aclDocument
-	if err := xml.Unmarshal(raw, &doc); err != nil {
-		return nil, azerr.New(azerr.InvalidXmlDocument)
-	}
-	if len(doc.Identifiers) > maxSignedIdentifiers {
-		return nil, azerr.Newf(azerr.InvalidXmlDocument, "A share may have at most %d stored access policies.", maxSignedIdentifiers)
-	}
-	out := make([]signedIdentifier, 0, len(doc.Identifiers))
-	for _, d := range doc.Identifiers {
-		id := signedIdentifier{ID: d.ID, Permission: d.Policy.Permission}
-		if id.ID == "" || len(id.ID) > 64 {
-			return nil, azerr.New(azerr.InvalidXmlNodeValue).With("XmlNodeName", "Id")
+// sharePolicies is the stored ACL in the shared form.
+func sharePolicies(acl []signedIdentifier) []accesspolicy.Identifier {
+	out := make([]accesspolicy.Identifier, len(acl))
+	for i, si := range acl {
+		out[i] = accesspolicy.Identifier{ID: si.ID, Permission: si.Permission}
+		if !si.Start.IsZero() {
+			start := si.Start
+			out[i].Start = &start
 		}
-		if strings.Trim(id.Permission, filePermissionLetters) != "" {
-			return nil, azerr.New(azerr.InvalidXmlNodeValue).With("XmlNodeName", "Permission")
+		if !si.Expiry.IsZero() {
+			expiry := si.Expiry
+			out[i].Expiry = &expiry
 		}
-		if id.Start, err = parsePolicyTime(d.Policy.Start, "Start"); err != nil {
-			return nil, err
-		}
-		if id.Expiry, err = parsePolicyTime(d.Policy.Expiry, "Expiry"); err != nil {
-			return nil, err
-		}
-		out = append(out, id)
 	}
-	return out, nil
-}
-
-func parsePolicyTime(raw, node string) (time.Time, error) {
-	raw = strings.TrimSpace(raw)
-	if raw == "" {
-		return time.Time{}, nil
-	}
-	t, err := time.Parse(time.RFC3339Nano, raw)
-	if err != nil {
-		return time.Time{}, azerr.New(azerr.InvalidXmlNodeValue).With("XmlNodeName", node)
-	}
-	return t.UTC(), nil
+	return out
 }
 
 func (s *Service) getShareACL(w http.ResponseWriter, r *http.Request) error {
@@ -91,25 +54,8 @@ func (s *Service) getShareACL(w http.ResponseWriter, r *http.Request) error {
 	}
 	setETag(w.Header(), sh.ETag)
 	x := newXML()
-	x.open("SignedIdentifiers")
-	for _, id := range sh.ACL {
-		x.open("SignedIdentifier")
-		x.elem("Id", id.ID)
-		x.open("AccessPolicy")
-		if !id.Start.IsZero() {
-			x.elem("Start", formatTime(id.Start))
-		}
-		if !id.Expiry.IsZero() {
-			x.elem("Expiry", formatTime(id.Expiry))
-		}
-		if id.Permission != "" {
-			x.elem("Permission", id.Permission)
-		}
-		x.close("AccessPolicy")
-		x.close("SignedIdentifier")
-	}
-	x.close("SignedIdentifiers")
-	x.send(w, http.StatusOK)
+	accesspolicy.Write(x, sharePolicies(sh.ACL))
+	x.Send(w, http.StatusOK)
 	return nil
 }
 
@@ -118,10 +64,11 @@ func (s *Service) setShareACL(w http.ResponseWriter, r *http.Request) error {
 	if err := readOnlySnapshot(t); err != nil {
 		return err
 	}
-	acl, err := parseACL(r.Body)
+	policies, err := accesspolicy.Read(r, accesspolicy.ShareLetters)
 	if err != nil {
 		return err
 	}
+	acl := shareACL(policies)
 	sh, err := s.updateShare(r, t, s.now(), func(sh *shareRecord) { sh.ACL = acl })
 	if err != nil {
 		return err
@@ -150,23 +97,7 @@ func policyIn(tx store.Tx, t *target, si string) (*auth.AccessPolicy, error) {
 	if err != nil || !ok {
 		return nil, err
 	}
-	var found *auth.AccessPolicy
-	for _, id := range sh.ACL {
-		if id.ID != si {
-			continue
-		}
-		p := &auth.AccessPolicy{Permission: id.Permission}
-		if !id.Start.IsZero() {
-			start := id.Start
-			p.Start = &start
-		}
-		if !id.Expiry.IsZero() {
-			expiry := id.Expiry
-			p.Expiry = &expiry
-		}
-		found = p
-	}
-	return found, nil
+	return accesspolicy.Find(sharePolicies(sh.ACL), si), nil
 }
 
 func (s *Service) leaseShare(w http.ResponseWriter, r *http.Request) error {

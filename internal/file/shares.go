@@ -51,16 +51,6 @@ func parseAccessTier(h http.Header) (string, error) {
 	return tier, nil
 }
 
-// parseProtocols accepts SMB, the only protocol Lazuli's shares speak.
-func parseProtocols(h http.Header) error {
-	raw := strings.TrimSpace(h.Get("X-Ms-Enabled-Protocols"))
-	if raw == "" || strings.EqualFold(raw, "SMB") {
-		return nil
-	}
-	return azerr.Newf(azerr.InvalidHeaderValue, "Lazuli's shares support the SMB protocol only.").
-		With("HeaderName", "x-ms-enabled-protocols").With("HeaderValue", raw)
-}
-
 func (s *Service) createShare(w http.ResponseWriter, r *http.Request) error {
 	t := targetOf(r)
 	if err := readOnlySnapshot(t); err != nil {
@@ -84,7 +74,8 @@ func (s *Service) createShare(w http.ResponseWriter, r *http.Request) error {
 	if tier == "" {
 		tier = "TransactionOptimized"
 	}
-	if err := parseProtocols(r.Header); err != nil {
+	protocols, squash, err := s.parseShareProtocols(r, t.Account)
+	if err != nil {
 		return err
 	}
 	now := s.now()
@@ -97,11 +88,11 @@ func (s *Service) createShare(w http.ResponseWriter, r *http.Request) error {
 		}
 		tick := etag.Next(now, 0)
 		sh = &shareRecord{ETag: tick, Created: now, Quota: quota, Metadata: meta,
-			AccessTier: tier, TierChanged: now, Protocols: "SMB"}
+			AccessTier: tier, TierChanged: now, Protocols: protocols, RootSquash: squash}
 		if err := saveShare(tx, t.Account, t.Share, "", sh); err != nil {
 			return err
 		}
-		return createRoot(tx, t.Account, t.Share, tick, now)
+		return createRoot(tx, t.Account, t.Share, tick, now, protocols == protocolNFS)
 	})
 	if err != nil {
 		return err
@@ -113,13 +104,17 @@ func (s *Service) createShare(w http.ResponseWriter, r *http.Request) error {
 
 // createRoot writes a new share's root directory with the default
 // permission.
-func createRoot(tx store.Tx, account, share string, tick etag.Tick, now time.Time) error {
+func createRoot(tx store.Tx, account, share string, tick etag.Tick, now time.Time, nfs bool) error {
 	key, err := storePermission(tx, account, share, defaultPermission, formatSDDL)
 	if err != nil {
 		return err
 	}
 	root := &node{Dir: true, ETag: tick, SMB: smbProps{Attrs: attrDirectory, Created: now, Written: now,
 		Changed: now, PermKey: key}}
+	if nfs {
+		// The root of an NFS share: root's, rwxr-xr-x.
+		root.NFS = &nfsProps{Owner: "0", Group: "0", Mode: 0o755}
+	}
 	return saveNode(tx, account, share, "", filePath{}, root)
 }
 
@@ -138,7 +133,7 @@ func (s *Service) getShareProperties(w http.ResponseWriter, r *http.Request) err
 	if !sh.TierChanged.IsZero() {
 		h.Set("X-Ms-Access-Tier-Change-Time", sh.TierChanged.Format(http.TimeFormat))
 	}
-	h.Set("X-Ms-Enabled-Protocols", "SMB")
+	setProtocolHeaders(h, sh)
 	setLeaseHeaders(h, sh.Lease, now, lease.Share)
 	w.WriteHeader(http.StatusOK)
 	return nil
@@ -167,10 +162,17 @@ func (s *Service) setShareProperties(w http.ResponseWriter, r *http.Request) err
 	if err != nil {
 		return err
 	}
+	squash, err := s.parseSquashChange(r, t)
+	if err != nil {
+		return err
+	}
 	now := s.now()
 	sh, err := s.updateShare(r, t, now, func(sh *shareRecord) {
 		if quotaSet {
 			sh.Quota = quota
+		}
+		if squash != "" {
+			sh.RootSquash = squash
 		}
 		if tier != "" && tier != sh.AccessTier {
 			sh.AccessTier, sh.TierChanged = tier, now
@@ -250,9 +252,9 @@ func (s *Service) getShareStats(w http.ResponseWriter, r *http.Request) error {
 	}
 	setETag(w.Header(), sh.ETag)
 	x := newXML()
-	x.open("ShareStats")
-	x.elem("ShareUsageBytes", strconv.FormatInt(sh.Usage, 10))
-	x.close("ShareStats")
-	x.send(w, http.StatusOK)
+	x.Open("ShareStats")
+	x.Elem("ShareUsageBytes", strconv.FormatInt(sh.Usage, 10))
+	x.Close("ShareStats")
+	x.Send(w, http.StatusOK)
 	return nil
 }

@@ -120,6 +120,15 @@ func TestShareACL(t *testing.T) {
 	}
 	_, err = sh.SetAccessPolicy(ctx, &share.SetAccessPolicyOptions{ShareACL: six})
 	wantCode(t, err, http.StatusBadRequest, "InvalidXmlDocument")
+	// An Id of 65 characters and letters out of the service's order are
+	// refused as the service refuses them (its SDK's live tests).
+	for _, bad := range []*share.SignedIdentifier{
+		{ID: to.Ptr(strings.Repeat("a", 65)), AccessPolicy: &share.AccessPolicy{Permission: to.Ptr("r")}},
+		{ID: to.Ptr("order"), AccessPolicy: &share.AccessPolicy{Permission: to.Ptr("lr")}},
+	} {
+		_, err = sh.SetAccessPolicy(ctx, &share.SetAccessPolicyOptions{ShareACL: []*share.SignedIdentifier{bad}})
+		wantCode(t, err, http.StatusBadRequest, "InvalidXmlDocument")
+	}
 }
 
 func TestShareStatsAndQuota(t *testing.T) {

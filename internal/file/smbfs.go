@@ -15,6 +15,7 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/file/ranges"
 	"github.com/lazuli-storage/lazuli/internal/file/smbstate"
 	"github.com/lazuli-storage/lazuli/internal/lease"
+	"github.com/lazuli-storage/lazuli/internal/liveness"
 	"github.com/lazuli-storage/lazuli/internal/sddl"
 	"github.com/lazuli-storage/lazuli/internal/store"
 )
@@ -28,14 +29,18 @@ type SMBFS struct {
 	store   store.Store
 	extents extent.Engine
 	clock   clock.Clock
+	// live ties each open to this node and judges the opens of others
+	// (nil: opens belong to no node and never expire).
+	live *liveness.Registry
 }
 
-// NewSMBFS serves the SMB endpoint from st and ext.
-func NewSMBFS(st store.Store, ext extent.Engine, c clock.Clock) *SMBFS {
+// NewSMBFS serves the SMB endpoint from st and ext; the opens it records
+// belong to the node live names.
+func NewSMBFS(st store.Store, ext extent.Engine, c clock.Clock, live *liveness.Registry) *SMBFS {
 	if c == nil {
 		c = clock.Real{}
 	}
-	return &SMBFS{store: st, extents: ext, clock: c}
+	return &SMBFS{store: st, extents: ext, clock: c, live: live}
 }
 
 // Errors of SMBFS operations; the SMB endpoint maps each to an NTSTATUS.
@@ -153,10 +158,14 @@ func (fs *SMBFS) Open(ctx context.Context, account, share, path string, req Open
 				return err
 			}
 			action = Created
+		} else if err = forgetDeadOpens(tx, fs.live, n); err != nil {
+			return err
 		} else if action, err = fs.reopen(tx, t, n, req, now); err != nil {
 			return err
 		}
-		n.Opens = append(n.Opens, req.Open)
+		open := req.Open
+		open.Node = fs.live.Node()
+		n.Opens = append(n.Opens, open)
 		out = entryOf(n)
 		return saveNode(tx, account, share, "", fp, n)
 	})
@@ -177,6 +186,11 @@ func (fs *SMBFS) create(tx store.Tx, t *target, req OpenRequest, now time.Time) 
 		return nil, err
 	case !found || !parent.Dir:
 		return nil, ErrPathNotFound
+	}
+	if err := forgetDeadOpens(tx, fs.live, parent); err != nil {
+		return nil, err
+	}
+	switch {
 	case parent.DeletePending:
 		return nil, ErrDeletePending
 	}
@@ -266,6 +280,9 @@ func (fs *SMBFS) Close(ctx context.Context, account, share, path string, handleI
 		if err != nil || !found {
 			return err
 		}
+		if err := forgetDeadOpens(tx, fs.live, n); err != nil {
+			return err
+		}
 		kept := n.Opens[:0:0]
 		for _, o := range n.Opens {
 			if o.HandleID != handleID {
@@ -327,6 +344,9 @@ func (fs *SMBFS) Stat(ctx context.Context, account, share, path string) (Entry, 
 		if !found {
 			return ErrNotFound
 		}
+		if err := forgetDeadOpens(tx, fs.live, n); err != nil {
+			return err
+		}
 		out = entryOf(n)
 		return nil
 	})
@@ -341,13 +361,20 @@ func (fs *SMBFS) List(ctx context.Context, account, share, path string) ([]Entry
 	}
 	var out []Entry
 	err = fs.store.View(ctx, func(tx store.Tx) error {
+		alive, err := fs.live.Snapshot(tx)
+		if err != nil {
+			return err
+		}
 		prefix := childrenPrefix(account, share, "", fp.key())
 		var decodeErr error
-		err := tx.Scan(prefix, store.PrefixEnd(prefix), store.ScanOptions{}, func(k, v []byte) bool {
+		err = tx.Scan(prefix, store.PrefixEnd(prefix), store.ScanOptions{}, func(k, v []byte) bool {
 			if _, name, err := nodeKeyParts(k); err != nil || name == "" {
 				return err == nil
 			}
 			n, err := decodeNode(v)
+			if err == nil {
+				err = forgetOpensOf(n, alive)
+			}
 			if err != nil {
 				decodeErr = err
 				return false
@@ -442,6 +469,9 @@ func (fs *SMBFS) change(ctx context.Context, account, share string, fp filePath,
 			}
 			return err
 		}
+		if err := forgetDeadOpens(tx, fs.live, n); err != nil {
+			return err
+		}
 		if err := f(tx, t, n, now); err != nil {
 			return err
 		}
@@ -530,74 +560,6 @@ func (fs *SMBFS) SetDeletePending(ctx context.Context, account, share, path stri
 		return nil
 	})
 	return err
-}
-
-// Rename moves the entry at from (held by the open handleID) to to,
-// keeping its id, ranges and opens; replace allows replacing a file
-// nobody else holds open.
-func (fs *SMBFS) Rename(ctx context.Context, account, share, from, to string, replace bool) error {
-	src, err := smbPath(from)
-	if err != nil {
-		return err
-	}
-	dst, err := smbPath(to)
-	if err != nil || dst.isRoot() {
-		return ErrBadName
-	}
-	return fs.update(ctx, account, share, func(tx store.Tx, t *target, now time.Time) error {
-		n, found, err := loadNode(tx, account, share, "", src)
-		if err != nil || !found {
-			if err == nil {
-				err = ErrNotFound
-			}
-			return err
-		}
-		parent, found, err := loadNode(tx, account, share, "", dst.parent())
-		if err != nil || !found || !parent.Dir {
-			if err == nil {
-				err = ErrPathNotFound
-			}
-			return err
-		}
-		same := src.key() == dst.key()
-		if !same {
-			if err := fs.clearTarget(tx, &target{Account: account, Share: share, Path: dst}, replace, now); err != nil {
-				return err
-			}
-		}
-		if err := tx.Delete(nodeKeyOf(account, share, "", src)); err != nil {
-			return err
-		}
-		if n.Dir && !same {
-			if err := moveSubtree(tx, account, share, src.key(), dst.key()); err != nil {
-				return err
-			}
-		}
-		n.Name, n.ParentID = dst.name(), parent.ID
-		n.ETag = etag.Next(now, n.ETag)
-		n.SMB.Changed = now
-		return saveNode(tx, account, share, "", dst, n)
-	})
-}
-
-func (fs *SMBFS) clearTarget(tx store.Tx, t *target, replace bool, now time.Time) error {
-	old, found, err := loadNode(tx, t.Account, t.Share, "", t.Path)
-	switch {
-	case err != nil || !found:
-		return err
-	case !replace:
-		return ErrExists
-	case old.Dir:
-		return ErrExists
-	case len(old.Opens) > 0 || old.DeletePending:
-		return ErrSharing
-	case old.SMB.Attrs&attrReadOnly != 0:
-		return ErrReadOnly
-	}
-	if err := dropRanges(tx, t.Account, t.Share, "", old.ID, now); err != nil {
-		return err
-	}
-	return adjustUsage(tx, t, -old.Size)
 }
 
 // DropOpens removes every open whose handle id is in ids from the entries

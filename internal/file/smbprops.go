@@ -139,6 +139,9 @@ type smbRequest struct {
 	created, written timeSpec
 	changed          timeSpec
 	perm             permRequest
+	// nfs are the NFS headers, which create and set apply to nodes of NFS
+	// shares (nfsprops.go).
+	nfs nfsRequest
 }
 
 // parseSMBRequest reads the x-ms-file-* SMB headers of a create or set.
@@ -161,7 +164,10 @@ func parseSMBRequest(h http.Header, dir bool) (smbRequest, error) {
 	if req.changed, err = parseTimeSpec(h, "x-ms-file-change-time"); err != nil {
 		return req, err
 	}
-	req.perm, err = parsePermRequest(h)
+	if req.perm, err = parsePermRequest(h); err != nil {
+		return req, err
+	}
+	req.nfs, err = parseNFSRequest(h)
 	return req, err
 }
 
@@ -196,4 +202,5 @@ func setSMBHeaders(h http.Header, n *node) {
 	h.Set("X-Ms-File-Permission-Key", n.SMB.PermKey)
 	h.Set("X-Ms-File-Id", strconv.FormatUint(n.ID, 10))
 	h.Set("X-Ms-File-Parent-Id", strconv.FormatUint(n.ParentID, 10))
+	setNFSHeaders(h, n)
 }

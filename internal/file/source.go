@@ -57,6 +57,7 @@ func (s *Service) resolveSource(r *http.Request, header, raw string) (sourceRef,
 		if err != nil {
 			return sourceRef{}, err
 		}
+		t.live = s.live
 		ref.file = t
 	}
 	return ref, nil

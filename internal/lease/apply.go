@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/lazuli-storage/lazuli/internal/azerr"
+	"github.com/lazuli-storage/lazuli/internal/guid"
 )
 
 // Result is the outcome of a successful lease operation.
@@ -18,8 +19,10 @@ type Result struct {
 	LeaseTime *int
 }
 
-// Apply performs a lease operation on l at now (behaviour spec §2.4, §2.5
-// and §6.2) and returns the lease to store. Lease operations never change
+// Apply performs a lease operation on l at now (the outcome tables of the
+// "Lease Blob", "Lease Container" and "Lease File" reference pages,
+// learn.microsoft.com/rest/api/storageservices/lease-blob, with the error codes the SDKs' recorded
+// tests show) and returns the lease to store. Lease operations never change
 // the resource's ETag or Last-Modified. Failures are 409 with the code the
 // real service returns for that state.
 func Apply(l Lease, req Request, now time.Time, k Kind) (Lease, Result, error) {
@@ -61,7 +64,7 @@ func (l Lease) acquire(req Request, now time.Time, k Kind) (Lease, Result, error
 	}
 	id := req.ProposedID
 	if id == "" {
-		id = NewID()
+		id = guid.New()
 	}
 	next := Lease{ID: id, Duration: *req.Duration}
 	if next.Duration != Infinite {

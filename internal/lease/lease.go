@@ -1,6 +1,8 @@
 // Package lease is the lease state machine of blobs, containers, files and
-// shares (behaviour spec §2 and §6.2), as pure functions of a stored Lease,
-// a request and the current time.
+// shares (the Azure reference pages "Lease Blob", "Lease Container", "Lease
+// File" and "Lease Share", learn.microsoft.com/rest/api/storageservices/
+// lease-blob and its siblings), as pure functions of a stored Lease, a
+// request and the current time.
 //
 // A Lease holds instants, never a state: whether it is leased, expired,
 // breaking or broken is computed from those instants and now, so leases

@@ -9,8 +9,8 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/azerr"
 )
 
-// The lease IDs of the spec tables: (A) is the current lease, (B) and (C)
-// others.
+// The lease IDs of the reference pages' tables: (A) is the current lease,
+// (B) and (C) others.
 const (
 	idA = "11111111-1111-4111-8111-111111111111"
 	idB = "22222222-2222-4222-8222-222222222222"

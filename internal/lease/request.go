@@ -1,13 +1,13 @@
 package lease
 
 import (
-	"crypto/rand"
 	"encoding/hex"
 	"net/http"
 	"strconv"
 	"strings"
 
 	"github.com/lazuli-storage/lazuli/internal/azerr"
+	"github.com/lazuli-storage/lazuli/internal/guid"
 )
 
 // Lease actions (x-ms-lease-action values).
@@ -153,21 +153,5 @@ func ParseID(s string) (string, bool) {
 	if _, err := hex.Decode(raw[:], []byte(digits)); err != nil {
 		return "", false
 	}
-	return formatID(raw), true
-}
-
-// NewID returns a random (version 4) GUID in canonical form.
-func NewID() string {
-	var raw [16]byte
-	// crypto/rand.Read never returns an error (it aborts the process if
-	// the system source fails), so there is nothing to handle.
-	_, _ = rand.Read(raw[:])
-	raw[6] = raw[6]&0x0f | 0x40 // version 4
-	raw[8] = raw[8]&0x3f | 0x80 // RFC 4122 variant
-	return formatID(raw)
-}
-
-func formatID(raw [16]byte) string {
-	h := hex.EncodeToString(raw[:])
-	return h[0:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:32]
+	return guid.Format(raw), true
 }

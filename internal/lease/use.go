@@ -7,7 +7,8 @@ import (
 )
 
 // CheckWrite guards an operation that needs the lease ID while the resource
-// is leased (behaviour spec §2.6 and §6.2), given the request's
+// is leased (the use tables of the "Lease Blob", "Lease Container" and
+// "Lease File" reference pages, learn.microsoft.com/rest/api/storageservices/lease-blob), given the request's
 // x-ms-lease-id as sent ("" when absent; any GUID form, a malformed one is
 // 400 InvalidHeaderValue):
 //

@@ -61,7 +61,9 @@ type leaseOutput struct {
 	state leasePhase
 }
 
-// The error codes of refused lease actions (behaviour spec §2.5).
+// The error codes of refused lease actions (the Azure reference page "Blob
+// service error codes", learn.microsoft.com/rest/api/storageservices/
+// blob-service-error-codes, as the SDKs' recorded tests see them).
 const (
 	leaseAlreadyPresent = "LeaseAlreadyPresent"
 	leaseIDMismatch     = "LeaseIdMismatchWithLeaseOperation"

@@ -33,19 +33,38 @@ type byteLock struct {
 	exclusive   bool
 }
 
+// overlaps reports whether an I/O over [off, off+length) touches l's
+// bytes; zero-length locks and I/Os touch none.
 func (l byteLock) overlaps(off, length uint64) bool {
 	if l.length == 0 || length == 0 {
 		return false
 	}
-	return off < end(l.off, l.length) && l.off < end(off, length)
+	return off <= last(l.off, l.length) && l.off <= last(off, length)
 }
 
-// end is off+length, saturating: ranges may reach the last byte offset.
-func end(off, length uint64) uint64 {
+// contends reports whether a lock request over [off, off+length) meets
+// l, as Windows judges it: ranges that share a byte; a zero-length lock at
+// X meets a range that holds X past its first byte (smbtorture's
+// zero-byte table); two zero-length locks never meet.
+func (l byteLock) contends(off, length uint64) bool {
+	switch {
+	case l.length == 0 && length == 0:
+		return false
+	case length == 0:
+		return l.off < off && off <= last(l.off, l.length)
+	case l.length == 0:
+		return off < l.off && l.off <= last(off, length)
+	}
+	return l.overlaps(off, length)
+}
+
+// last is the offset of the last byte of a non-empty range, saturating
+// for ranges that run past the end of the offset space.
+func last(off, length uint64) uint64 {
 	if off+length < off {
 		return ^uint64(0)
 	}
-	return off + length
+	return off + length - 1
 }
 
 // Table is the byte-range locks of every file, by file id.
@@ -107,7 +126,7 @@ func (t *Table) Apply(file, open, off, length uint64, flags uint32) Outcome {
 	exclusive := flags&Exclusive != 0
 	for _, l := range held {
 		// An open may stack shared locks inside its own exclusive lock.
-		if l.overlaps(off, length) && (exclusive || (l.exclusive && l.open != open)) {
+		if l.contends(off, length) && (exclusive || (l.exclusive && l.open != open)) {
 			return NotGranted
 		}
 	}

@@ -78,3 +78,36 @@ func TestWaiters(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// TestZeroLengthLocks: a zero-length lock at X meets a range holding X
+// past its first byte, and never another zero-length lock (the table
+// smbtorture's smb2.lock.zerobytelength checks against Windows); ranges
+// reaching the last offset meet.
+func TestZeroLengthLocks(t *testing.T) {
+	cases := []struct {
+		off1, len1, off2, len2 uint64
+		conflict               bool
+	}{
+		{10, 0, 10, 0, false},
+		{10, 0, 9, 1, false},
+		{10, 0, 10, 1, false},
+		{10, 0, 11, 1, false},
+		{10, 0, 9, 2, true},
+		{10, 0, 10, 2, false},
+		{10, 0, 9, 3, true},
+		{9, 2, 10, 0, true},
+		{10, 2, 10, 0, false},
+		{^uint64(0), 1, ^uint64(0), 1, true},
+		{^uint64(0), 0, ^uint64(0), 0, false},
+	}
+	for _, c := range cases {
+		tb := New()
+		if got := tb.Apply(1, 1, c.off1, c.len1, Exclusive|FailImmediately); got != Granted {
+			t.Fatalf("first lock %+v: %v", c, got)
+		}
+		got := tb.Apply(1, 2, c.off2, c.len2, Exclusive|FailImmediately) == NotGranted
+		if got != c.conflict {
+			t.Errorf("{%d,%d} then {%d,%d}: conflict %v, want %v", c.off1, c.len1, c.off2, c.len2, got, c.conflict)
+		}
+	}
+}

@@ -140,41 +140,34 @@ func serviceEndpoint(r *http.Request, info *request.Info) string {
 
 // appendQueueList renders the List Queues body.
 func appendQueueList(dst []byte, endpoint string, p listParams, page []listedQueue, next string) []byte {
-	dst = append(dst, xmlDecl...)
-	dst = append(dst, `<EnumerationResults ServiceEndpoint="`...)
-	dst = appendEscaped(dst, []byte(endpoint))
-	dst = append(dst, `">`...)
+	x := newXML(dst)
+	x.Open("EnumerationResults", "ServiceEndpoint", endpoint)
 	if p.hasPrefix {
-		dst = appendElement(dst, "Prefix", p.prefix)
+		x.Elem("Prefix", p.prefix)
 	}
 	if p.hasMarker {
-		dst = appendElement(dst, "Marker", p.marker)
+		x.Elem("Marker", p.marker)
 	}
 	if p.maxText != "" {
-		dst = appendElement(dst, "MaxResults", p.maxText)
+		x.Elem("MaxResults", p.maxText)
 	}
-	dst = append(dst, "<Queues>"...)
+	x.Open("Queues")
 	for _, q := range page {
-		dst = appendElement(append(dst, "<Queue>"...), "Name", q.name)
+		x.Open("Queue")
+		x.Elem("Name", q.name)
 		if p.metadata {
-			dst = append(dst, "<Metadata>"...)
+			x.Open("Metadata")
 			for _, kv := range q.meta {
-				dst = appendElement(dst, kv.Name, kv.Value)
+				x.Elem(kv.Name, kv.Value)
 			}
-			dst = append(dst, "</Metadata>"...)
+			x.Close("Metadata")
 		}
-		dst = append(dst, "</Queue>"...)
+		x.Close("Queue")
 	}
-	dst = append(dst, "</Queues>"...)
-	dst = appendElement(dst, "NextMarker", next)
-	return append(dst, "</EnumerationResults>"...)
-}
-
-// appendElement appends <name>value</name> with value escaped.
-func appendElement(dst []byte, name, value string) []byte {
-	dst = append(append(append(dst, '<'), name...), '>')
-	dst = appendEscaped(dst, []byte(value))
-	return append(append(append(dst, "</"...), name...), '>')
+	x.Close("Queues")
+	x.Elem("NextMarker", next)
+	x.Close("EnumerationResults")
+	return x.Bytes()
 }
 
 // getProperties is Get Queue Service Properties.
@@ -206,8 +199,12 @@ func (s *Service) setProperties(w http.ResponseWriter, r *http.Request, t target
 // getStats is Get Queue Service Stats. Lazuli has one copy of the data,
 // always current, so geo-replication is reported live and synced now.
 func (s *Service) getStats(w http.ResponseWriter, r *http.Request, t target) error {
-	body := append([]byte(xmlDecl), "<StorageServiceStats><GeoReplication><Status>live</Status><LastSyncTime>"...)
-	body = appendTime(body, nanos(s.clock.Now()))
-	body = append(body, "</LastSyncTime></GeoReplication></StorageServiceStats>"...)
-	return writeXML(w, r, http.StatusOK, body)
+	x := newXML(nil)
+	x.Open("StorageServiceStats")
+	x.Open("GeoReplication")
+	x.Elem("Status", "live")
+	writeTime(x, "LastSyncTime", nanos(s.clock.Now()))
+	x.Close("GeoReplication")
+	x.Close("StorageServiceStats")
+	return writeXML(w, r, http.StatusOK, x.Bytes())
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/lazuli-storage/lazuli/internal/azerr"
+	"github.com/lazuli-storage/lazuli/internal/guid"
 	"github.com/lazuli-storage/lazuli/internal/metadata"
 )
 
@@ -59,12 +60,12 @@ func FuzzParseReceipt(f *testing.F) {
 func TestIDRoundTrip(t *testing.T) {
 	seen := map[[idLen]byte]bool{}
 	for i := 0; i < 100; i++ {
-		id := newID()
+		id := guid.NewRaw()
 		if seen[id] {
 			t.Fatal("duplicate id")
 		}
 		seen[id] = true
-		s := formatID(&id)
+		s := guid.Format(id)
 		if len(s) != 36 || s[14] != '4' {
 			t.Fatalf("formatID = %q, want a version 4 GUID", s)
 		}
@@ -82,20 +83,20 @@ func TestIDRoundTrip(t *testing.T) {
 }
 
 func FuzzParseID(f *testing.F) {
-	id := newID()
-	f.Add(formatID(&id))
+	id := guid.NewRaw()
+	f.Add(guid.Format(id))
 	f.Add("01234567-89ab-cdef-0123-456789abcdef")
 	f.Fuzz(func(t *testing.T, s string) {
 		id, ok := parseID(s)
-		if ok && !strings.EqualFold(formatID(&id), s) {
-			t.Fatalf("parseID(%q) round-trips to %q", s, formatID(&id))
+		if ok && !strings.EqualFold(guid.Format(id), s) {
+			t.Fatalf("parseID(%q) round-trips to %q", s, guid.Format(id))
 		}
 	})
 }
 
 func TestMessageRecordRoundTrip(t *testing.T) {
 	prefix := msgPrefix("acct", "queue")
-	m := message{VisibleAt: 123, Seq: 456, ID: newID(), Inserted: 7, Expires: neverExpires, Nonce: 99, Dequeues: 3,
+	m := message{VisibleAt: 123, Seq: 456, ID: guid.NewRaw(), Inserted: 7, Expires: neverExpires, Nonce: 99, Dequeues: 3,
 		Text: []byte("hello\x00world")}
 	var got message
 	if err := decodeKey(msgKey(prefix, m.VisibleAt, m.Seq, &m.ID), len(prefix), &got); err != nil {

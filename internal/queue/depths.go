@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/lazuli-storage/lazuli/internal/guid"
 	"github.com/lazuli-storage/lazuli/internal/store"
 )
 
@@ -74,7 +75,7 @@ func Inspect(ctx context.Context, st store.Store, account, queue string, now tim
 			if m.expired(nanos(now)) {
 				return true
 			}
-			view := MessageView{ID: formatID(&m.ID), Text: string(m.Text), Inserted: instant(m.Inserted),
+			view := MessageView{ID: guid.Format(m.ID), Text: string(m.Text), Inserted: instant(m.Inserted),
 				NextVisible: instant(m.VisibleAt), Visible: m.VisibleAt <= nanos(now), DequeueCount: m.Dequeues}
 			if m.Expires != neverExpires {
 				view.Expires = instant(m.Expires)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/lazuli-storage/lazuli/internal/azerr"
+	"github.com/lazuli-storage/lazuli/internal/guid"
 	"github.com/lazuli-storage/lazuli/internal/request"
 	"github.com/lazuli-storage/lazuli/internal/store"
 )
@@ -71,7 +72,7 @@ func (s *Service) enqueue(ctx context.Context, account, queue string, text []byt
 	now := s.clock.Now()
 	m := message{
 		Seq:       nextSeq(now),
-		ID:        newID(),
+		ID:        guid.NewRaw(),
 		Inserted:  nanos(now),
 		Expires:   neverExpires,
 		VisibleAt: nanos(now.Add(p.Visibility)),

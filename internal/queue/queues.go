@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strconv"
 
+	"github.com/lazuli-storage/lazuli/internal/accesspolicy"
 	"github.com/lazuli-storage/lazuli/internal/auth"
 	"github.com/lazuli-storage/lazuli/internal/azerr"
 	"github.com/lazuli-storage/lazuli/internal/metadata"
@@ -15,9 +16,6 @@ import (
 
 // queueFormat is the format version of a queue record.
 const queueFormat = 1
-
-// maxACLBody bounds a Set Queue ACL body: five identifiers need far less.
-const maxACLBody = 64 << 10
 
 // queueRecord is the stored state of a queue. It is read on every message
 // operation only for existence, so its encoding is not on a hot path.
@@ -208,14 +206,11 @@ func (s *Service) getACL(w http.ResponseWriter, r *http.Request, t target) error
 // setACL is Set Queue ACL: the body's signed identifiers (at most five)
 // replace the queue's.
 func (s *Service) setACL(w http.ResponseWriter, r *http.Request, t target) error {
-	body, err := readBody(r, maxACLBody)
+	policies, err := accesspolicy.Read(r, accesspolicy.QueueLetters)
 	if err != nil {
 		return err
 	}
-	ids, err := parseACL(body)
-	if err != nil {
-		return err
-	}
+	ids := queueACL(policies)
 	account := request.Of(r).Account
 	if err := s.updateQueue(r, account, t.queue, func(q *queueRecord) { q.ACL = ids }); err != nil {
 		return err
@@ -235,7 +230,7 @@ func (s *Service) lookupPolicy(r *http.Request, account, name, id string) (*auth
 		if err != nil {
 			return err
 		}
-		p = policy(q.ACL, id)
+		p = accesspolicy.Find(queuePolicies(q.ACL), id)
 		return nil
 	})
 	return p, err

@@ -128,6 +128,10 @@ func TestQueueACL(t *testing.T) {
 		{ID: ptr("read"), AccessPolicy: &azqueue.AccessPolicy{Start: &start, Expiry: &expiry, Permission: ptr("r")}},
 		{ID: ptr("all"), AccessPolicy: &azqueue.AccessPolicy{Permission: ptr("puar")}},
 	}
+	// Letters out of the service's order are refused, as the service does.
+	_, err = q.SetAccessPolicy(e.ctx, &azqueue.SetAccessPolicyOptions{QueueACL: ids})
+	wantError(t, err, http.StatusBadRequest, "InvalidXmlDocument")
+	ids[1].AccessPolicy.Permission = ptr("raup")
 	if _, err := q.SetAccessPolicy(e.ctx, &azqueue.SetAccessPolicyOptions{QueueACL: ids}); err != nil {
 		t.Fatal(err)
 	}
@@ -147,6 +151,9 @@ func TestQueueACL(t *testing.T) {
 		six[i] = &azqueue.SignedIdentifier{ID: ptr(strings.Repeat("i", i+1)), AccessPolicy: &azqueue.AccessPolicy{Permission: ptr("r")}}
 	}
 	_, err = q.SetAccessPolicy(e.ctx, &azqueue.SetAccessPolicyOptions{QueueACL: six})
+	wantError(t, err, http.StatusBadRequest, "InvalidXmlDocument")
+	long := []*azqueue.SignedIdentifier{{ID: ptr(strings.Repeat("i", 65)), AccessPolicy: &azqueue.AccessPolicy{Permission: ptr("r")}}}
+	_, err = q.SetAccessPolicy(e.ctx, &azqueue.SetAccessPolicyOptions{QueueACL: long})
 	wantError(t, err, http.StatusBadRequest, "InvalidXmlDocument")
 	// An empty list removes every policy.
 	if _, err := q.SetAccessPolicy(e.ctx, &azqueue.SetAccessPolicyOptions{}); err != nil {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/lazuli-storage/lazuli/internal/auth"
@@ -149,7 +150,7 @@ func writeXML(w http.ResponseWriter, r *http.Request, status int, body []byte) e
 	return nil
 }
 
-func itoa(n int) string { return string(appendUint(nil, uint64(n))) }
+func itoa(n int) string { return strconv.Itoa(n) }
 
 // Routes is the service's route table: its operations and who may call
 // each (the authorization tests walk it).

@@ -3,44 +3,26 @@ package queue
 import (
 	"bytes"
 	"encoding/xml"
+	"github.com/lazuli-storage/lazuli/internal/xmlw"
 	"net/http"
-	"time"
 	"unicode/utf8"
 
 	"github.com/lazuli-storage/lazuli/internal/azerr"
+	"github.com/lazuli-storage/lazuli/internal/guid"
 )
-
-// xmlDecl starts every XML response body, as the service writes it.
-const xmlDecl = `<?xml version="1.0" encoding="utf-8"?>`
 
 // neverText is how the service renders the expiry of a message that never
 // expires.
 const neverText = "Fri, 31 Dec 9999 23:59:59 GMT"
 
-// appendEscaped appends s as XML character data. Carriage returns are
-// written as references because a parser would otherwise normalise them to
-// line feeds and the text would not come back as stored.
-func appendEscaped(dst, s []byte) []byte {
-	last := 0
-	for i, c := range s {
-		var esc string
-		switch c {
-		case '&':
-			esc = "&amp;"
-		case '<':
-			esc = "&lt;"
-		case '>':
-			esc = "&gt;"
-		case '\r':
-			esc = "&#xD;"
-		default:
-			continue
-		}
-		dst = append(dst, s[last:i]...)
-		dst = append(dst, esc...)
-		last = i + 1
-	}
-	return append(dst, s[last:]...)
+// newXML starts a Queue response body: the shared writer, with the
+// service's declaration. Character data escapes only markup and carriage
+// returns (as references: a parser would otherwise normalise them to line
+// feeds), so that message text comes back as stored.
+func newXML(dst []byte) *xmlw.Writer {
+	x := xmlw.Over(dst, xmlw.MessageText)
+	_, _ = x.WriteString(xmlw.DeclLower)
+	return x
 }
 
 // appendTime appends an instant in RFC 1123 form (the service's message
@@ -63,51 +45,39 @@ const (
 
 // appendMessageList renders a QueueMessagesList body.
 func appendMessageList(dst []byte, kind listKind, msgs []message) []byte {
-	dst = append(dst, xmlDecl...)
-	dst = append(dst, "<QueueMessagesList>"...)
+	x := newXML(dst)
+	x.Open("QueueMessagesList")
 	for i := range msgs {
-		dst = appendMessage(dst, kind, &msgs[i])
+		writeMessage(x, kind, &msgs[i])
 	}
-	return append(dst, "</QueueMessagesList>"...)
+	x.Close("QueueMessagesList")
+	return x.Bytes()
 }
 
-func appendMessage(dst []byte, kind listKind, m *message) []byte {
-	dst = append(dst, "<QueueMessage><MessageId>"...)
-	dst = append(dst, formatID(&m.ID)...)
-	dst = append(dst, "</MessageId><InsertionTime>"...)
-	dst = appendTime(dst, m.Inserted)
-	dst = append(dst, "</InsertionTime><ExpirationTime>"...)
-	dst = appendTime(dst, m.Expires)
-	dst = append(dst, "</ExpirationTime>"...)
+func writeMessage(x *xmlw.Writer, kind listKind, m *message) {
+	x.Open("QueueMessage")
+	x.Elem("MessageId", guid.Format(m.ID))
+	writeTime(x, "InsertionTime", m.Inserted)
+	writeTime(x, "ExpirationTime", m.Expires)
 	if kind != peekedList {
-		dst = append(dst, "<PopReceipt>"...)
-		dst = append(dst, receiptOf(m).String()...)
-		dst = append(dst, "</PopReceipt><TimeNextVisible>"...)
-		dst = appendTime(dst, m.VisibleAt)
-		dst = append(dst, "</TimeNextVisible>"...)
+		x.Elem("PopReceipt", receiptOf(m).String())
+		writeTime(x, "TimeNextVisible", m.VisibleAt)
 	}
 	if kind != sentList {
-		dst = append(dst, "<DequeueCount>"...)
-		dst = appendUint(dst, uint64(m.Dequeues))
-		dst = append(dst, "</DequeueCount><MessageText>"...)
-		dst = appendEscaped(dst, m.Text)
-		dst = append(dst, "</MessageText>"...)
+		x.Int("DequeueCount", int64(m.Dequeues))
+		x.Open("MessageText")
+		x.TextBytes(m.Text)
+		x.Close("MessageText")
 	}
-	return append(dst, "</QueueMessage>"...)
+	x.Close("QueueMessage")
 }
 
-func appendUint(dst []byte, n uint64) []byte {
-	var b [20]byte
-	i := len(b)
-	for {
-		i--
-		b[i] = byte('0' + n%10)
-		n /= 10
-		if n == 0 {
-			break
-		}
-	}
-	return append(dst, b[i:]...)
+// writeTime writes <name>instant</name>, the instant as appendTime has it.
+func writeTime(x *xmlw.Writer, name string, ns uint64) {
+	x.Open(name)
+	var b [len(neverText)]byte
+	_, _ = x.Write(appendTime(b[:0], ns))
+	x.Close(name)
 }
 
 // queueMessageXML is the request body of Put and Update Message.
@@ -208,6 +178,3 @@ func checkMessageText(text []byte) error {
 	}
 	return nil
 }
-
-// timeText renders an instant the way Set ACL and errors show it.
-func timeText(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.0000000Z") }

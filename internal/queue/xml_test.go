@@ -3,11 +3,12 @@ package queue
 import (
 	"bytes"
 	"encoding/xml"
-	"strconv"
+	"github.com/lazuli-storage/lazuli/internal/xmlw"
 	"testing"
 	"time"
 
 	"github.com/lazuli-storage/lazuli/internal/azerr"
+	"github.com/lazuli-storage/lazuli/internal/guid"
 )
 
 func TestParseMessageBody(t *testing.T) {
@@ -57,7 +58,7 @@ func decodeText(t *testing.T, doc []byte) (string, bool) {
 }
 
 // The fast path must agree with the XML decoder on every body it accepts,
-// and any text rendered by appendEscaped must read back unchanged.
+// and any text rendered with xmlw.MessageText must read back unchanged.
 func FuzzParseMessageBody(f *testing.F) {
 	f.Add([]byte(xml.Header + "<QueueMessage><MessageText>aGVsbG8=</MessageText></QueueMessage>"))
 	f.Add([]byte("<QueueMessage><MessageText>a&amp;b</MessageText></QueueMessage>"))
@@ -74,7 +75,7 @@ func FuzzParseMessageBody(f *testing.F) {
 		if err != nil || !present || !utf8Valid(text) {
 			return
 		}
-		doc := append([]byte("<QueueMessage><MessageText>"), appendEscaped(nil, text)...)
+		doc := append([]byte("<QueueMessage><MessageText>"), xmlw.Append(nil, text, xmlw.MessageText)...)
 		doc = append(doc, "</MessageText></QueueMessage>"...)
 		again, ok, err := parseMessageBody(doc)
 		if err != nil || !ok || !bytes.Equal(again, text) {
@@ -108,14 +109,14 @@ type xmlMessage struct {
 
 func TestAppendMessageList(t *testing.T) {
 	at := time.Date(2024, 5, 6, 7, 8, 9, 0, time.UTC)
-	m := message{VisibleAt: nanos(at.Add(time.Minute)), Seq: 1, ID: newID(), Inserted: nanos(at), Expires: neverExpires,
+	m := message{VisibleAt: nanos(at.Add(time.Minute)), Seq: 1, ID: guid.NewRaw(), Inserted: nanos(at), Expires: neverExpires,
 		Nonce: 5, Dequeues: 2, Text: []byte("a<b>&\r\n")}
 	for _, c := range []struct {
 		kind                 listKind
 		receipt, text, count bool
 	}{{sentList, true, false, false}, {dequeuedList, true, true, true}, {peekedList, false, true, true}} {
 		body := appendMessageList(nil, c.kind, []message{m, m})
-		if !bytes.HasPrefix(body, []byte(xmlDecl)) {
+		if !bytes.HasPrefix(body, []byte(xmlw.DeclLower)) {
 			t.Fatalf("no declaration: %s", body)
 		}
 		var doc struct {
@@ -125,7 +126,7 @@ func TestAppendMessageList(t *testing.T) {
 			t.Fatalf("kind %d: %v %s", c.kind, err, body)
 		}
 		got := doc.Items[0]
-		if got.MessageID != formatID(&m.ID) || got.InsertionTime != "Mon, 06 May 2024 07:08:09 GMT" ||
+		if got.MessageID != guid.Format(m.ID) || got.InsertionTime != "Mon, 06 May 2024 07:08:09 GMT" ||
 			got.ExpirationTime != "Fri, 31 Dec 9999 23:59:59 GMT" {
 			t.Fatalf("kind %d: %+v", c.kind, got)
 		}
@@ -138,14 +139,6 @@ func TestAppendMessageList(t *testing.T) {
 		}
 		if c.text && (*got.MessageText != string(m.Text) || *got.DequeueCount != 2) {
 			t.Fatalf("kind %d: text %q count %d", c.kind, *got.MessageText, *got.DequeueCount)
-		}
-	}
-}
-
-func TestAppendUint(t *testing.T) {
-	for _, n := range []uint64{0, 7, 10, 1234567890, 1<<64 - 1} {
-		if got, want := string(appendUint(nil, n)), strconv.FormatUint(n, 10); got != want {
-			t.Errorf("appendUint(%d) = %s, want %s", n, got, want)
 		}
 	}
 }

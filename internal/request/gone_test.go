@@ -2,9 +2,9 @@ package request
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/http/httptest"
 	"os"
 	"syscall"
@@ -22,7 +22,8 @@ func TestInterruptedLevel(t *testing.T) {
 	}{
 		{"broken pipe", &os.SyscallError{Syscall: "write", Err: syscall.EPIPE}, false, slog.LevelDebug},
 		{"reset", fmt.Errorf("readfrom: %w", syscall.ECONNRESET), false, slog.LevelDebug},
-		{"context ended", errors.New("write: i/o timeout"), true, slog.LevelDebug},
+		{"write timed out after the client left", &net.OpError{Op: "write", Net: "tcp", Err: os.ErrDeadlineExceeded}, true, slog.LevelDebug},
+		{"disk error after the client left", &os.PathError{Op: "read", Path: "extent", Err: syscall.EIO}, true, slog.LevelWarn},
 		{"disk error", &os.PathError{Op: "read", Path: "extent", Err: syscall.EIO}, false, slog.LevelWarn},
 	}
 	for _, tc := range cases {

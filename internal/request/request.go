@@ -30,6 +30,15 @@ type Info struct {
 	// Routed, when set by the middleware, runs once the operation is known
 	// and before its handler; an error it returns is the request's answer.
 	Routed func(op string) error
+	// Chain is the middleware chain serving the request. A Blob Batch
+	// serves each sub-request through it again, so that a sub-request is
+	// authenticated, versioned, given its request id, logged, routed and
+	// authorized exactly as a request of its own is.
+	Chain http.Handler
+	// Parent is the Info of the batch a sub-request belongs to (nil for a
+	// request of its own): a sub-request without a version takes the
+	// batch's.
+	Parent *Info
 }
 
 // Route records the operation a route table matched for the request in

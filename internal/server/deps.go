@@ -5,8 +5,10 @@ import (
 	"log/slog"
 
 	"github.com/lazuli-storage/lazuli/internal/auth"
+	"github.com/lazuli-storage/lazuli/internal/changefeed"
 	"github.com/lazuli-storage/lazuli/internal/clock"
 	"github.com/lazuli-storage/lazuli/internal/extent"
+	"github.com/lazuli-storage/lazuli/internal/liveness"
 	"github.com/lazuli-storage/lazuli/internal/locks"
 	"github.com/lazuli-storage/lazuli/internal/store"
 )
@@ -27,10 +29,22 @@ type Deps struct {
 	// ByteLocks are the byte-range locks SMB clients hold, which the File
 	// service's REST reads and writes honour; nil means none are taken.
 	ByteLocks *locks.Table
+	// Liveness judges whether the node holding an SMB open still runs;
+	// nil judges every node alive.
+	Liveness *liveness.Registry
+	// Changes is rung after File service requests that may write, for
+	// the SMB endpoint's CHANGE_NOTIFY; nil rings nothing.
+	Changes *changefeed.Feed
 	// CopySources is the policy on the hosts copy sources may be fetched
 	// from (--copySourceAllow); nil allows every host.
 	CopySources *fetchguard.Guard
 	// BlobVersioning is blob versioning's default for accounts that have
 	// not set it (--blobVersioning).
 	BlobVersioning bool
+	// EncryptionScopes are the Blob encryption scopes every account has
+	// (--encryptionScopes).
+	EncryptionScopes []string
+	// PremiumAccounts are the accounts that are premium page blob ones
+	// (--premiumAccounts).
+	PremiumAccounts []string
 }

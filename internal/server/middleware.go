@@ -7,8 +7,6 @@ package server
 
 import (
 	"context"
-	"crypto/rand"
-	"fmt"
 	"io"
 	"log/slog"
 	"net"
@@ -21,6 +19,7 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/azerr"
 	"github.com/lazuli-storage/lazuli/internal/clock"
 	"github.com/lazuli-storage/lazuli/internal/fault"
+	"github.com/lazuli-storage/lazuli/internal/guid"
 	"github.com/lazuli-storage/lazuli/internal/request"
 	"github.com/lazuli-storage/lazuli/internal/store"
 	"github.com/lazuli-storage/lazuli/internal/svcprops"
@@ -54,6 +53,8 @@ type Options struct {
 	Clock                  clock.Clock
 	SkipAPIVersionCheck    bool
 	DisableProductStyleURL bool
+	// Logger receives internal faults (500s, panics); nil is slog.Default().
+	Logger *slog.Logger
 	// AccessLog receives one line per request; nil for none.
 	AccessLog *slog.Logger
 	// BodyTimeout and WriteTimeout bound how long a request body may stop
@@ -85,7 +86,8 @@ func Handler(svc Service, opts Options) http.Handler {
 	if opts.Clock == nil {
 		opts.Clock = clock.Real{}
 	}
-	return &chain{svc: svc, opts: opts, format: ErrorFormat(svc.Name()),
+	return &chain{svc: svc, opts: opts,
+		errors:       azerr.Renderer{Format: ErrorFormat(svc.Name()), Logger: opts.Logger, Clock: opts.Clock},
 		props:        svcprops.NewCache(opts.Store, svcprops.CacheLifetime),
 		serverHeader: "Lazuli-" + strings.ToUpper(string(svc.Name())[:1]) + string(svc.Name())[1:] + "/1.0"}
 }
@@ -93,7 +95,7 @@ func Handler(svc Service, opts Options) http.Handler {
 type chain struct {
 	svc          Service
 	opts         Options
-	format       azerr.Format
+	errors       azerr.Renderer
 	serverHeader string
 	// props serves the CORS rules every GET and HEAD consults.
 	props *svcprops.Cache
@@ -160,7 +162,9 @@ func (s *statusWriter) Unwrap() http.ResponseWriter { return s.ResponseWriter }
 
 func (c *chain) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 	w := &statusWriter{ResponseWriter: rw, began: time.Now(), budget: -1, writeTimeout: c.opts.WriteTimeout}
-	info := &request.Info{ID: newRequestID(), Start: c.opts.Clock.Now()}
+	// A batch's sub-request comes back through the chain with the batch's
+	// Info in its context: that is its parent.
+	info := &request.Info{ID: guid.New(), Start: c.opts.Clock.Now(), Chain: c, Parent: request.From(r.Context())}
 	if c.opts.Faults != nil {
 		info.Routed = c.routedHook(w, r, info)
 	}
@@ -188,17 +192,14 @@ func (c *chain) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 				c.observe(w, info, body.n)
 				panic(p)
 			}
-			slog.Error("panic in handler", "request_id", info.ID, "method", r.Method, "url", r.URL.String(), "panic", fmt.Sprint(p))
-			if w.status == 0 {
-				azerr.Write(w, r, fmt.Errorf("panic: %v", p), c.format)
-			}
+			c.errors.Panic(w, r, p, w.status != 0)
 		}
 		c.logAccess(r, w, info)
 		c.observe(w, info, body.n)
 	}()
 	r = r.WithContext(request.With(r.Context(), info))
 	if err := c.serve(w, r, info); err != nil && !w.cut {
-		azerr.Write(w, r, err, c.format)
+		c.errors.Write(w, r, err)
 	}
 	if w.cut {
 		// A fault rule cut the response: drop the connection.
@@ -233,6 +234,12 @@ var versionPattern = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
 // checkVersion accepts versions up to NewestVersion and echoes the request's.
 func (c *chain) checkVersion(r *http.Request, info *request.Info) error {
 	v := r.Header.Get("X-Ms-Version")
+	if v == "" && info.Parent != nil {
+		// A batch's sub-request is of the batch's version (checked
+		// already), whatever version its SAS was signed with.
+		info.Version = info.Parent.Version
+		return nil
+	}
 	if v == "" {
 		// SAS requests carry their version in sv (or api-version).
 		v = r.URL.Query().Get("api-version")
@@ -364,13 +371,4 @@ func faultAttr(w *statusWriter) slog.Attr {
 		return slog.Attr{}
 	}
 	return slog.Int("fault_rule", w.faultRule)
-}
-
-// newRequestID returns a random RFC 4122 version 4 UUID.
-func newRequestID() string {
-	var b [16]byte
-	_, _ = rand.Read(b[:])
-	b[6] = b[6]&0x0f | 0x40
-	b[8] = b[8]&0x3f | 0x80
-	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
 }

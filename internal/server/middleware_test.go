@@ -1,13 +1,19 @@
 package server
 
 import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/lazuli-storage/lazuli/internal/auth"
 	"github.com/lazuli-storage/lazuli/internal/azerr"
+	"github.com/lazuli-storage/lazuli/internal/clock"
 	"github.com/lazuli-storage/lazuli/internal/request"
 	"github.com/lazuli-storage/lazuli/internal/store/memory"
 	"github.com/lazuli-storage/lazuli/internal/svcprops"
@@ -111,6 +117,46 @@ func TestVersionCheck(t *testing.T) {
 	}
 }
 
+// TestSubRequestVersion: a request served through the chain again for a
+// batch (its context carries the batch's Info) takes the batch's version
+// unless it sends x-ms-version itself; its Info names the batch's as its
+// parent and the chain as the one serving it.
+func TestSubRequestVersion(t *testing.T) {
+	batch := &request.Info{ID: "batch", Version: "2021-08-06"}
+	cases := []struct {
+		header, query, want string
+	}{
+		{"", "", "2021-08-06"},
+		{"", "?sv=2025-01-05&sig=x", "2021-08-06"},
+		{"2023-11-03", "", "2023-11-03"},
+	}
+	for _, c := range cases {
+		svc := &echoService{}
+		h, _ := newChain(t, svc, false)
+		r := httptest.NewRequest("DELETE", "/devstoreaccount1/c/b"+c.query, nil)
+		if c.header != "" {
+			r.Header.Set("x-ms-version", c.header)
+		}
+		r = r.WithContext(request.With(r.Context(), batch))
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, r)
+		// The version is settled before authentication: even the unsigned
+		// SAS, refused, echoes it.
+		if got := w.Header().Get("x-ms-version"); got != c.want {
+			t.Errorf("%+v: echoed version %q", c, got)
+		}
+		if svc.got == nil {
+			if c.query == "" {
+				t.Fatalf("%+v: not served: %d", c, w.Code)
+			}
+			continue
+		}
+		if svc.got.Version != c.want || svc.got.Parent != batch || svc.got.Chain != h || svc.got.ID == batch.ID {
+			t.Errorf("%+v: version %q parent %p chain %v id %q", c, svc.got.Version, svc.got.Parent, svc.got.Chain, svc.got.ID)
+		}
+	}
+}
+
 func TestErrorsAndPanics(t *testing.T) {
 	h, _ := newChain(t, &echoService{fail: azerr.New(azerr.BlobNotFound)}, false)
 	w := httptest.NewRecorder()
@@ -123,6 +169,34 @@ func TestErrorsAndPanics(t *testing.T) {
 	h.ServeHTTP(w, httptest.NewRequest("GET", "/devstoreaccount1/c/b", nil))
 	if w.Code != 500 || w.Header().Get(azerr.ErrorCodeHeader) != azerr.InternalError {
 		t.Errorf("panic recovery: %d", w.Code)
+	}
+}
+
+// TestFaultsLoggedThroughInjectedLoggerAndClock: a 500 and a panic reach
+// Options.Logger, stamped with Options.Clock, with the request id the client
+// saw.
+func TestFaultsLoggedThroughInjectedLoggerAndClock(t *testing.T) {
+	at := time.Date(2032, 7, 8, 9, 10, 11, 0, time.UTC)
+	for _, svc := range []*echoService{{fail: errors.New("disk on fire")}, {boom: true}} {
+		var logged bytes.Buffer
+		opts := Options{Store: memory.New(), Auth: &auth.Authenticator{Accounts: auth.DevAccounts()}, Clock: clock.NewFake(at),
+			Logger: slog.New(slog.NewJSONHandler(&logged, nil))}
+		w := httptest.NewRecorder()
+		Handler(svc, opts).ServeHTTP(w, httptest.NewRequest("GET", "/devstoreaccount1/c/b", nil))
+		if w.Code != http.StatusInternalServerError {
+			t.Fatalf("boom=%v: status %d", svc.boom, w.Code)
+		}
+		var line struct {
+			Time      time.Time `json:"time"`
+			Level     string    `json:"level"`
+			RequestID string    `json:"request_id"`
+		}
+		if err := json.Unmarshal(logged.Bytes(), &line); err != nil {
+			t.Fatalf("boom=%v: log %q: %v", svc.boom, logged.String(), err)
+		}
+		if !line.Time.Equal(at) || line.Level != "ERROR" || line.RequestID != w.Header().Get(azerr.RequestIDHeader) {
+			t.Fatalf("boom=%v: logged %s", svc.boom, logged.String())
+		}
 	}
 }
 

@@ -241,6 +241,22 @@ func TestCompoundOpenQueryClose(t *testing.T) {
 	}
 }
 
+// cancel sends a CANCEL for the pending request asyncID; it has no answer
+// of its own.
+func (c *rawConn) cancel(asyncID uint64) {
+	c.t.Helper()
+	msg := make([]byte, 64)
+	copy(msg, "\xFESMB")
+	le.PutUint16(msg[4:], 64)
+	le.PutUint16(msg[12:], 12)
+	le.PutUint32(msg[16:], 0x2)
+	le.PutUint64(msg[32:], asyncID)
+	le.PutUint64(msg[40:], c.sessionID)
+	if _, err := c.nc.Write(append([]byte{0, 0, 0, 64}, msg...)); err != nil {
+		c.t.Fatal(err)
+	}
+}
+
 // readFrame reads one more response frame (an async completion).
 func (c *rawConn) readFrame() []byte {
 	c.t.Helper()
@@ -309,16 +325,7 @@ func TestBlockingLock(t *testing.T) {
 	if st[0] != 0x103 {
 		t.Fatalf("second blocking lock: %#x", st[0])
 	}
-	cancel := make([]byte, 64)
-	copy(cancel, "\xFESMB")
-	le.PutUint16(cancel[4:], 64)
-	le.PutUint16(cancel[12:], 12)
-	le.PutUint32(cancel[16:], 0x2)
-	le.PutUint64(cancel[32:], le.Uint64(msgs[0][32:]))
-	le.PutUint64(cancel[40:], c.sessionID)
-	if _, err := c.nc.Write(append([]byte{0, 0, 0, 64}, cancel...)); err != nil {
-		t.Fatal(err)
-	}
+	c.cancel(le.Uint64(msgs[0][32:]))
 	if got := le.Uint32(c.readFrame()[8:]); got != 0xC0000120 {
 		t.Fatalf("cancelled lock: %#x, want STATUS_CANCELLED", got)
 	}
@@ -409,5 +416,216 @@ func TestRESTRenameOfAnOpenFile(t *testing.T) {
 	}
 	if _, err := nc.Delete(ctx, nil); err != nil {
 		t.Fatalf("REST delete after the close: %v", err)
+	}
+}
+
+func readRequest(fileID []byte, length uint32) []byte {
+	b := make([]byte, 49)
+	le.PutUint16(b, 49)
+	le.PutUint32(b[4:], length)
+	copy(b[16:], fileID)
+	return b
+}
+
+// TestCompoundErrors: a chain that starts with a related request is
+// invalid throughout; a failed CREATE fails the related requests after it,
+// but any other failure stays its own (a READ without read access, then a
+// query and a CLOSE of the same open succeed), as Windows and smbd answer.
+func TestCompoundErrors(t *testing.T) {
+	in, sh := startWithShare(t)
+	if _, err := sh.NewRootDirectoryClient().NewFileClient("e.txt").Create(ctx, 10, nil); err != nil {
+		t.Fatal(err)
+	}
+	c := dialRaw(t, in.SMBAddr)
+	st, _ := c.send(request{cmd: 6, body: closeRequest(), related: true}, request{cmd: 6, body: closeRequest(), related: true})
+	for i, s := range st {
+		if s != 0xC000000D {
+			t.Fatalf("chain starting related: status %d = %#x, want INVALID_PARAMETER", i, s)
+		}
+	}
+	st, _ = c.send(request{cmd: 5, body: createRequest("e.txt")}, request{cmd: 8, body: readRequest(relatedFileID, 1), related: true},
+		request{cmd: 16, body: queryNetworkOpen(), related: true}, request{cmd: 6, body: closeRequest(), related: true})
+	want := []uint32{0, 0xC0000022, 0, 0}
+	for i := range want {
+		if i >= len(st) || st[i] != want[i] {
+			t.Fatalf("statuses %#x, want %#x", st, want)
+		}
+	}
+}
+
+// renameRequest is a SET_INFO FileRenameInformation of fileID to name.
+func renameRequest(fileID []byte, name string) []byte {
+	n := u16(name)
+	info := make([]byte, 20)
+	le.PutUint32(info[16:], uint32(len(n)))
+	info = append(info, n...)
+	b := make([]byte, 32)
+	le.PutUint16(b, 33)
+	b[2], b[3] = 1, 10 // SMB2_0_INFO_FILE, FileRenameInformation
+	le.PutUint32(b[4:], uint32(len(info)))
+	le.PutUint16(b[8:], 64+32)
+	copy(b[16:], fileID)
+	return append(b, info...)
+}
+
+// openRequest is a CREATE of name with the given access, share mode,
+// disposition and options.
+func openRequest(name string, access, share, disposition, options uint32) []byte {
+	b := createRequest(name)
+	le.PutUint32(b[24:], access)
+	le.PutUint32(b[32:], share)
+	le.PutUint32(b[36:], disposition)
+	le.PutUint32(b[40:], options)
+	return b
+}
+
+// TestRenameSharing: an SMB rename acts as an open of the parent
+// directory asking for delete and sharing reads and writes, as on
+// Windows: a parent handle holding delete access refuses it, one without
+// it that shares delete does not; a directory with an open file below it
+// cannot be renamed.
+func TestRenameSharing(t *testing.T) {
+	in, sh := startWithShare(t)
+	dir := sh.NewRootDirectoryClient().NewSubdirectoryClient("p")
+	if _, err := dir.Create(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := dir.NewFileClient("f.txt").Create(ctx, 1, nil); err != nil {
+		t.Fatal(err)
+	}
+	c := dialRaw(t, in.SMBAddr)
+	const del, readAttrs, all = 0x10000, 0x80, 7
+	open := func(name string, access, options uint32) []byte {
+		t.Helper()
+		st, msgs := c.send(request{cmd: 5, body: openRequest(name, access, all, 1, options)})
+		if st[0] != 0 {
+			t.Fatalf("open %s: %#x", name, st[0])
+		}
+		return msgs[0][64+64 : 64+80]
+	}
+	closeHandle := func(id []byte) {
+		b := make([]byte, 24)
+		le.PutUint16(b, 24)
+		copy(b[8:], id)
+		c.send(request{cmd: 6, body: b})
+	}
+	file := open(`p\f.txt`, del, 0x40)
+	parent := open("p", del|readAttrs, 0x1)
+	if st, _ := c.send(request{cmd: 17, body: renameRequest(file, `p\g.txt`)}); st[0] != 0xC0000043 {
+		t.Fatalf("rename while the parent is open with delete access: %#x, want SHARING_VIOLATION", st[0])
+	}
+	closeHandle(parent)
+	parent = open("p", readAttrs, 0x1)
+	if st, _ := c.send(request{cmd: 17, body: renameRequest(file, `p\g.txt`)}); st[0] != 0 {
+		t.Fatalf("rename beside a parent handle without delete access: %#x", st[0])
+	}
+	closeHandle(parent)
+	d := open("p", del, 0x1)
+	if st, _ := c.send(request{cmd: 17, body: renameRequest(d, "q")}); st[0] != 0xC0000022 {
+		t.Fatalf("rename of a directory with an open file below: %#x, want ACCESS_DENIED", st[0])
+	}
+	closeHandle(file)
+	if st, _ := c.send(request{cmd: 17, body: renameRequest(d, "q")}); st[0] != 0 {
+		t.Fatalf("rename of the directory once nothing below is open: %#x", st[0])
+	}
+}
+
+// lockRequests is a LOCK of several elements {offset, length, flags}.
+func lockRequests(fileID []byte, elems ...[3]uint64) []byte {
+	b := make([]byte, 24+24*len(elems))
+	le.PutUint16(b, 48)
+	le.PutUint16(b[2:], uint16(len(elems)))
+	copy(b[8:], fileID)
+	for i, e := range elems {
+		x := b[24+24*i:]
+		le.PutUint64(x, e[0])
+		le.PutUint64(x[8:], e[1])
+		le.PutUint32(x[16:], uint32(e[2]))
+	}
+	return b
+}
+
+// TestLockRequestRules: several locks in one request are all or nothing;
+// a request mixing locks and unlocks, or holding several locks of which
+// one would wait, is invalid; unlocks apply in order until one fails.
+func TestLockRequestRules(t *testing.T) {
+	in, sh := startWithShare(t)
+	if _, err := sh.NewRootDirectoryClient().NewFileClient("m.txt").Create(ctx, 100, nil); err != nil {
+		t.Fatal(err)
+	}
+	c := dialRaw(t, in.SMBAddr)
+	open := func() []byte {
+		_, msgs := c.send(request{cmd: 5, body: createRequest("m.txt")})
+		return msgs[0][64+64 : 64+80]
+	}
+	h1, h2 := open(), open()
+	const ex, now, unlock = 0x2, 0x10, 0x4
+	steps := []struct {
+		name   string
+		handle []byte
+		elems  [][3]uint64
+		want   uint32
+	}{
+		{"h2 takes 20..30", h2, [][3]uint64{{20, 10, ex | now}}, 0},
+		{"h1: 0..10 and 20..30, the second refused", h1, [][3]uint64{{0, 10, ex | now}, {20, 10, ex | now}}, 0xC0000055},
+		{"0..10 was released with it", h2, [][3]uint64{{0, 10, ex | now}}, 0},
+		{"a lock then an unlock", h1, [][3]uint64{{40, 1, ex | now}, {40, 1, unlock}}, 0xC000000D},
+		{"two locks, one that would wait", h1, [][3]uint64{{50, 1, ex | now}, {60, 1, ex}}, 0xC000000D},
+		{"h2 unlocks 0..10 then 70..80 it never took", h2, [][3]uint64{{0, 10, unlock}, {70, 10, unlock}}, 0xC000007E},
+		{"0..10 was unlocked", h1, [][3]uint64{{0, 10, ex | now}}, 0},
+	}
+	for _, s := range steps {
+		if st, _ := c.send(request{cmd: 10, body: lockRequests(s.handle, s.elems...)}); st[0] != s.want {
+			t.Fatalf("%s: %#x, want %#x", s.name, st[0], s.want)
+		}
+	}
+}
+
+func writeRequest(fileID []byte, off uint64, data []byte) []byte {
+	b := make([]byte, 48)
+	le.PutUint16(b, 49)
+	le.PutUint16(b[2:], 64+48)
+	le.PutUint32(b[4:], uint32(len(data)))
+	le.PutUint64(b[8:], off)
+	copy(b[16:], fileID)
+	return append(b, data...)
+}
+
+// TestIOOffsets: offsets past 2^63-1 are invalid, writes may not end past
+// NTFS's largest file size, an all-ones offset appends only for
+// append-only opens, and zero-length reads and writes succeed wherever
+// their offset is valid (smbtorture's smb2.rw.invalid, Windows' answers).
+func TestIOOffsets(t *testing.T) {
+	in, sh := startWithShare(t)
+	if _, err := sh.NewRootDirectoryClient().NewFileClient("o.txt").Create(ctx, 10, nil); err != nil {
+		t.Fatal(err)
+	}
+	c := dialRaw(t, in.SMBAddr)
+	st, msgs := c.send(request{cmd: 5, body: openRequest("o.txt", 0x3, 7, 1, 0)})
+	if st[0] != 0 {
+		t.Fatalf("open: %#x", st[0])
+	}
+	h := msgs[0][64+64 : 64+80]
+	const maxInt64, maxFile = 1<<63 - 1, 0xfffffff0000
+	const read, write = 8, 9
+	steps := []struct {
+		name string
+		cmd  uint16
+		body []byte
+		want uint32
+	}{
+		{"read 0 bytes at 2^63-1", read, readRequest(h, 0), 0},
+		{"write 0 bytes at 2^63-1", write, writeRequest(h, maxInt64, nil), 0},
+		{"write 1 byte at 2^63-1", write, writeRequest(h, maxInt64, []byte{1}), 0xC000000D},
+		{"write 0 bytes at 2^63", write, writeRequest(h, maxInt64+1, nil), 0xC000000D},
+		{"write at the all-ones offset of a read/write open", write, writeRequest(h, ^uint64(0), []byte{1}), 0xC000000D},
+		{"write 1 byte at the largest file size", write, writeRequest(h, maxFile, []byte{1}), 0xC000000D},
+		{"write 0 bytes at the largest file size", write, writeRequest(h, maxFile, nil), 0},
+	}
+	le.PutUint64(steps[0].body[8:], maxInt64)
+	for _, s := range steps {
+		if st, _ := c.send(request{cmd: s.cmd, body: s.body}); st[0] != s.want {
+			t.Errorf("%s: %#x, want %#x", s.name, st[0], s.want)
+		}
 	}
 }

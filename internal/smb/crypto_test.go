@@ -146,3 +146,36 @@ func TestSignVerify(t *testing.T) {
 		}
 	}
 }
+
+// TestSealOpen: a message the client seals with its C2S key opens with the
+// server's, a response the server seals opens with the client's S2C key,
+// and a changed byte anywhere fails.
+func TestSealOpen(t *testing.T) {
+	server, err := newSealer(unhex(t, "270E1BA896585EEB7AF3472D3B4C75A7"), make([]byte, 64))
+	if err != nil {
+		t.Fatal(err)
+	}
+	client := &sealer{out: server.in, in: server.out}
+	msg := []byte("\xFESMB request of some length, not a multiple of 16")
+	sealed := client.seal(msg, 0x1122)
+	if id, ok := transformSession(sealed); !ok || id != 0x1122 {
+		t.Fatalf("transform session %x %v", id, ok)
+	}
+	got, err := server.open(sealed)
+	if err != nil || !bytes.Equal(got, msg) {
+		t.Fatalf("open: %q %v", got, err)
+	}
+	for _, at := range []int{5, 25, 40, 44, transformSize + 3} {
+		bad := bytes.Clone(sealed)
+		bad[at] ^= 1
+		if _, err := server.open(bad); err == nil {
+			t.Errorf("a message changed at byte %d opened", at)
+		}
+	}
+	if back, err := client.open(server.seal(msg, 0x1122)); err != nil || !bytes.Equal(back, msg) {
+		t.Fatalf("response: %q %v", back, err)
+	}
+	if _, err := server.open(server.seal(msg, 0x1122)); err == nil {
+		t.Fatal("the server opened its own response: both directions share a key")
+	}
+}

@@ -47,6 +47,8 @@ type open struct {
 	listing []file.Entry
 	listPos int
 	listed  bool
+	// watch is the CHANGE_NOTIFY view of a directory handle.
+	watch *watch
 }
 
 // mapAccess resolves generic rights (FILE_GENERIC_*) and MAXIMUM_ALLOWED.
@@ -116,7 +118,7 @@ func statusOf(err error) uint32 {
 		return statusDeletePending
 	case errors.Is(err, file.ErrNotEmpty):
 		return statusDirectoryNotEmpty
-	case errors.Is(err, file.ErrReadOnly):
+	case errors.Is(err, file.ErrReadOnly), errors.Is(err, file.ErrOpenBelow):
 		return statusAccessDenied
 	case errors.Is(err, file.ErrBadName):
 		return statusObjectNameInvalid
@@ -210,12 +212,13 @@ func (c *conn) openOf(r *request, at int) (*open, uint32) {
 	if len(r.body) < at+16 {
 		return nil, statusInvalidParameter
 	}
-	id := le.Uint64(r.body[at+8:])
+	persistent, id := le.Uint64(r.body[at:]), le.Uint64(r.body[at+8:])
 	if id == ^uint64(0) && r.h.flags&flagRelated != 0 {
 		id = le.Uint64(r.ch.fileID[8:])
+		persistent = id
 	}
 	o := r.tree.opens[id]
-	if o == nil {
+	if o == nil || persistent != o.id { // both halves of a FileId name the open
 		return nil, statusFileClosed
 	}
 	if at, has, err := c.srv.fs.Locate(c.ctx(), r.sess.account, r.tree.share, o.path, o.fileID, o.id); err == nil {
@@ -232,7 +235,7 @@ func (c *conn) openOf(r *request, at int) (*open, uint32) {
 }
 
 func (c *conn) closeOpen(t *tree, o *open) (file.Entry, error) {
-	c.cancelWhere(statusRangeNotLocked, func(p *pendingOp) bool { return p.open == o.id })
+	c.closeWaits(o.id)
 	delete(t.opens, o.id)
 	c.srv.locks.ReleaseOpen(o.id)
 	account := c.accountOf(t)
@@ -289,11 +292,10 @@ func (c *conn) read(r *request) (uint32, []byte) {
 		return statusOf(err), nil
 	}
 	if length == 0 {
-		e, err := c.srv.fs.Stat(c.ctx(), r.sess.account, r.tree.share, o.path)
-		if err != nil || off > uint64(e.Size) || minCount > 0 {
+		if minCount > 0 {
 			return statusEndOfFile, nil
 		}
-		data = nil // a zero-length read inside the file succeeds
+		data = nil // a zero-length read succeeds wherever its offset is valid
 	} else if len(data) == 0 || uint32(len(data)) < minCount {
 		return statusEndOfFile, nil
 	}
@@ -318,12 +320,15 @@ func (c *conn) write(r *request) (uint32, []byte) {
 	case o.access&(accWriteData|accAppendData) == 0:
 		return statusAccessDenied, nil
 	}
-	if off == ^uint64(0) { // append
+	if off == ^uint64(0) && o.access&accWriteData == 0 { // an append-only open appends
 		e, err := c.srv.fs.Stat(c.ctx(), r.sess.account, r.tree.share, o.path)
 		if err != nil {
 			return statusOf(err), nil
 		}
 		off = uint64(e.Size)
+	}
+	if off > math.MaxInt64 || (len(data) > 0 && (off > maxFileSize || uint64(len(data)) > maxFileSize-off)) {
+		return statusInvalidParameter, nil
 	}
 	if c.srv.locks.Conflicts(o.fileID, o.id, off, uint64(len(data)), true) {
 		return statusFileLockConflict, nil
@@ -335,6 +340,10 @@ func (c *conn) write(r *request) (uint32, []byte) {
 	}
 	return statusOK, newBuf(16).u16(0, 17).u32(4, uint32(len(data)))
 }
+
+// maxFileSize is the largest end of file a write may reach, NTFS's
+// (0xfffffff0000, as Windows and smbtorture's rw.invalid have it).
+const maxFileSize = 0xfffffff0000
 
 // timeOrZero reads a FILETIME field that may mean "leave unchanged".
 func timeOrZero(b []byte) time.Time { return fromFiletime(le.Uint64(b)) }

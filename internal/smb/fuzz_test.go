@@ -26,7 +26,7 @@ func FuzzFrame(f *testing.F) {
 		f.Fatal(err)
 	}
 	defer st.Store.Close()
-	srv := New(file.NewSMBFS(st.Store, st.Extents, nil), nil, auth.DevAccounts(), nil, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	srv := New(file.NewSMBFS(st.Store, st.Extents, nil, nil), nil, nil, auth.DevAccounts(), nil, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	f.Fuzz(func(t *testing.T, frame []byte) {
 		a, b := net.Pipe()
 		defer a.Close()

@@ -3,10 +3,12 @@ package smb_test
 import (
 	"bytes"
 	"errors"
+	"net/http"
 	"os"
 	"testing"
 	"time"
 
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/streaming"
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/to"
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azfile/file"
@@ -153,7 +155,12 @@ func TestHandlesAreRealOpens(t *testing.T) {
 }
 
 // TestReadOnlyOverSMB: a file set read-only over SMB answers REST writes
-// with ReadOnlyAttribute until REST clears the attribute.
+// with ReadOnlyAttribute until REST clears the attribute. The status is 409
+// Conflict, not 412: the File service's error-code table lists it so, and
+// the service answers so live (azure-sdk-for-js recording
+// sdk/storage/storage-file-share/recordings/node/fileclient/
+// recording_rename__ignorereadonly_eq_false.js: a PUT over a "ReadOnly |
+// Archive" file, x-ms-version 2021-04-10, got 409 ReadOnlyAttribute).
 func TestReadOnlyOverSMB(t *testing.T) {
 	in, sh := startWithShare(t)
 	fs := mustDial(t, in, 0)
@@ -175,8 +182,9 @@ func TestReadOnlyOverSMB(t *testing.T) {
 		},
 		"Create File": func() error { _, err := fc.Create(ctx, 1, nil); return err },
 	} {
-		if err := op(); !fileerror.HasCode(err, fileerror.ReadOnlyAttribute) {
-			t.Errorf("%s on a read-only file: %v, want ReadOnlyAttribute", name, err)
+		var re *azcore.ResponseError
+		if err := op(); !errors.As(err, &re) || re.StatusCode != http.StatusConflict || re.ErrorCode != string(fileerror.ReadOnlyAttribute) {
+			t.Errorf("%s on a read-only file: %v, want 409 ReadOnlyAttribute", name, err)
 		}
 	}
 	_, err := fc.SetHTTPHeaders(ctx, &file.SetHTTPHeadersOptions{SMBProperties: &file.SMBProperties{

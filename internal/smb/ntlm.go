@@ -22,6 +22,7 @@ const (
 	ntlmUnicode       = 0x00000001
 	ntlmRequestTarget = 0x00000004
 	ntlmSign          = 0x00000010
+	ntlmSeal          = 0x00000020 // clients that encrypt SMB ask for it
 	ntlmNTLM          = 0x00000200
 	ntlmAlwaysSign    = 0x00008000
 	ntlmTargetServer  = 0x00020000
@@ -32,7 +33,7 @@ const (
 	ntlmKeyExch       = 0x40000000
 	ntlm56            = 0x80000000
 
-	ntlmOffered = ntlmUnicode | ntlmRequestTarget | ntlmSign | ntlmNTLM | ntlmAlwaysSign | ntlmExtendedSec |
+	ntlmOffered = ntlmUnicode | ntlmRequestTarget | ntlmSign | ntlmSeal | ntlmNTLM | ntlmAlwaysSign | ntlmExtendedSec |
 		ntlmVersion | ntlm128 | ntlmKeyExch | ntlm56
 )
 
@@ -129,7 +130,8 @@ func (n *ntlmServer) challengeFor(negotiate []byte, now time.Time) ([]byte, erro
 // authenticated is the outcome of a verified NTLM AUTHENTICATE.
 type authenticated struct {
 	user, domain string
-	sessionKey   []byte
+	sessionKey   []byte // the exported session key
+	flags        uint32 // the flags of the AUTHENTICATE message
 }
 
 // field returns the payload a security-buffer field at off points at.
@@ -194,7 +196,7 @@ func (n *ntlmServer) authenticate(msg []byte, passwords func(user string) []stri
 			if !n.micValid(msg, blob, flags, sessionKey) {
 				return authenticated{}, errLogon
 			}
-			return authenticated{user: user, domain: domain, sessionKey: sessionKey}, nil
+			return authenticated{user: user, domain: domain, sessionKey: sessionKey, flags: flags}, nil
 		}
 	}
 	return authenticated{}, errLogon
@@ -244,4 +246,21 @@ func keyPasswords(keys [][]byte) []string {
 		out[i] = base64.StdEncoding.EncodeToString(k)
 	}
 	return out
+}
+
+// serverSignature is the NTLM signature (MS-NLMP 3.4.4.2, extended session
+// security) of the server's first message after the logon, sequence 0:
+// HMAC-MD5 with the server signing key, its first 8 bytes sealed with RC4
+// under the server sealing key when keys were exchanged.
+func serverSignature(a authenticated, msg []byte) []byte {
+	signKey := md5.Sum(append(append([]byte(nil), a.sessionKey...), "session key to server-to-client signing key magic constant\x00"...))
+	seq := []byte{0, 0, 0, 0}
+	checksum := hmacMD5(signKey[:], seq, msg)[:8]
+	if a.flags&ntlmKeyExch != 0 {
+		sealKey := md5.Sum(append(append([]byte(nil), a.sessionKey...), "session key to server-to-client sealing key magic constant\x00"...))
+		c, _ := rc4.NewCipher(sealKey[:])
+		c.XORKeyStream(checksum, checksum)
+	}
+	out := append([]byte{1, 0, 0, 0}, checksum...)
+	return append(out, seq...)
 }

@@ -3,24 +3,28 @@
 // as its base64 text), signing, and the file commands over the same
 // records and ranges the REST File service serves (file.SMBFS). Every open
 // is recorded on its file, where REST operations honour its share mode and
-// delete-pending state (package smbstate). No encryption, oplocks, leases
-// or durable handles are offered.
+// delete-pending state (package smbstate). Encryption is AES-128-GCM on
+// 3.1.1 only, at the client's request; no oplocks, leases or durable
+// handles are offered.
 package smb
 
 import (
 	"bufio"
 	"context"
-	"crypto/rand"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net"
+	"runtime/debug"
 	"sync"
 	"time"
 
 	"github.com/lazuli-storage/lazuli/internal/auth"
+	"github.com/lazuli-storage/lazuli/internal/changefeed"
 	"github.com/lazuli-storage/lazuli/internal/clock"
 	"github.com/lazuli-storage/lazuli/internal/file"
+	"github.com/lazuli-storage/lazuli/internal/guid"
 	"github.com/lazuli-storage/lazuli/internal/locks"
 )
 
@@ -39,6 +43,9 @@ type Server struct {
 	guid     [16]byte
 	started  time.Time
 	locks    *locks.Table
+	// changes rings after this node's writes, REST and SMB, waking the
+	// pending CHANGE_NOTIFY requests.
+	changes *changefeed.Feed
 
 	mu    sync.Mutex
 	ln    net.Listener
@@ -47,8 +54,9 @@ type Server struct {
 }
 
 // New builds the endpoint over fs for accounts; byte-range locks go in
-// table, which the REST File service consults too.
-func New(fs *file.SMBFS, table *locks.Table, accounts *auth.Accounts, c clock.Clock, logger *slog.Logger) *Server {
+// table, which the REST File service consults too, and changes is the
+// feed this process's writes ring (nil: only the SMB endpoint's own).
+func New(fs *file.SMBFS, table *locks.Table, changes *changefeed.Feed, accounts *auth.Accounts, c clock.Clock, logger *slog.Logger) *Server {
 	if c == nil {
 		c = clock.Real{}
 	}
@@ -56,11 +64,14 @@ func New(fs *file.SMBFS, table *locks.Table, accounts *auth.Accounts, c clock.Cl
 		logger = slog.Default()
 	}
 	s := &Server{fs: fs, accounts: accounts, clock: c, logger: logger, started: c.Now(),
-		conns: map[*conn]struct{}{}, locks: table}
+		conns: map[*conn]struct{}{}, locks: table, changes: changes}
 	if s.locks == nil {
 		s.locks = locks.New()
 	}
-	_, _ = rand.Read(s.guid[:])
+	if s.changes == nil {
+		s.changes = &changefeed.Feed{}
+	}
+	s.guid = guid.NewRaw()
 	return s
 }
 
@@ -126,6 +137,7 @@ type conn struct {
 	clientSecMode   uint16
 	clientCaps      uint32
 	clientDialects  []uint16
+	cipher          uint16 // negotiated encryption cipher, 0 for none
 	preauth         []byte // connection pre-auth hash (3.1.1)
 	async           asyncTable
 	sessions        map[uint64]*session
@@ -142,7 +154,8 @@ func (c *conn) serve() {
 	defer c.release()
 	defer func() {
 		if v := recover(); v != nil { // a malformed request drops its connection, not the server
-			c.srv.logger.Error("smb: request failed", "remote", c.nc.RemoteAddr().String(), "panic", v)
+			clock.Log(context.Background(), c.srv.logger, c.srv.clock, slog.LevelError, "smb: request failed",
+				"remote", c.nc.RemoteAddr().String(), "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
 		}
 	}()
 	for {
@@ -204,6 +217,17 @@ func (c *conn) handleFrame(msg []byte) (out []byte, ok bool) {
 		return c.smb1Negotiate(msg)
 	}
 	var ch chain
+	if id, encrypted := transformSession(msg); encrypted {
+		s := c.sessions[id]
+		if s == nil || s.sealer == nil {
+			return nil, false
+		}
+		plain, err := s.sealer.open(msg)
+		if err != nil {
+			return nil, false
+		}
+		msg, ch.sealer, ch.sealedFor = plain, s.sealer, id
+	}
 	for len(msg) > 0 {
 		h, valid := parseHeader(msg)
 		if !valid {
@@ -228,7 +252,11 @@ func (c *conn) handleFrame(msg []byte) (out []byte, ok bool) {
 		}
 		msg = msg[h.next:]
 	}
-	return ch.bytes(), true
+	out = ch.bytes()
+	if ch.sealer != nil && out != nil {
+		out = ch.sealer.seal(out, ch.sealedFor)
+	}
+	return out, true
 }
 
 // reply is one response and how to sign it.
@@ -244,7 +272,16 @@ type chain struct {
 	sessionID uint64
 	treeID    uint32
 	fileID    [16]byte
-	status    uint32
+	// failed is the error of a failed CREATE (or of a chain that starts
+	// with a related request): the related requests after it answer it
+	// too, as Windows does; other failures do not carry over.
+	failed uint32
+	// served counts the requests of the chain served so far.
+	served int
+	// sealer encrypts the responses (unsigned) when the request came in
+	// encrypted for the session sealedFor.
+	sealer    *sealer
+	sealedFor uint64
 }
 
 func (ch *chain) add(msg []byte, s *signer) { ch.parts = append(ch.parts, reply{msg, s}) }
@@ -260,7 +297,7 @@ func (ch *chain) bytes() []byte {
 			m = align8(m)
 			le.PutUint32(m[20:], uint32(len(m)))
 		}
-		if p.sign != nil {
+		if p.sign != nil && ch.sealer == nil {
 			p.sign.sign(m)
 		}
 		out = append(out, m...)
@@ -287,8 +324,14 @@ type request struct {
 
 // dispatch serves one request of a chain and returns its response.
 func (c *conn) dispatch(ch *chain, h header, msg []byte) (*reply, bool) {
-	if h.flags&flagRelated != 0 {
+	first := ch.served == 0
+	ch.served++
+	related := h.flags&flagRelated != 0
+	if related && !first {
 		h.sessionID, h.treeID = ch.sessionID, ch.treeID
+	}
+	if !related {
+		ch.fileID = [16]byte{} // an unrelated request starts afresh
 	}
 	r := &request{h: h, msg: msg, body: msg[headerSize:], ch: ch}
 	if h.command == cmdCancel {
@@ -301,8 +344,18 @@ func (c *conn) dispatch(ch *chain, h header, msg []byte) (*reply, bool) {
 	if !c.negotiated {
 		return nil, false
 	}
-	if h.flags&flagRelated != 0 && ch.status != statusOK {
-		return c.errorReply(r, ch.status), true
+	if related && first {
+		ch.failed = statusInvalidParameter // nothing to be related to
+		if s := c.sessions[h.sessionID]; s != nil && s.signer.verify(msg) {
+			r.sess = s // the answer is signed like any other
+		}
+	}
+	if related && ch.failed != statusOK {
+		return c.errorReply(r, ch.failed), true
+	}
+	if related && h.sessionID == 0 && h.command != cmdEcho {
+		// The request before it named no valid session to carry over.
+		return c.errorReply(r, statusInvalidParameter), true
 	}
 	var status uint32
 	var body []byte
@@ -316,6 +369,9 @@ func (c *conn) dispatch(ch *chain, h header, msg []byte) (*reply, bool) {
 			return c.finish(r, st, nil), true
 		}
 		status, body = c.serveCommand(r)
+		if writes[h.command] {
+			c.srv.changes.Changed()
+		}
 	}
 	return c.finish(r, status, body), true
 }
@@ -342,10 +398,13 @@ func (c *conn) bind(r *request) uint32 {
 	return statusOK
 }
 
+// writes are the commands that may change what a directory lists.
+var writes = map[uint16]bool{cmdCreate: true, cmdClose: true, cmdWrite: true, cmdSetInfo: true}
+
 // minBody is the fixed part of each request body (MS-SMB2 2.2): shorter
 // requests are malformed.
 var minBody = map[uint16]int{cmdTreeConnect: 8, cmdCreate: 56, cmdClose: 24, cmdFlush: 24, cmdRead: 48,
-	cmdWrite: 48, cmdLock: 48, cmdIoctl: 56, cmdQueryDirectory: 32, cmdQueryInfo: 40, cmdSetInfo: 32}
+	cmdWrite: 48, cmdLock: 48, cmdIoctl: 56, cmdQueryDirectory: 32, cmdChangeNotify: 32, cmdQueryInfo: 40, cmdSetInfo: 32}
 
 func (c *conn) serveCommand(r *request) (uint32, []byte) {
 	if len(r.body) < minBody[r.h.command] {
@@ -385,16 +444,31 @@ func (c *conn) serveCommand(r *request) (uint32, []byte) {
 	case cmdSetInfo:
 		return c.setInfo(r)
 	case cmdChangeNotify:
-		return statusNotSupported, nil
+		return c.changeNotify(r)
+	case cmdOplockBreak:
+		return statusNotSupported, nil // no oplocks are granted
 	}
-	return statusNotSupported, nil
+	return statusInvalidParameter, nil // not an SMB2 command
 }
 
 // finish builds the response to r, signed when the request was signed or
 // the session requires signing, and records the chain state.
 func (c *conn) finish(r *request, status uint32, body []byte) *reply {
-	r.ch.sessionID, r.ch.treeID, r.ch.status = r.h.sessionID, r.h.treeID, status
-	if status != statusOK && status != statusBufferOverflow && (status != statusBufferTooSmall || body == nil) {
+	r.ch.sessionID, r.ch.treeID = 0, 0
+	if r.sess != nil {
+		r.ch.sessionID = r.h.sessionID
+	}
+	if r.tree != nil {
+		r.ch.treeID = r.h.treeID
+	}
+	if r.h.command == cmdCreate {
+		r.ch.failed = status
+	}
+	// Errors carry the error body; success and warning statuses (as
+	// STATUS_NOTIFY_ENUM_DIR) and BUFFER_TOO_SMALL with its size carry the
+	// command's own.
+	keep := body != nil && (status < 0x80000000 || status == statusBufferTooSmall)
+	if status != statusOK && status != statusBufferOverflow && !keep {
 		body = errorBody()
 	}
 	msg := response(r.h, status, credits(r.h), body)

@@ -13,9 +13,11 @@ type session struct {
 	id      uint64
 	ntlm    ntlmServer
 	spnego  bool
+	mechs   []byte // the client's SPNEGO MechTypeList, for mechListMIC
 	preauth []byte
 	account string
 	signer  signer
+	sealer  *sealer // nil unless the connection negotiated a cipher
 	valid   bool
 	signAll bool
 	trees   map[uint32]*tree
@@ -72,7 +74,15 @@ func (c *conn) negotiate(r *request) (*reply, bool) {
 		_, _ = rand.Read(salt)
 		data := newBuf(6).u16(0, 1).u16(2, 32).u16(4, 1) // one algorithm: SHA-512
 		data = append(data, salt...)
-		contexts = append(newBuf(8).u16(0, 1).u16(2, uint16(len(data))), data...)
+		contexts = append(newBuf(8).u16(0, negContextPreauth).u16(2, uint16(len(data))), data...)
+		for _, cipher := range clientCiphers(r.msg, b) {
+			if cipher == cipherAES128GCM {
+				c.cipher = cipher
+			}
+		}
+		if c.cipher != 0 {
+			contexts = append(align8(contexts), encryptionContext(c.cipher)...)
+		}
 	}
 	resp := response(r.h, statusOK, credits(r.h), c.negotiateBody(c.dialect, contexts))
 	if c.dialect == dialect311 {
@@ -95,7 +105,11 @@ func (c *conn) negotiateBody(dialect uint16, contexts []byte) []byte {
 	b.u16(56, headerSize+64).u16(58, uint16(len(sec)))
 	out := buf(align8(append([]byte(b), sec...)))
 	if contexts != nil {
-		out.u16(6, 1).u32(60, uint32(headerSize+len(out)))
+		count := uint16(1)
+		if c.cipher != 0 {
+			count = 2
+		}
+		out.u16(6, count).u32(60, uint32(headerSize+len(out)))
 		out = append(out, contexts...)
 	}
 	return out
@@ -128,7 +142,7 @@ func (c *conn) sessionSetup(r *request) (*reply, bool) {
 		return c.errorReply(r, statusLogonFailure), true
 	}
 	if le.Uint32(ntlmMsg[8:]) == 1 {
-		s.spnego = spnego
+		s.spnego, s.mechs = spnego, mechTypes(token)
 		chal, err := s.ntlm.challengeFor(ntlmMsg, c.srv.clock.Now())
 		if err != nil {
 			delete(c.pendingSessions, s.id)
@@ -150,11 +164,19 @@ func (c *conn) sessionSetup(r *request) (*reply, bool) {
 	}
 	s.account = c.accountName(who.user)
 	s.signer = newSigner(c.dialect, who.sessionKey, s.preauth)
+	if c.cipher != 0 {
+		if s.sealer, err = newSealer(who.sessionKey, s.preauth); err != nil {
+			return c.errorReply(r, statusLogonFailure), true
+		}
+	}
 	s.valid = true
 	s.signAll = b[3]&0x2 != 0 // the client requires signing
 	c.sessions[s.id] = s
 	var out []byte
-	if s.spnego {
+	switch {
+	case s.spnego && s.mechs != nil:
+		out = negTokenRespMIC(serverSignature(who, s.mechs))
+	case s.spnego:
 		out = negTokenResp(negAcceptCompleted, nil, false)
 	}
 	return &reply{msg: response(r.h, statusOK, credits(r.h), setupBody(out)), sign: &s.signer}, true
@@ -239,9 +261,11 @@ func (c *conn) logoff(s *session) {
 
 // FSCTL codes.
 const (
-	fsctlValidateNegotiate = 0x00140204
-	fsctlDFSReferrals      = 0x00060194
-	fsctlPipeTransceive    = 0x0011C017
+	fsctlValidateNegotiate   = 0x00140204
+	fsctlDFSReferrals        = 0x00060194
+	fsctlPipeTransceive      = 0x0011C017
+	fsctlCreateOrGetObjectID = 0x000900C0
+	objectIDBufferSize       = 64
 )
 
 func (c *conn) ioctl(r *request) (uint32, []byte) {
@@ -265,7 +289,28 @@ func (c *conn) ioctl(r *request) (uint32, []byte) {
 	case fsctlDFSReferrals:
 		return statusNotFound, nil
 	}
+	// The other FSCTLs act on an open: its FileId is checked first.
+	o, st := c.openOf(r, 8)
+	if st != statusOK {
+		return st, nil
+	}
+	if code == fsctlCreateOrGetObjectID {
+		if le.Uint32(b[44:]) < objectIDBufferSize {
+			return statusInvalidParameter, nil
+		}
+		return statusOK, ioctlBody(code, b[8:24], objectID(o.fileID, c.srv.guid))
+	}
 	return statusNotSupported, nil
+}
+
+// objectID is the FILE_OBJECTID_BUFFER of a file (MS-FSCC 2.1.3): the
+// object id is the file's id, stable across renames and nodes, and the
+// server's GUID stands for the volume.
+func objectID(fileID uint64, volume [16]byte) []byte {
+	b := newBuf(objectIDBufferSize).u64(0, fileID)
+	copy(b[16:32], volume[:])
+	copy(b[32:48], b[0:16])
+	return b
 }
 
 func ioctlBody(code uint32, fileID []byte, out []byte) []byte {

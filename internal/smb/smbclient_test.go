@@ -12,8 +12,9 @@ import (
 )
 
 // smbclient runs Debian's smbclient against the server with max dialect
-// proto and the commands cmds; it returns the combined output.
-func smbclient(t *testing.T, in *lazulitest.Instance, proto, password, cmds string) (string, error) {
+// proto, the commands cmds and any extra options; it returns the combined
+// output.
+func smbclient(t *testing.T, in *lazulitest.Instance, proto, password, cmds string, extra ...string) (string, error) {
 	t.Helper()
 	bin, err := exec.LookPath("smbclient")
 	if err != nil {
@@ -22,6 +23,7 @@ func smbclient(t *testing.T, in *lazulitest.Instance, proto, password, cmds stri
 	host, port, _ := strings.Cut(in.SMBAddr, ":")
 	args := []string{"//" + host + "/share", "-p", port, "-U", auth.DevAccountName + "%" + password, "-W", "WORKGROUP",
 		"--option=client min protocol=SMB2_02", "-m", proto, "-c", cmds}
+	args = append(args, extra...)
 	cmd := exec.Command(bin, args...)
 	cmd.Env = append(os.Environ(), "HOME="+t.TempDir())
 	out, err := cmd.CombinedOutput()
@@ -29,10 +31,20 @@ func smbclient(t *testing.T, in *lazulitest.Instance, proto, password, cmds stri
 }
 
 // TestSmbclient drives put, get, ls, rename, mkdir, rmdir, allinfo and
-// del with each dialect smbclient offers.
+// del with each dialect smbclient offers, and over 3.1.1 encrypted
+// (AES-128-GCM; smbclient fails rather than fall back to plain text).
 func TestSmbclient(t *testing.T) {
-	for _, proto := range []string{"SMB2_02", "SMB2_10", "SMB3_00", "SMB3_02", "SMB3_11"} {
-		t.Run(proto, func(t *testing.T) {
+	cases := []struct {
+		name, proto string
+		extra       []string
+	}{
+		{"SMB2_02", "SMB2_02", nil}, {"SMB2_10", "SMB2_10", nil}, {"SMB3_00", "SMB3_00", nil},
+		{"SMB3_02", "SMB3_02", nil}, {"SMB3_11", "SMB3_11", nil},
+		{"SMB3_11-encrypted", "SMB3_11", []string{"--client-protection=encrypt"}},
+	}
+	for _, c := range cases {
+		proto := c.proto
+		t.Run(c.name, func(t *testing.T) {
 			in, _ := startWithShare(t)
 			dir := t.TempDir()
 			src := filepath.Join(dir, "up.txt")
@@ -42,7 +54,7 @@ func TestSmbclient(t *testing.T) {
 			}
 			cmds := "lcd " + dir + "; mkdir d1; put up.txt d1\\a.txt; rename d1\\a.txt d1\\b.txt; ls d1\\*; " +
 				"get d1\\b.txt down.txt; allinfo d1\\b.txt; del d1\\b.txt; rmdir d1; ls"
-			out, err := smbclient(t, in, proto, auth.DevAccountKey, cmds)
+			out, err := smbclient(t, in, proto, auth.DevAccountKey, cmds, c.extra...)
 			if err != nil || strings.Contains(out, "NT_STATUS_") {
 				t.Fatalf("smbclient %s: %v\n%s", proto, err, out)
 			}

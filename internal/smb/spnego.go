@@ -82,3 +82,34 @@ func ntlmToken(buf []byte) (token []byte, spnego bool) {
 	}
 	return buf[i : i+n], true
 }
+
+// mechTypes returns the DER MechTypeList of a client's SPNEGO
+// negTokenInit (nil when buf is not one): what mechListMIC covers.
+func mechTypes(buf []byte) []byte {
+	var app, init, seq, list asn1.RawValue
+	var spnego asn1.ObjectIdentifier
+	if _, err := asn1.Unmarshal(buf, &app); err != nil || app.Tag != 0 || app.Class != asn1.ClassApplication {
+		return nil
+	}
+	rest, err := asn1.Unmarshal(app.Bytes, &spnego)
+	if err != nil || !spnego.Equal(oidSPNEGO) {
+		return nil
+	}
+	if _, err := asn1.Unmarshal(rest, &init); err != nil || init.Tag != 0 {
+		return nil
+	}
+	if _, err := asn1.Unmarshal(init.Bytes, &seq); err != nil {
+		return nil
+	}
+	if _, err := asn1.Unmarshal(seq.Bytes, &list); err != nil || list.Tag != 0 || list.Class != asn1.ClassContextSpecific {
+		return nil
+	}
+	return list.Bytes
+}
+
+// negTokenRespMIC is the final SPNEGO response carrying mechListMIC: the
+// server's NTLM signature over the client's MechTypeList, which clients
+// that asked for NTLM signing or sealing verify (RFC 4178 §5).
+func negTokenRespMIC(mic []byte) []byte {
+	return der(0xa1, der(0x30, der(0xa0, der(0x0a, []byte{negAcceptCompleted})), der(0xa3, der(0x04, mic))))
+}

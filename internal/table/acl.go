@@ -1,101 +1,65 @@
 package table
 
 import (
-	"encoding/xml"
+	"github.com/lazuli-storage/lazuli/internal/xmlw"
 	"net/http"
 	"strconv"
-	"strings"
 	"time"
 
-	"github.com/lazuli-storage/lazuli/internal/auth"
-	"github.com/lazuli-storage/lazuli/internal/azerr"
+	"github.com/lazuli-storage/lazuli/internal/accesspolicy"
 	"github.com/lazuli-storage/lazuli/internal/request"
 	"github.com/lazuli-storage/lazuli/internal/store"
 )
 
-// Stored access policy limits.
-const (
-	maxSignedIdentifiers = 5
-	maxIdentifierLength  = 64
-	tablePermissions     = "raud"
-)
-
-// signedIdentifier is one stored access policy of a table, as stored (JSON)
-// and as sent (XML).
+// signedIdentifier is one stored access policy of a table as the table
+// record keeps it (JSON, instants as text). Parsing, validation and
+// rendering are accesspolicy's.
 type signedIdentifier struct {
-	ID     string     `xml:"Id" json:"i"`
-	Policy *aclPolicy `xml:"AccessPolicy" json:"p,omitempty"`
+	ID     string     `json:"i"`
+	Policy *aclPolicy `json:"p,omitempty"`
 }
 
 type aclPolicy struct {
-	Start      string `xml:"Start,omitempty" json:"s,omitempty"`
-	Expiry     string `xml:"Expiry,omitempty" json:"e,omitempty"`
-	Permission string `xml:"Permission,omitempty" json:"r,omitempty"`
+	Start      string `json:"s,omitempty"`
+	Expiry     string `json:"e,omitempty"`
+	Permission string `json:"r,omitempty"`
 }
 
-type signedIdentifiers struct {
-	XMLName     xml.Name           `xml:"SignedIdentifiers"`
-	Identifiers []signedIdentifier `xml:"SignedIdentifier"`
-}
-
-// policy converts the stored form for the authorizer.
-func (si signedIdentifier) policy() *auth.AccessPolicy {
-	p := &auth.AccessPolicy{}
-	if si.Policy == nil {
-		return p
-	}
-	if t, err := time.Parse(time.RFC3339Nano, si.Policy.Start); err == nil {
-		p.Start = &t
-	}
-	if t, err := time.Parse(time.RFC3339Nano, si.Policy.Expiry); err == nil {
-		p.Expiry = &t
-	}
-	p.Permission = si.Policy.Permission
-	return p
-}
-
-// parseACL reads and validates a Set Table ACL body.
-func parseACL(body []byte) ([]signedIdentifier, error) {
-	if strings.TrimSpace(string(body)) == "" {
-		return nil, nil
-	}
-	var doc signedIdentifiers
-	if err := xml.Unmarshal(body, &doc); err != nil {
-		return nil, azerr.New(azerr.InvalidXmlDocument)
-	}
-	if len(doc.Identifiers) > maxSignedIdentifiers {
-		return nil, azerr.Newf(azerr.InvalidXmlDocument, "XML specified is not syntactically valid: more than %d signed identifiers.", maxSignedIdentifiers)
-	}
-	for i := range doc.Identifiers {
-		if err := normaliseIdentifier(&doc.Identifiers[i]); err != nil {
-			return nil, err
+// tableACL is the stored form of parsed policies.
+func tableACL(ids []accesspolicy.Identifier) []signedIdentifier {
+	out := make([]signedIdentifier, 0, len(ids))
+	for _, id := range ids {
+		p := &aclPolicy{Permission: id.Permission}
+		if id.Start != nil {
+			p.Start = accesspolicy.FormatTime(*id.Start)
 		}
+		if id.Expiry != nil {
+			p.Expiry = accesspolicy.FormatTime(*id.Expiry)
+		}
+		out = append(out, signedIdentifier{ID: id.ID, Policy: p})
 	}
-	return doc.Identifiers, nil
+	return out
 }
 
-func normaliseIdentifier(si *signedIdentifier) error {
-	if si.ID == "" || len(si.ID) > maxIdentifierLength {
-		return azerr.New(azerr.InvalidXmlDocument)
-	}
-	p := si.Policy
-	if p == nil {
-		return nil
-	}
-	for _, v := range []*string{&p.Start, &p.Expiry} {
-		if *v == "" {
+// tablePolicies is the stored ACL in the shared form.
+func tablePolicies(acl []signedIdentifier) []accesspolicy.Identifier {
+	out := make([]accesspolicy.Identifier, len(acl))
+	for i, si := range acl {
+		out[i].ID = si.ID
+		if si.Policy == nil {
 			continue
 		}
-		t, err := time.Parse(time.RFC3339Nano, strings.TrimSpace(*v))
-		if err != nil {
-			return azerr.New(azerr.InvalidXmlNodeValue).With("XmlNodeName", "AccessPolicy")
-		}
-		*v = t.UTC().Format("2006-01-02T15:04:05.0000000Z")
+		out[i].Permission = si.Policy.Permission
+		out[i].Start = storedTime(si.Policy.Start)
+		out[i].Expiry = storedTime(si.Policy.Expiry)
 	}
-	for _, c := range p.Permission {
-		if !strings.ContainsRune(tablePermissions, c) {
-			return azerr.New(azerr.InvalidXmlNodeValue).With("XmlNodeName", "Permission")
-		}
+	return out
+}
+
+// storedTime reads an instant as tableACL wrote it; empty is unset.
+func storedTime(v string) *time.Time {
+	if t, err := time.Parse(time.RFC3339Nano, v); err == nil {
+		return &t
 	}
 	return nil
 }
@@ -111,11 +75,9 @@ func (s *Service) getACL(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	out, err := xml.Marshal(signedIdentifiers{Identifiers: rec.ACL})
-	if err != nil {
-		return err
-	}
-	body := append([]byte(xml.Header), out...)
+	x := xmlw.New(xmlw.DeclLine, xmlw.Standard)
+	accesspolicy.Write(x, tablePolicies(rec.ACL))
+	body := x.Bytes()
 	w.Header().Set("Content-Type", "application/xml")
 	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
 	w.WriteHeader(http.StatusOK)
@@ -128,14 +90,11 @@ func (s *Service) getACL(w http.ResponseWriter, r *http.Request) error {
 
 func (s *Service) setACL(w http.ResponseWriter, r *http.Request) error {
 	info, t := request.Of(r), targetOf(r)
-	body, err := readBody(r)
+	policies, err := accesspolicy.Read(r, accesspolicy.TableLetters)
 	if err != nil {
 		return err
 	}
-	ids, err := parseACL(body)
-	if err != nil {
-		return err
-	}
+	ids := tableACL(policies)
 	err = s.st.Update(r.Context(), func(tx store.Tx) error {
 		rec, err := loadTable(tx, info.Account, t.table)
 		if err != nil {

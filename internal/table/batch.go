@@ -1,11 +1,10 @@
 package table
 
 import (
-	"crypto/rand"
 	"fmt"
+	"github.com/lazuli-storage/lazuli/internal/guid"
 	"net/http"
 	"strings"
-	"time"
 
 	"github.com/lazuli-storage/lazuli/internal/azerr"
 	"github.com/lazuli-storage/lazuli/internal/request"
@@ -55,7 +54,7 @@ func (s *Service) batch(w http.ResponseWriter, r *http.Request) error {
 	} else if err != nil {
 		return err
 	}
-	ct, out := batch.Render(newBoundaryID(), b.Changeset, resps)
+	ct, out := batch.Render(guid.New(), b.Changeset, resps)
 	w.Header().Set("Content-Type", ct)
 	w.Header().Set("X-Content-Type-Options", "nosniff")
 	w.Header().Set("Cache-Control", "no-cache")
@@ -213,7 +212,7 @@ func (s *Service) failureResponse(w http.ResponseWriter, f *opFailure) batch.Res
 	h.Set("Cache-Control", "no-cache")
 	h.Set("DataServiceVersion", "3.0;")
 	h.Set("Content-Type", minimalMetadata.contentType())
-	body := azerr.Body(&e, w.Header().Get(azerr.RequestIDHeader), time.Now().UTC(), azerr.JSON)
+	body := azerr.Body(&e, w.Header().Get(azerr.RequestIDHeader), s.clock.Now().UTC(), azerr.JSON)
 	return batch.Response{Status: e.Status, Header: h, Body: body}
 }
 
@@ -270,13 +269,4 @@ func (p *partRecorder) Write(b []byte) (int, error) {
 	}
 	p.body = append(p.body, b...)
 	return len(b), nil
-}
-
-// newBoundaryID is a random UUID for the response boundaries.
-func newBoundaryID() string {
-	var b [16]byte
-	_, _ = rand.Read(b[:])
-	b[6] = b[6]&0x0f | 0x40
-	b[8] = b[8]&0x3f | 0x80
-	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
 }

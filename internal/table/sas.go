@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/lazuli-storage/lazuli/internal/accesspolicy"
 	"github.com/lazuli-storage/lazuli/internal/auth"
 	"github.com/lazuli-storage/lazuli/internal/azerr"
 	"github.com/lazuli-storage/lazuli/internal/request"
@@ -27,11 +28,7 @@ func (s *Service) policyLookup(ctx context.Context, account, table string) func(
 			if err != nil {
 				return err
 			}
-			for _, id := range rec.ACL {
-				if id.ID == si {
-					out = id.policy()
-				}
-			}
+			out = accesspolicy.Find(tablePolicies(rec.ACL), si)
 			return nil
 		})
 		if azerr.Is(err, azerr.TableNotFound) {

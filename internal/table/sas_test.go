@@ -109,6 +109,13 @@ func TestTableACLAndStoredPolicy(t *testing.T) {
 	if resp.StatusCode != 400 {
 		t.Fatalf("six identifiers: %d %s", resp.StatusCode, body)
 	}
+	for _, bad := range []*aztables.SignedIdentifier{
+		{ID: to.Ptr(repeat("a", 65)), AccessPolicy: &aztables.AccessPolicy{Permission: to.Ptr("r")}},
+		{ID: to.Ptr("order"), AccessPolicy: &aztables.AccessPolicy{Permission: to.Ptr("dr")}},
+	} {
+		_, err = owner.SetAccessPolicy(e.ctx, &aztables.SetAccessPolicyOptions{TableACL: []*aztables.SignedIdentifier{bad}})
+		wantCode(t, err, 400, "InvalidXmlDocument")
+	}
 	_ = six
 }
 

@@ -13,8 +13,8 @@ import (
 	"encoding/base64"
 	"encoding/xml"
 	"errors"
+	"github.com/lazuli-storage/lazuli/internal/xmlw"
 	"io"
-	"strconv"
 
 	"github.com/lazuli-storage/lazuli/internal/azerr"
 )
@@ -177,26 +177,26 @@ type Block struct {
 
 // Write renders a Get Block List body. A nil list is omitted (the
 // blocklisttype did not ask for it); an empty one is rendered empty.
-func Write(w *bytes.Buffer, committed, uncommitted []Block, withCommitted, withUncommitted bool) {
-	w.WriteString(xml.Header)
-	w.WriteString("<BlockList>")
+func Write(committed, uncommitted []Block, withCommitted, withUncommitted bool) *xmlw.Writer {
+	x := xmlw.New(xmlw.DeclLine, xmlw.Standard)
+	x.Open("BlockList")
 	if withCommitted {
-		writeBlocks(w, "CommittedBlocks", committed)
+		writeBlocks(x, "CommittedBlocks", committed)
 	}
 	if withUncommitted {
-		writeBlocks(w, "UncommittedBlocks", uncommitted)
+		writeBlocks(x, "UncommittedBlocks", uncommitted)
 	}
-	w.WriteString("</BlockList>")
+	x.Close("BlockList")
+	return x
 }
 
-func writeBlocks(w *bytes.Buffer, element string, blocks []Block) {
-	w.WriteString("<" + element + ">")
+func writeBlocks(x *xmlw.Writer, element string, blocks []Block) {
+	x.Open(element)
 	for _, b := range blocks {
-		w.WriteString("<Block><Name>")
-		w.WriteString(EncodeID(b.ID))
-		w.WriteString("</Name><Size>")
-		w.WriteString(strconv.FormatInt(b.Size, 10))
-		w.WriteString("</Size></Block>")
+		x.Open("Block")
+		x.Elem("Name", EncodeID(b.ID))
+		x.Int("Size", b.Size)
+		x.Close("Block")
 	}
-	w.WriteString("</" + element + ">")
+	x.Close(element)
 }

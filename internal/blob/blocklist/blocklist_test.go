@@ -1,7 +1,6 @@
 package blocklist
 
 import (
-	"bytes"
 	"encoding/base64"
 	"encoding/xml"
 	"strings"
@@ -85,17 +84,15 @@ func TestDecodeID(t *testing.T) {
 }
 
 func TestWrite(t *testing.T) {
-	var buf bytes.Buffer
-	Write(&buf, []Block{{"a", 3}}, nil, true, true)
+	buf := Write([]Block{{"a", 3}}, nil, true, true)
 	want := xml.Header + "<BlockList><CommittedBlocks><Block><Name>" + b64("a") +
 		"</Name><Size>3</Size></Block></CommittedBlocks><UncommittedBlocks></UncommittedBlocks></BlockList>"
-	if buf.String() != want {
-		t.Fatalf("got %s", buf.String())
+	if string(buf.Bytes()) != want {
+		t.Fatalf("got %s", buf.Bytes())
 	}
-	buf.Reset()
-	Write(&buf, nil, []Block{{"b", 1}}, false, true)
-	if strings.Contains(buf.String(), "CommittedBlocks><") && strings.Contains(buf.String(), "<CommittedBlocks>") {
-		t.Fatalf("committed list rendered: %s", buf.String())
+	buf = Write(nil, []Block{{"b", 1}}, false, true)
+	if strings.Contains(string(buf.Bytes()), "CommittedBlocks><") && strings.Contains(string(buf.Bytes()), "<CommittedBlocks>") {
+		t.Fatalf("committed list rendered: %s", buf.Bytes())
 	}
 }
 

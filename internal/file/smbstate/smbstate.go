@@ -49,8 +49,12 @@ const (
 
 // Open is one open SMB handle on a file or directory.
 type Open struct {
-	HandleID          uint64
-	SessionID         uint64
+	HandleID  uint64
+	SessionID uint64
+	// Node is the id of the node whose process holds the open (package
+	// liveness); an open of a node that stopped renewing its liveness is
+	// gone. 0: not tied to a node (never expires).
+	Node              uint64
 	ClientIP          string // address:port of the client
 	ClientName        string
 	OpenTime          time.Time

@@ -8,7 +8,8 @@ import (
 
 // TestShareModeTable checks, for an SMB client that opened the file for
 // read/write with each share mode, which FileREST operations fail: the
-// per-share-mode table of "Managing file locks" (spec §6.3).
+// per-share-mode table of the Azure reference page "Managing file locks"
+// (learn.microsoft.com/rest/api/storageservices/managing-file-locks).
 func TestShareModeTable(t *testing.T) {
 	fileOps := []Op{CreateFile, GetFile, SetFileProperties, SetFileMetadata, DeleteFile, PutRange, ListRanges, LeaseFile}
 	rows := []struct {
