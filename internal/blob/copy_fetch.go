@@ -6,6 +6,7 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/fetchguard"
 	"io"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -134,17 +135,17 @@ func (s *Service) askSource(req *http.Request, src copySource) (*http.Response, 
 	return resp, nil
 }
 
-// fetchSourceTags reads the tags of a source outside this Blob service
-// (x-ms-copy-source-tag-option: COPY) with Get Blob Tags on its URL, under
-// the authorization the content fetch uses: the URL's SAS (which the
-// source's service requires to grant the tags permission) or
-// x-ms-copy-source-authorization.
-func (s *Service) fetchSourceTags(r *http.Request, src copySource) (tagSet, error) {
+// askSourceAbout sends a request about a source blob outside this Blob
+// service: its URL with the extra query parameters, under the source's
+// authorization (the URL's SAS, or x-ms-copy-source-authorization).
+func (s *Service) askSourceAbout(r *http.Request, src copySource, method string, extra url.Values) (*http.Response, error) {
 	u := *src.url
 	q := u.Query()
-	q.Set("comp", "tags")
+	for k, v := range extra {
+		q[k] = v
+	}
 	u.RawQuery = q.Encode()
-	req, err := http.NewRequestWithContext(r.Context(), http.MethodGet, u.String(), nil)
+	req, err := http.NewRequestWithContext(r.Context(), method, u.String(), nil)
 	if err != nil {
 		return nil, azerr.InvalidHeader("x-ms-copy-source", src.raw)
 	}
@@ -152,7 +153,16 @@ func (s *Service) fetchSourceTags(r *http.Request, src copySource) (tagSet, erro
 	if src.authorization != "" {
 		req.Header.Set("Authorization", src.authorization)
 	}
-	resp, err := s.askSource(req, src)
+	return s.askSource(req, src)
+}
+
+// fetchSourceTags reads the tags of a source outside this Blob service
+// (x-ms-copy-source-tag-option: COPY) with Get Blob Tags on its URL, under
+// the authorization the content fetch uses: the URL's SAS (which the
+// source's service requires to grant the tags permission) or
+// x-ms-copy-source-authorization.
+func (s *Service) fetchSourceTags(r *http.Request, src copySource) (tagSet, error) {
+	resp, err := s.askSourceAbout(r, src, http.MethodGet, url.Values{"comp": {"tags"}})
 	if err != nil {
 		return nil, err
 	}
