@@ -10,6 +10,7 @@ import (
 
 	"github.com/lazuli-storage/lazuli/internal/clock"
 	extentmem "github.com/lazuli-storage/lazuli/internal/extent/memory"
+	"github.com/lazuli-storage/lazuli/internal/keymove"
 	"github.com/lazuli-storage/lazuli/internal/request"
 	"github.com/lazuli-storage/lazuli/internal/server"
 	"github.com/lazuli-storage/lazuli/internal/store"
@@ -212,6 +213,12 @@ func TestInterruptedSoftDeleteFinishes(t *testing.T) {
 			t.Errorf("%s: %d, want %d", c.what, got, c.want)
 		}
 	}
+}
+
+// moveBatchOf moves one batch of a container's records, as the first
+// Update of a move does.
+func moveBatchOf(tx store.Tx, prefix, toPrefix []byte, account, from, to string) (int, error) {
+	return keymove.MoveSome(tx, keymove.Prefix(prefix, toPrefix), moveBatch, moveIndexesOf(account, from, to))
 }
 
 func count(t *testing.T, st store.Store, prefix []byte) int {

@@ -19,20 +19,24 @@ func setETag(h http.Header, t etag.Tick) {
 
 // shareFor loads the share (or snapshot) a request targets: 404
 // ShareNotFound, or ShareSnapshotNotFound for a missing snapshot of an
-// existing share.
+// existing share. A share being deleted or moved (share_softdelete.go) is
+// not found, nor are its snapshots.
 func shareFor(tx store.Tx, t *target) (*shareRecord, error) {
+	live, found, err := loadShare(tx, t.Account, t.Share, "")
+	if err != nil {
+		return nil, err
+	}
+	if !found || live.hidden() {
+		return nil, azerr.New(azerr.ShareNotFound)
+	}
+	if t.Snapshot == "" {
+		return live, nil
+	}
 	sh, found, err := loadShare(tx, t.Account, t.Share, t.Snapshot)
 	if err != nil || found {
 		return sh, err
 	}
-	if t.Snapshot != "" {
-		if _, live, err := loadShare(tx, t.Account, t.Share, ""); err != nil {
-			return nil, err
-		} else if live {
-			return nil, azerr.New(azerr.ShareSnapshotNotFound)
-		}
-	}
-	return nil, azerr.New(azerr.ShareNotFound)
+	return nil, azerr.New(azerr.ShareSnapshotNotFound)
 }
 
 // nodeFor loads the directory or file a request targets. A missing entry is

@@ -28,10 +28,17 @@
 // decides which REST operations it refuses with 409 SharingViolation. Until
 // the SMB endpoint exists, tests write that state through a test hook.
 //
+// Deleting a share. Directory, file and range records are keyed by share
+// name, so Delete Share removes a share's records, or with share soft delete
+// on moves them under a tombstone name until Undelete Share moves them back,
+// in bounded transactions (package keymove) with the share hidden
+// meanwhile; a background reaper purges deleted shares whose retention
+// ended (share_softdelete.go, share_delete.go, share_reaper.go).
+//
 // # Guarantees
 //
 // Every request runs in one store transaction (or one snapshot view for
-// reads), so writes are atomic and last-writer-wins, except where a file
+// reads), except Delete Share and Undelete Share (above), so writes are atomic and last-writer-wins, except where a file
 // lease, a share lease (deletion only) or an SMB open says otherwise. Every
 // write of a share, directory or file takes a new ETag; lease operations
 // do not. Copies complete inside their request (x-ms-copy-status: success).
@@ -40,7 +47,10 @@
 //
 // Blob copy sources are read over HTTP from this server's Blob service,
 // because the blob records belong to that service. File permissions are
-// stored in the format they were given in; converting between SDDL and
-// binary descriptors is not implemented. Soft delete of shares is not
-// implemented: deleted shares are gone at once.
+// stored in the format they were given in and converted between SDDL and
+// binary descriptors (internal/sddl) when Get Permission asks for the other
+// one. REST requests see a share being
+// deleted or moved as absent; the SMB endpoint (smbfs.go) checks only that
+// the share's record exists, so a tree connect may still reach one during
+// that window.
 package file

@@ -37,3 +37,16 @@ func updateSMB(st store.Store, account, share, path string, change func(*node)) 
 		return saveNode(tx, account, share, "", fp, n)
 	})
 }
+
+// MarkShareDeleting marks a live share as being deleted, as the first
+// Update of Delete Share does before its records go.
+func MarkShareDeleting(st store.Store, account, share string) error {
+	return st.Update(context.Background(), func(tx store.Tx) error {
+		sh, found, err := loadShare(tx, account, share, "")
+		if err != nil || !found {
+			return fmt.Errorf("no share %q: %v", share, err)
+		}
+		sh.Deleting = true
+		return saveShare(tx, account, share, "", sh)
+	})
+}

@@ -144,18 +144,8 @@ func purgeIndex(tx store.Tx, prefix []byte, now time.Time) error {
 		return err
 	}
 	for _, rc := range recs {
-		r := store.ReadKey(rc.key, store.SpaceFileIndex)
-		r.Str()
-		r.Str()
-		r.Str()
-		if r.Str() == kindRanges && r.Err() == nil {
-			s, err := decodeSegment(rc.key, rc.value)
-			if err != nil {
-				return err
-			}
-			if err := extent.Unref(tx, s.Extent, now); err != nil {
-				return err
-			}
+		if err := unrefRange(tx, rc.key, rc.value, now); err != nil {
+			return err
 		}
 		if err := tx.Delete(rc.key); err != nil {
 			return err

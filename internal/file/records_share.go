@@ -20,9 +20,12 @@ import (
 //	SpaceFile      Str(account) Str(share) Str(snap) Str(parent) Str(name)    -> node record (the root: "", "")
 //	SpaceFileIndex Str(account) Str(share) Str(snap) Str("r") Uint(id) Uint(offset) -> range segment
 //	SpaceFileIndex Str(account) Str(share) Str("")   Str("p") Str(key)        -> file permission
+//	SpaceShareExpiry Uint(purge) Str(account) Str(tombstone)                  -> nil (a deleted share's purge)
 //
 // Everything a share owns starts with (account, share, snap) in one of the
-// three spaces, so deleting a share or a snapshot is three prefix scans.
+// three spaces, so deleting a share or a snapshot is three prefix scans. A
+// soft-deleted share's records wait under a tombstone share name
+// (keymove.Tombstone), which no request can address.
 
 // Share record fields (tags).
 const (
@@ -50,6 +53,7 @@ type shareRecord struct {
 	TierChanged time.Time
 	Protocols   string
 	RootSquash  string
+	shareLife
 }
 
 // signedIdentifier is one stored access policy of the share ACL.
@@ -104,6 +108,7 @@ func (s *shareRecord) encode() []byte {
 	if s.Protocols != "" || s.RootSquash != "" {
 		e.Field(stagProtocols, func(e *record.Encoder) { e.Str(s.Protocols); e.Str(s.RootSquash) })
 	}
+	s.shareLife.encode(&e)
 	return e.Bytes()
 }
 
@@ -133,6 +138,8 @@ func decodeShare(v []byte) (*shareRecord, error) {
 			s.AccessTier, s.TierChanged = p.Str(), p.Time()
 		case stagProtocols:
 			s.Protocols, s.RootSquash = p.Str(), p.Str()
+		case stagLife:
+			s.shareLife.decode(p)
 		}
 	})
 	return s, d.Err()

@@ -54,7 +54,7 @@ func (s *Service) table() route.Table {
 		{Op: "LeaseShare", Method: PUT, Level: levelShare, Restype: "share", Comp: "lease", Access: auth.OnContainer("w").NoServiceSAS(), Handle: s.leaseShare},
 		{Op: "CreatePermission", Method: PUT, Level: levelShare, Restype: "share", Comp: "filepermission", Access: auth.OnContainer("cw").NoServiceSAS(), Handle: s.createPermission},
 		{Op: "GetPermission", Method: GET, Level: levelShare, Restype: "share", Comp: "filepermission", Access: auth.OnContainer("r").NoServiceSAS(), Handle: s.getPermission},
-		{Op: "RestoreShare", Method: PUT, Level: levelShare, Restype: "share", Comp: "undelete", Access: auth.OnContainer("w").NoServiceSAS(), Handle: notImplemented("Restore Share (soft delete)")},
+		{Op: "RestoreShare", Method: PUT, Level: levelShare, Restype: "share", Comp: "undelete", Access: auth.OnContainer("w").NoServiceSAS(), Handle: s.restoreShare},
 
 		// Directories (and the handle operations of the share's root).
 		{Op: "CreateDirectory", Method: PUT, Level: levelDir, Restype: "directory", Access: auth.OnObject("cw"), Handle: s.createDirectory},

@@ -195,13 +195,6 @@ func (s *Service) authorizeOverwrite(tx store.Tx, r *http.Request, t *target) er
 	return route.AuthorizeReplace(r, a)
 }
 
-// notImplemented answers an operation Lazuli does not provide yet.
-func notImplemented(op string) route.Handler {
-	return func(http.ResponseWriter, *http.Request) error {
-		return azerr.Newf(azerr.NotImplemented, "%s is not implemented by Lazuli's File service.", op)
-	}
-}
-
 // Routes is the service's route table: its operations and who may call
 // each (the authorization tests walk it).
 func (s *Service) Routes() route.Table { return s.routes }

@@ -9,22 +9,27 @@ import (
 
 	"github.com/lazuli-storage/lazuli/internal/auth"
 	"github.com/lazuli-storage/lazuli/internal/azerr"
+	"github.com/lazuli-storage/lazuli/internal/keymove"
 	"github.com/lazuli-storage/lazuli/internal/request"
 	"github.com/lazuli-storage/lazuli/internal/store"
 	"github.com/lazuli-storage/lazuli/internal/svcprops"
 )
 
-// listedShare is one entry of List Shares.
+// listedShare is one entry of List Shares: a live share, one of its
+// snapshots, or a deleted share's version.
 type listedShare struct {
-	name, snap string
-	rec        *shareRecord
+	name, snap, version string
+	rec                 *shareRecord
 }
+
+// shareInclude is what List Shares' include adds.
+type shareInclude struct{ metadata, snapshots, deleted bool }
 
 func (s *Service) listShares(w http.ResponseWriter, r *http.Request) error {
 	t := targetOf(r)
 	q := r.URL.Query()
 	prefix, marker := q.Get("prefix"), q.Get("marker")
-	withMeta, withSnaps, err := parseShareInclude(q.Get("include"))
+	inc, err := parseShareInclude(q.Get("include"))
 	if err != nil {
 		return err
 	}
@@ -44,27 +49,44 @@ func (s *Service) listShares(w http.ResponseWriter, r *http.Request) error {
 			start = k
 		}
 	}
+	now := s.now()
 	var page []listedShare
 	next := ""
 	err = s.store.View(r.Context(), func(tx store.Tx) error {
 		var decodeErr error
+		hiddenName := "" // a live share being deleted or moved: its snapshots are hidden too
 		err := tx.Scan(start, end, store.ScanOptions{}, func(k, v []byte) bool {
 			kr := store.ReadKey(k, store.SpaceShare)
 			kr.Str()
-			name, snap := kr.Str(), kr.Str()
-			if kr.Err() != nil || (snap != "" && !withSnaps) {
-				return true
+			keyName, snap := kr.Str(), kr.Str()
+			name, version, deleted := keymove.SplitTombstone(keyName)
+			if !deleted {
+				name = keyName
 			}
-			if len(page) == max {
-				next = encodeShareMarker(name, snap)
-				return false
+			switch {
+			case kr.Err() != nil || !strings.HasPrefix(name, prefix) || keyName == hiddenName:
+				return true
+			case snap != "" && (!inc.snapshots || deleted):
+				return true
+			case deleted && !inc.deleted:
+				return true
 			}
 			rec, err := decodeShare(v)
 			if err != nil {
 				decodeErr = err
 				return false
 			}
-			page = append(page, listedShare{name, snap, rec})
+			if snap == "" && !listedShareRecord(rec, inc.deleted, now) {
+				if !deleted {
+					hiddenName = keyName
+				}
+				return true
+			}
+			if len(page) == max {
+				next = encodeShareMarker(keyName, snap)
+				return false
+			}
+			page = append(page, listedShare{name, snap, version, rec})
 			return true
 		})
 		if err != nil {
@@ -75,28 +97,29 @@ func (s *Service) listShares(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeShareList(w, r, page, prefix, marker, q.Get("maxresults"), next, withMeta, s.now())
+	writeShareList(w, r, page, prefix, marker, q.Get("maxresults"), next, inc.metadata, now)
 	return nil
 }
 
-// parseShareInclude reads include=metadata,snapshots,deleted. Lazuli keeps
-// no deleted shares, so "deleted" lists none.
-func parseShareInclude(raw string) (withMeta, withSnaps bool, err error) {
+// parseShareInclude reads include=metadata,snapshots,deleted.
+func parseShareInclude(raw string) (shareInclude, error) {
+	var inc shareInclude
 	if raw == "" {
-		return false, false, nil
+		return inc, nil
 	}
 	for _, part := range strings.Split(raw, ",") {
 		switch strings.ToLower(strings.TrimSpace(part)) {
 		case "metadata":
-			withMeta = true
+			inc.metadata = true
 		case "snapshots":
-			withSnaps = true
+			inc.snapshots = true
 		case "deleted":
+			inc.deleted = true
 		default:
-			return false, false, azerr.InvalidQuery("include", raw, "")
+			return inc, azerr.InvalidQuery("include", raw, "")
 		}
 	}
-	return withMeta, withSnaps, nil
+	return inc, nil
 }
 
 func encodeShareMarker(name, snap string) string {
@@ -132,6 +155,10 @@ func writeShareList(w http.ResponseWriter, r *http.Request, page []listedShare, 
 			x.Elem("Snapshot", e.snap)
 		}
 		sh := e.rec
+		if e.version != "" {
+			x.Elem("Deleted", "true")
+			x.Elem("Version", e.version)
+		}
 		x.Open("Properties")
 		x.Elem("Last-Modified", sh.LastModified().Format(http.TimeFormat))
 		x.Elem("Etag", sh.ETag.String())
@@ -141,10 +168,10 @@ func writeShareList(w http.ResponseWriter, r *http.Request, page []listedShare, 
 			x.Elem("AccessTierChangeTime", sh.TierChanged.Format(http.TimeFormat))
 		}
 		writeProtocolElements(x, sh)
-		x.Elem("LeaseStatus", sh.Lease.Status(now))
-		x.Elem("LeaseState", string(sh.Lease.State(now)))
-		if d := sh.Lease.DurationType(now); d != "" {
-			x.Elem("LeaseDuration", d)
+		writeShareLease(x, e, now)
+		if e.version != "" {
+			x.Elem("DeletedTime", sh.DeletedAt.Format(http.TimeFormat))
+			x.Elem("RemainingRetentionDays", strconv.FormatInt(remainingDays(sh.Purge, now), 10))
 		}
 		x.Close("Properties")
 		if withMeta {
@@ -164,6 +191,23 @@ func writeShareList(w http.ResponseWriter, r *http.Request, page []listedShare, 
 	}
 	x.Close("EnumerationResults")
 	x.Send(w, http.StatusOK)
+}
+
+// writeShareLease writes a listed share's lease elements. A deleted share's
+// lease is broken, as the service lists it (azfile's recorded
+// TestServiceCreateDeleteRestoreShare).
+func writeShareLease(x *xmlWriter, e listedShare, now time.Time) {
+	if e.version != "" {
+		x.Elem("LeaseStatus", "unlocked")
+		x.Elem("LeaseState", "broken")
+		return
+	}
+	l := e.rec.Lease
+	x.Elem("LeaseStatus", l.Status(now))
+	x.Elem("LeaseState", string(l.State(now)))
+	if d := l.DurationType(now); d != "" {
+		x.Elem("LeaseDuration", d)
+	}
 }
 
 // fileProperties keeps the elements the File service has.

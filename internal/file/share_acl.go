@@ -94,7 +94,7 @@ func (s *Service) lookupPolicy(ctx context.Context, t *target, si string) (*auth
 // (nil when there is none).
 func policyIn(tx store.Tx, t *target, si string) (*auth.AccessPolicy, error) {
 	sh, ok, err := loadShare(tx, t.Account, t.Share, "")
-	if err != nil || !ok {
+	if err != nil || !ok || sh.hidden() {
 		return nil, err
 	}
 	return accesspolicy.Find(sharePolicies(sh.ACL), si), nil

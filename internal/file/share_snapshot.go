@@ -3,7 +3,6 @@ package file
 import (
 	"bytes"
 	"net/http"
-	"strings"
 	"time"
 
 	"github.com/lazuli-storage/lazuli/internal/azerr"
@@ -158,48 +157,6 @@ func copyShareContent(tx store.Tx, account, share, snap string) error {
 			return err
 		}
 	}
-	return nil
-}
-
-func (s *Service) deleteShare(w http.ResponseWriter, r *http.Request) error {
-	t := targetOf(r)
-	include := strings.ToLower(strings.TrimSpace(r.Header.Get("X-Ms-Delete-Snapshots")))
-	if include != "" && include != "include" && include != "include-leased" {
-		return azerr.InvalidHeader("x-ms-delete-snapshots", r.Header.Get("X-Ms-Delete-Snapshots"))
-	}
-	now := s.now()
-	err := s.store.Update(r.Context(), func(tx store.Tx) error {
-		sh, err := shareFor(tx, t)
-		if err != nil {
-			return err
-		}
-		if err := sh.Lease.CheckWrite(r.Header.Get(lease.HeaderID), now, lease.Share); err != nil {
-			return err
-		}
-		if t.Snapshot != "" {
-			return purgeSnapshot(tx, t.Account, t.Share, t.Snapshot, now)
-		}
-		snaps, err := snapshotsOf(tx, t.Account, t.Share)
-		if err != nil {
-			return err
-		}
-		if len(snaps) > 0 && include == "" {
-			return azerr.New(azerr.ShareHasSnapshots)
-		}
-		for name, snap := range snaps {
-			if st := snap.Lease.State(now); include != "include-leased" && (st == lease.Leased || st == lease.Breaking) {
-				return azerr.New(azerr.DeleteShareWhenSnapshotLeased)
-			}
-			if err := purgeSnapshot(tx, t.Account, t.Share, name, now); err != nil {
-				return err
-			}
-		}
-		return purgeSnapshot(tx, t.Account, t.Share, "", now)
-	})
-	if err != nil {
-		return err
-	}
-	w.WriteHeader(http.StatusAccepted)
 	return nil
 }
 

@@ -81,10 +81,10 @@ func (s *Service) createShare(w http.ResponseWriter, r *http.Request) error {
 	now := s.now()
 	var sh *shareRecord
 	err = s.store.Update(r.Context(), func(tx store.Tx) error {
-		if _, exists, err := loadShare(tx, t.Account, t.Share, ""); err != nil {
+		if old, exists, err := loadShare(tx, t.Account, t.Share, ""); err != nil {
 			return err
 		} else if exists {
-			return azerr.New(azerr.ShareAlreadyExists)
+			return shareExists(old)
 		}
 		tick := etag.Next(now, 0)
 		sh = &shareRecord{ETag: tick, Created: now, Quota: quota, Metadata: meta,

@@ -45,6 +45,11 @@ const (
 // that expired blobs are found without reading the others.
 const SpaceBlobExpiry Space = 0x14
 
+// SpaceShareExpiry orders soft-deleted shares by the end of their
+// retention, so that the File service purges them without reading the
+// others.
+const SpaceShareExpiry Space = 0x43
+
 // Key builds a key element by element.
 type Key []byte
 
