@@ -2,6 +2,7 @@ package blob
 
 import (
 	"context"
+	"strings"
 
 	"github.com/lazuli-storage/lazuli/internal/keymove"
 	"github.com/lazuli-storage/lazuli/internal/store"
