@@ -1,6 +1,6 @@
 // Package quickquery runs Query Blob Contents: the SQL dialect of Azure's
 // "Query acceleration SQL language reference" over a blob read as
-// delimited text (CSV) or JSON, with results written as delimited text,
+// delimited text (CSV), JSON or Parquet (parquet.go), with results written as delimited text,
 // JSON or an Arrow IPC stream (arrow.go) inside the Avro object container
 // the service answers with (resultData, progress, error and end records).
 //

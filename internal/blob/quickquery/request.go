@@ -57,8 +57,7 @@ type xmlJSON struct {
 // ParseRequest reads a <QueryRequest>. A body that is not the schema's XML
 // is 400 InvalidXmlDocument; a value the schema does not allow is 400
 // InvalidXmlNodeValue; a query the language does not accept is 400
-// InvalidInput naming where it stopped. Parquet input is 501
-// NotImplemented.
+// InvalidInput naming where it stopped.
 func ParseRequest(body io.Reader) (*Request, error) {
 	raw, err := io.ReadAll(io.LimitReader(body, maxRequestBody+1))
 	if err != nil {
@@ -75,7 +74,9 @@ func ParseRequest(body io.Reader) (*Request, error) {
 		return nil, invalidNode("QueryType")
 	}
 	req := &Request{Input: Input{CSV: DefaultCSV, Sep: "\n"}, Output: Output{CSV: DefaultCSV, Sep: "\n"}}
-	if err := applyFormat(x.Input, &req.Input.JSON, &req.Input.CSV, &req.Input.Sep, nil); err != nil {
+	if x.Input != nil && strings.EqualFold(x.Input.Format.Type, "parquet") {
+		req.Input.Parquet = true
+	} else if err := applyFormat(x.Input, &req.Input.JSON, &req.Input.CSV, &req.Input.Sep, nil); err != nil {
 		return nil, err
 	}
 	if err := applyFormat(x.Output, &req.Output.JSON, &req.Output.CSV, &req.Output.Sep, &req.Output.Arrow); err != nil {
@@ -106,10 +107,6 @@ func applyFormat(s *xmlSerialize, isJSON *bool, csv *CSV, sep *string, arrow *[]
 			*sep = *s.Format.JSON.RecordSeparator
 		}
 		return nil
-	case "parquet":
-		if input {
-			return azerr.Newf(azerr.NotImplemented, "Parquet input to Query Blob Contents is not implemented by Lazuli.")
-		}
 	case "arrow":
 		if !input {
 			return applyArrow(s, arrow)

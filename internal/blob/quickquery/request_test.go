@@ -39,6 +39,10 @@ func TestParseRequest(t *testing.T) {
 	if err != nil || fmt.Sprint(req.Output.Arrow) != fmt.Sprint(wantFields) {
 		t.Errorf("Arrow output: %+v %v", req, err)
 	}
+	parquetIn := head + `<InputSerialization><Format><Type>parquet</Type></Format></InputSerialization></QueryRequest>`
+	if req, err := ParseRequest(strings.NewReader(parquetIn)); err != nil || !req.Input.Parquet {
+		t.Errorf("Parquet input: %+v %v", req, err)
+	}
 	cases := []struct {
 		body, code string
 	}{
@@ -47,8 +51,8 @@ func TestParseRequest(t *testing.T) {
 		{`<QueryRequest><QueryType>NoSQL</QueryType><Expression>SELECT * FROM BlobStorage</Expression></QueryRequest>`, azerr.InvalidXmlNodeValue},
 		{head + `<InputSerialization><Format><Type>delimited</Type><DelimitedTextConfiguration><ColumnSeparator>;;</ColumnSeparator></DelimitedTextConfiguration></Format></InputSerialization></QueryRequest>`, azerr.InvalidXmlNodeValue},
 		{head + `<InputSerialization><Format><Type>avro</Type></Format></InputSerialization></QueryRequest>`, azerr.InvalidXmlNodeValue},
-		{head + `<InputSerialization><Format><Type>parquet</Type></Format></InputSerialization></QueryRequest>`, azerr.NotImplemented},
 		{head + `<OutputSerialization><Format><Type>arrow</Type></Format></OutputSerialization></QueryRequest>`, azerr.InvalidXmlNodeValue},
+		{head + `<OutputSerialization><Format><Type>parquet</Type></Format></OutputSerialization></QueryRequest>`, azerr.InvalidXmlNodeValue},
 		{head + arrowOut(`<Field><Type>int32</Type><Name>a</Name></Field>`), azerr.InvalidXmlNodeValue},
 		{head + arrowOut(`<Field><Type>decimal</Type><Name>a</Name></Field>`), azerr.InvalidXmlNodeValue},
 		{head + arrowOut(`<Field><Type>decimal</Type><Name>a</Name><Precision>39</Precision></Field>`), azerr.InvalidXmlNodeValue},

@@ -10,11 +10,12 @@ import (
 	"time"
 )
 
-// Input says how to read the blob: delimited text or JSON.
+// Input says how to read the blob: delimited text, JSON or Parquet.
 type Input struct {
-	JSON bool
-	CSV  CSV    // when !JSON
-	Sep  string // JSON record separator
+	JSON    bool
+	Parquet bool
+	CSV     CSV    // when neither JSON nor Parquet
+	Sep     string // JSON record separator
 }
 
 // Output says how to write results: delimited text, JSON, or an Arrow
@@ -54,9 +55,26 @@ func Run(ctx context.Context, q *Query, in io.Reader, total int64, input Input, 
 		return sink.Error(true, "InvalidQuery", "sys.split applies to delimited text only.", 0)
 	}
 	var src reader
-	if input.JSON {
+	switch {
+	case input.Parquet:
+		if len(q.from) > 0 || q.splitSize > 0 {
+			return sink.Error(true, "InvalidQuery", "A table path and sys.split apply to text input only.", 0)
+		}
+		p, err := newParquetReader(in)
+		var parseErr *ParseError
+		if errors.As(err, &parseErr) {
+			if err := sink.Error(true, "ParseError", parseErr.Msg, 0); err != nil {
+				return err
+			}
+			return sink.End(total)
+		}
+		if err != nil {
+			return err
+		}
+		src = p
+	case input.JSON:
 		src = newJSONReader(in, input.Sep, q.from)
-	} else {
+	default:
 		if len(q.from) > 0 {
 			return sink.Error(true, "InvalidQuery", "A table path applies to JSON input only.", 0)
 		}
