@@ -69,6 +69,7 @@ func run(args []string) int {
 }
 
 func serve(args []string) int {
+	reserveHeap()
 	cfg, err := config.Parse(args, os.Getenv, os.Stderr)
 	if errors.Is(err, config.ErrHelp) {
 		return 0

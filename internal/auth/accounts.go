@@ -1,10 +1,14 @@
 package auth
 
 import (
+	"crypto/hmac"
+	"crypto/sha256"
 	"encoding/base64"
 	"fmt"
+	"hash"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // DevAccountName and DevAccountKey are the well-known development storage
@@ -19,6 +23,36 @@ const (
 type Account struct {
 	Name string
 	Keys [][]byte
+
+	// macs holds, for each of Keys in order, HMAC-SHA256 states keyed with
+	// it (NewAccounts sets it): keying a new state hashes the key's inner
+	// and outer pads and allocates, which every Shared Key request would
+	// otherwise pay again.
+	macs []*sync.Pool
+}
+
+// sum appends to out the HMAC-SHA256 of msg under Keys[i].
+func (acc *Account) sum(i int, msg, out []byte) []byte {
+	if i >= len(acc.macs) { // an Account that no NewAccounts prepared
+		m := hmac.New(sha256.New, acc.Keys[i])
+		m.Write(msg)
+		return m.Sum(out)
+	}
+	pool := acc.macs[i]
+	m := pool.Get().(hash.Hash)
+	m.Reset()
+	m.Write(msg)
+	out = m.Sum(out)
+	pool.Put(m)
+	return out
+}
+
+func keyedMACs(keys [][]byte) []*sync.Pool {
+	pools := make([]*sync.Pool, len(keys))
+	for i, key := range keys {
+		pools[i] = &sync.Pool{New: func() any { return hmac.New(sha256.New, key) }}
+	}
+	return pools
 }
 
 // Accounts is an immutable set of accounts, safe for concurrent use.
@@ -32,6 +66,7 @@ type Accounts struct {
 func NewAccounts(accounts ...*Account) *Accounts {
 	a := &Accounts{byName: make(map[string]*Account, len(accounts))}
 	for _, acc := range accounts {
+		acc.macs = keyedMACs(acc.Keys)
 		a.byName[acc.Name] = acc
 	}
 	for name := range a.byName {

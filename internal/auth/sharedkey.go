@@ -3,6 +3,7 @@ package auth
 import (
 	"net/http"
 	"net/url"
+	"slices"
 	"sort"
 	"strings"
 
@@ -79,24 +80,44 @@ func sharedKeyStringsToSign(r *http.Request, svc Service, scheme authScheme, acc
 // first, so a correctly signed request costs one HMAC per key; the variants
 // are built only when it does not match.
 func primaryStringToSign(r *http.Request, svc Service, scheme authScheme, account string) string {
+	return string(appendPrimaryStringToSign(nil, r, svc, scheme, account))
+}
+
+// appendPrimaryStringToSign appends primaryStringToSign to b: verification
+// hashes the bytes without making a string of them.
+func appendPrimaryStringToSign(b []byte, r *http.Request, svc Service, scheme authScheme, account string) []byte {
 	if svc == Table {
-		return tableStringToSign(r, scheme, account)
+		return appendTableStringToSign(b, r, scheme, account)
 	}
-	headers := documentedHeaders(r.Header)
+	var buf [8]xmsHeader // room for the x-ms-* headers of most requests, on the stack
+	hs := appendXMSHeaders(buf[:0], r.Header)
+	sortHeaders(hs, collatedLess)
 	if scheme == schemeSharedKeyLite {
-		return liteStringToSign(r, headers, account)
+		b = appendLiteLines(b, r)
+		b = appendHeaders(b, hs, false)
+		return appendLiteResource(b, r.URL, account)
 	}
-	return fullStringToSign(r, headers, documentedResource(r.URL, account))
+	b = appendFullLines(b, r)
+	b = appendHeaders(b, hs, false)
+	return appendDocumentedResource(b, r.URL, account)
 }
 
 // fullStringToSign is the Blob, Queue and File Shared Key string-to-sign.
 func fullStringToSign(r *http.Request, headers, resource string) string {
+	b := appendFullLines(nil, r)
+	b = append(b, headers...)
+	return string(append(b, resource...))
+}
+
+// appendFullLines appends the standard-header lines that open the Blob,
+// Queue and File Shared Key string-to-sign, each ended by a newline.
+func appendFullLines(b []byte, r *http.Request) []byte {
 	h := r.Header
 	date := h.Get("Date")
 	if h.Get("X-Ms-Date") != "" {
 		date = ""
 	}
-	return strings.Join([]string{
+	return appendLines(b,
 		r.Method,
 		h.Get("Content-Encoding"),
 		h.Get("Content-Language"),
@@ -109,32 +130,54 @@ func fullStringToSign(r *http.Request, headers, resource string) string {
 		h.Get("If-None-Match"),
 		h.Get("If-Unmodified-Since"),
 		h.Get("Range"),
-	}, "\n") + "\n" + headers + resource
+	)
 }
 
 // liteStringToSign is the Blob, Queue and File Shared Key Lite string-to-sign.
 func liteStringToSign(r *http.Request, headers, account string) string {
+	b := appendLiteLines(nil, r)
+	b = append(b, headers...)
+	return string(appendLiteResource(b, r.URL, account))
+}
+
+// appendLiteLines appends the lines that open the Blob, Queue and File
+// Shared Key Lite string-to-sign.
+func appendLiteLines(b []byte, r *http.Request) []byte {
 	h := r.Header
 	date := h.Get("Date")
 	if h.Get("X-Ms-Date") != "" {
 		date = ""
 	}
-	return strings.Join([]string{r.Method, h.Get("Content-MD5"), h.Get("Content-Type"), date}, "\n") +
-		"\n" + headers + liteResource(r.URL, account)
+	return appendLines(b, r.Method, h.Get("Content-MD5"), h.Get("Content-Type"), date)
+}
+
+// appendLines appends each line followed by a newline.
+func appendLines(b []byte, lines ...string) []byte {
+	for _, line := range lines {
+		b = append(b, line...)
+		b = append(b, '\n')
+	}
+	return b
 }
 
 // tableStringToSign is the Table service string-to-sign. Table signs no
 // x-ms-* headers, and its Date line is x-ms-date when present.
 func tableStringToSign(r *http.Request, scheme authScheme, account string) string {
+	return string(appendTableStringToSign(nil, r, scheme, account))
+}
+
+func appendTableStringToSign(b []byte, r *http.Request, scheme authScheme, account string) []byte {
 	h := r.Header
 	date := h.Get("X-Ms-Date")
 	if date == "" {
 		date = h.Get("Date")
 	}
 	if scheme == schemeSharedKeyLite {
-		return date + "\n" + liteResource(r.URL, account)
+		b = appendLines(b, date)
+	} else {
+		b = appendLines(b, r.Method, h.Get("Content-MD5"), h.Get("Content-Type"), date)
 	}
-	return strings.Join([]string{r.Method, h.Get("Content-MD5"), h.Get("Content-Type"), date, liteResource(r.URL, account)}, "\n")
+	return appendLiteResource(b, r.URL, account)
 }
 
 // contentLength is the Content-Length line: from version 2015-02-21 a zero
@@ -166,44 +209,82 @@ func canonicalHeaders(h http.Header) []string {
 	return dedupe(out)
 }
 
-// documentedHeaders is the first form of canonicalHeaders alone, the one a
-// correctly signed request almost always uses.
-func documentedHeaders(h http.Header) string {
-	return renderHeaders(xmsHeaders(h), collatedLess, false)
-}
-
 // xmsHeader is one x-ms-* request header as it is signed.
 type xmsHeader struct{ name, value string }
 
 // xmsHeaders lists the x-ms-* headers, names in lower case and repeated
 // values joined with commas.
-func xmsHeaders(h http.Header) []xmsHeader {
-	var hs []xmsHeader
+func xmsHeaders(h http.Header) []xmsHeader { return appendXMSHeaders(nil, h) }
+
+func appendXMSHeaders(hs []xmsHeader, h http.Header) []xmsHeader {
 	for k, vs := range h {
-		name := strings.ToLower(strings.TrimSpace(k))
-		if strings.HasPrefix(name, "x-ms-") {
-			hs = append(hs, xmsHeader{name, strings.Join(vs, ",")})
+		name := strings.TrimSpace(k)
+		if hasXMSPrefix(name) {
+			hs = append(hs, xmsHeader{lowerHeaderName(name), strings.Join(vs, ",")})
 		}
 	}
 	return hs
 }
 
+// hasXMSPrefix reports whether name starts with "x-ms-" in any case. No
+// other character lowercases to one of these, so this is the prefix of
+// strings.ToLower(name), tested before paying for the lowercasing.
+func hasXMSPrefix(name string) bool {
+	return len(name) >= 5 && name[0]|0x20 == 'x' && name[1] == '-' &&
+		name[2]|0x20 == 'm' && name[3]|0x20 == 's' && name[4] == '-'
+}
+
+// lowerHeaderName is strings.ToLower(name), without allocating for the
+// x-ms-* headers nearly every request carries, spelled as net/http
+// canonicalises them.
+func lowerHeaderName(name string) string {
+	switch name {
+	case "X-Ms-Date":
+		return "x-ms-date"
+	case "X-Ms-Version":
+		return "x-ms-version"
+	case "X-Ms-Client-Request-Id":
+		return "x-ms-client-request-id"
+	}
+	return strings.ToLower(name)
+}
+
 // renderHeaders sorts hs by name with less and writes the block, collapsing
 // whitespace in values when asked to.
 func renderHeaders(hs []xmsHeader, less func(a, b string) bool, collapse bool) string {
-	sort.Slice(hs, func(i, j int) bool { return less(hs[i].name, hs[j].name) })
-	var sb strings.Builder
+	sortHeaders(hs, less)
+	return string(appendHeaders(nil, hs, collapse))
+}
+
+func sortHeaders(hs []xmsHeader, less func(a, b string) bool) {
+	slices.SortFunc(hs, func(a, b xmsHeader) int { return compareBy(less, a.name, b.name) })
+}
+
+// appendHeaders appends one "name:value" line per header, in hs's order.
+func appendHeaders(b []byte, hs []xmsHeader, collapse bool) []byte {
 	for _, x := range hs {
 		v := x.value
 		if collapse {
 			v = collapseSpace(v)
 		}
-		sb.WriteString(x.name)
-		sb.WriteByte(':')
-		sb.WriteString(v)
-		sb.WriteByte('\n')
+		b = append(b, x.name...)
+		b = append(b, ':')
+		b = append(b, v...)
+		b = append(b, '\n')
 	}
-	return sb.String()
+	return b
+}
+
+// compareBy turns a less function into the three-way comparison
+// slices.SortFunc takes.
+func compareBy(less func(a, b string) bool, a, b string) int {
+	switch {
+	case less(a, b):
+		return -1
+	case less(b, a):
+		return 1
+	}
+	return 0
 }
 
 func collatedLess(a, b string) bool { return collateHeaderNames(a, b) < 0 }
@@ -246,36 +327,66 @@ func canonicalResource(u *url.URL, account string) []string {
 	return dedupe([]string{renderResource(base, q, names, documentedQueryLess), renderResource(base, q, names, ordinalLess)})
 }
 
-// documentedResource is the first form of canonicalResource alone.
-func documentedResource(u *url.URL, account string) string {
-	base, q, names := resourceParts(u, account)
-	return renderResource(base, q, names, documentedQueryLess)
+// appendDocumentedResource appends the first form of canonicalResource.
+func appendDocumentedResource(b []byte, u *url.URL, account string) []byte {
+	b = appendResourceBase(b, u, account)
+	if u.RawQuery == "" {
+		return b
+	}
+	q, names := queryNames(u)
+	return appendQueryLines(b, q, names, documentedQueryLess)
 }
 
 // resourceParts returns "/account" and the escaped path, and the query
-// with its parameter names. A malformed pair is left out, as the SDKs do.
+// with its parameter names.
 func resourceParts(u *url.URL, account string) (base string, q url.Values, names []string) {
-	base = "/" + account + escapedPath(u)
-	q, _ = url.ParseQuery(u.RawQuery)
-	names = make([]string, 0, len(q))
+	q, names = queryNames(u)
+	return string(appendResourceBase(nil, u, account)), q, names
+}
+
+// appendResourceBase appends "/account" and the escaped path.
+func appendResourceBase(b []byte, u *url.URL, account string) []byte {
+	b = append(b, '/')
+	b = append(b, account...)
+	return append(b, escapedPath(u)...)
+}
+
+// queryNames parses the query and lists its parameter names. A malformed
+// pair is left out, as the SDKs do.
+func queryNames(u *url.URL) (url.Values, []string) {
+	q, _ := url.ParseQuery(u.RawQuery)
+	names := make([]string, 0, len(q))
 	for n := range q {
 		names = append(names, n)
 	}
-	return base, q, names
+	return q, names
 }
 
 // renderResource writes base and one "name:v1,v2" line per parameter, names
 // sorted with less and values sorted.
 func renderResource(base string, q url.Values, names []string, less func(a, b string) bool) string {
-	sort.Slice(names, func(i, j int) bool { return less(names[i], names[j]) })
-	var sb strings.Builder
-	sb.WriteString(base)
+	return string(appendQueryLines([]byte(base), q, names, less))
+}
+
+func appendQueryLines(b []byte, q url.Values, names []string, less func(a, b string) bool) []byte {
+	slices.SortFunc(names, func(x, y string) int { return compareBy(less, x, y) })
 	for _, n := range names {
-		vs := append([]string(nil), q[n]...)
-		sort.Strings(vs)
-		sb.WriteString("\n" + strings.ToLower(n) + ":" + strings.Join(vs, ","))
+		vs := q[n]
+		if len(vs) > 1 {
+			vs = slices.Clone(vs)
+			sort.Strings(vs)
+		}
+		b = append(b, '\n')
+		b = append(b, strings.ToLower(n)...)
+		b = append(b, ':')
+		for i, v := range vs {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, v...)
+		}
 	}
-	return sb.String()
+	return b
 }
 
 // documentedQueryLess orders parameter names case-insensitively, the
@@ -288,14 +399,19 @@ func documentedQueryLess(a, b string) bool {
 	return a < b
 }
 
-// liteResource is the Shared Key Lite and Table CanonicalizedResource:
-// "/account", the escaped path and "?comp=value" when comp is present.
-func liteResource(u *url.URL, account string) string {
-	res := "/" + account + escapedPath(u)
-	if q, _ := url.ParseQuery(u.RawQuery); q.Has("comp") {
-		res += "?comp=" + q.Get("comp")
+// appendLiteResource appends the Shared Key Lite and Table
+// CanonicalizedResource: "/account", the escaped path and "?comp=value"
+// when comp is present.
+func appendLiteResource(b []byte, u *url.URL, account string) []byte {
+	b = appendResourceBase(b, u, account)
+	if u.RawQuery == "" {
+		return b
 	}
-	return res
+	if q, _ := url.ParseQuery(u.RawQuery); q.Has("comp") {
+		b = append(b, "?comp="...)
+		b = append(b, q.Get("comp")...)
+	}
+	return b
 }
 
 // escapedPath is the path as it appeared in the request line ("/" for an

@@ -43,34 +43,21 @@ func readBody(r *http.Request) ([]byte, error) {
 
 // parsePayload decodes and validates an entity JSON body.
 func parsePayload(body []byte) (*payload, error) {
-	dec := json.NewDecoder(bytes.NewReader(body))
-	dec.UseNumber()
-	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
-		return nil, invalidInput("The request body is not a JSON object.")
-	}
 	p := &payload{}
 	raws := map[string]json.RawMessage{}
 	types := map[string]string{}
 	var order []string
-	for dec.More() {
-		t, err := dec.Token()
-		if err != nil {
-			return nil, invalidInput("The request body is not valid JSON.")
-		}
-		name, _ := t.(string)
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
-			return nil, invalidInput("The request body is not valid JSON.")
-		}
-		if err := p.collect(name, raw, raws, types, &order); err != nil {
-			return nil, err
-		}
+	collect := func(name string, raw json.RawMessage) error {
+		return p.collect(name, raw, raws, types, &order)
 	}
-	if _, err := dec.Token(); err != nil {
-		return nil, invalidInput("The request body is not valid JSON.")
+	var err error
+	if startsObject(body) && json.Valid(body) {
+		err = eachMember(body, collect)
+	} else {
+		err = decodeMembers(body, collect)
 	}
-	if dec.More() {
-		return nil, invalidInput("The request body holds more than one JSON value.")
+	if err != nil {
+		return nil, err
 	}
 	for _, name := range order {
 		if err := p.add(name, raws[name], types[name]); err != nil {
@@ -83,6 +70,38 @@ func parsePayload(body []byte) (*payload, error) {
 		}
 	}
 	return p, p.checkLimits()
+}
+
+// decodeMembers hands each member of the JSON object body to collect, in
+// order, with a streaming decoder: the path of bodies that are not one
+// valid JSON object, whose answer depends on how far the decoder gets.
+func decodeMembers(body []byte, collect func(name string, raw json.RawMessage) error) error {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return invalidInput("The request body is not a JSON object.")
+	}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return invalidInput("The request body is not valid JSON.")
+		}
+		name, _ := t.(string)
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return invalidInput("The request body is not valid JSON.")
+		}
+		if err := collect(name, raw); err != nil {
+			return err
+		}
+	}
+	if _, err := dec.Token(); err != nil {
+		return invalidInput("The request body is not valid JSON.")
+	}
+	if dec.More() {
+		return invalidInput("The request body holds more than one JSON value.")
+	}
+	return nil
 }
 
 // collect sorts one JSON member into values and type annotations.
@@ -113,8 +132,8 @@ func (p *payload) collect(name string, raw json.RawMessage, raws map[string]json
 func (p *payload) add(name string, raw json.RawMessage, edm string) error {
 	switch name {
 	case "PartitionKey", "RowKey":
-		var s string
-		if json.Unmarshal(raw, &s) != nil || (edm != "" && edm != "Edm.String") {
+		s, ok := jsonString(raw)
+		if !ok || (edm != "" && edm != "Edm.String") {
 			return invalidInput("The " + name + " property must be a string.")
 		}
 		if name == "PartitionKey" {
@@ -171,8 +190,7 @@ func typedValue(raw json.RawMessage, edm string) (odata.Value, error) {
 	if !ok {
 		return odata.Value{}, invalidInput("Unknown type annotation " + edm + ".")
 	}
-	var s string
-	isString := json.Unmarshal(raw, &s) == nil
+	s, isString := jsonString(raw)
 	bad := func() (odata.Value, error) {
 		return odata.Value{}, invalidInput("The value of a property does not match its " + edm + " annotation.")
 	}
@@ -256,8 +274,8 @@ func doubleValue(raw json.RawMessage, s string, isString bool) (odata.Value, err
 func untypedValue(raw json.RawMessage) (odata.Value, error) {
 	switch raw[0] {
 	case '"':
-		var s string
-		if json.Unmarshal(raw, &s) != nil {
+		s, ok := jsonString(raw)
+		if !ok {
 			return odata.Value{}, invalidInput("Invalid string value.")
 		}
 		return odata.String(s), nil
