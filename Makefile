@@ -1,5 +1,7 @@
 # The test command of README.md; .ci/run runs exactly this.
 GO ?= go
+# Go 1.27.3 from the module proxy, as .ci/run and README say.
+export GOTOOLCHAIN ?= go1.27.3
 FUZZTIME ?= 4s
 
 # The parsers CI fuzzes for FUZZTIME each (package:target). Every other fuzz
@@ -58,18 +60,12 @@ js:
 conformance:
 	$(GO) run ./internal/conformance $(CONFORMANCE_FLAGS)
 
-# staticcheck must be clean. govulncheck needs its vulnerability database
-# from vuln.go.dev; where that host cannot be reached (this project's
-# machines reach only the module proxy) it says so and the check is not
-# counted as passed or failed; any other failure fails.
+# staticcheck and govulncheck must be clean. govulncheck reads the database
+# in VULNDB when it is set (.ci/run builds one from the module proxy's
+# golang.org/x/vulndb), vuln.go.dev otherwise.
 lint:
 	staticcheck ./...
-	@out=$$(govulncheck ./... 2>&1); status=$$?; echo "$$out" | tail -n 20; \
-	if [ $$status -ne 0 ]; then \
-	  if echo "$$out" | grep -q "fetching vulnerabilities"; then \
-	    echo "govulncheck: NOT RUN: the vulnerability database (vuln.go.dev) cannot be reached from this machine"; \
-	  else exit 1; fi; \
-	fi
+	govulncheck $(if $(VULNDB),-db file://$(VULNDB)) ./...
 
 vet:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { echo "gofmt needed:"; gofmt -l $$(git ls-files '*.go'); exit 1; }

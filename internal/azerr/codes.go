@@ -80,6 +80,7 @@ const (
 	NoPendingCopyOperation                  = "NoPendingCopyOperation"
 	PendingCopyOperation                    = "PendingCopyOperation"
 	PreviousSnapshotNotFound                = "PreviousSnapshotNotFound"
+	PreviousSnapshotOperationNotSupported   = "PreviousSnapshotOperationNotSupported"
 	SequenceNumberIncrementTooLarge         = "SequenceNumberIncrementTooLarge"
 	SnapshotCountExceeded                   = "SnapshotCountExceeded"
 	SnapshotsPresent                        = "SnapshotsPresent"
@@ -261,6 +262,7 @@ var catalogue = map[string]entry{
 	NoPendingCopyOperation:                  {409, "There is currently no pending copy operation."},
 	PendingCopyOperation:                    {409, "There is currently a pending copy operation."},
 	PreviousSnapshotNotFound:                {409, "The previous snapshot is not found."},
+	PreviousSnapshotOperationNotSupported:   {409, "Differential Get Page Ranges is not supported on the previous snapshot."},
 	SequenceNumberIncrementTooLarge:         {409, "The sequence number increment cannot be performed because it would result in overflow of the sequence number."},
 	SnapshotCountExceeded:                   {409, "The snapshot count against this blob has been exceeded."},
 	SnapshotsPresent:                        {409, "This operation is not permitted because the blob has snapshots."},

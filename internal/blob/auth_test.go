@@ -191,15 +191,11 @@ func TestServiceProperties(t *testing.T) {
 	}
 }
 
-func TestNotImplementedOperations(t *testing.T) {
+func TestUnknownCompIsInvalidQuery(t *testing.T) {
 	e := start(t)
 	c := e.container("later")
 	e.upload(c, "x", []byte("x"))
-	r := e.raw(http.MethodGet, "?comp=blobs&where=%22a%22%3D%27b%27&include=versions", nil, nil)
-	if r.StatusCode != 501 || r.Header.Get("x-ms-error-code") != "NotImplemented" {
-		t.Fatalf("find blobs by tags with versions: %d %s", r.StatusCode, r.Header.Get("x-ms-error-code"))
-	}
-	r = e.raw(http.MethodGet, fmt.Sprintf("later/x?comp=%s", "bogus"), nil, nil)
+	r := e.raw(http.MethodGet, fmt.Sprintf("later/x?comp=%s", "bogus"), nil, nil)
 	if r.StatusCode != 400 || r.Header.Get("x-ms-error-code") != "InvalidQueryParameterValue" {
 		t.Fatalf("unknown comp: %d %s", r.StatusCode, r.Header.Get("x-ms-error-code"))
 	}

@@ -2,6 +2,7 @@ package blob
 
 import (
 	"context"
+	"strings"
 
 	"github.com/lazuli-storage/lazuli/internal/keymove"
 	"github.com/lazuli-storage/lazuli/internal/store"
@@ -75,12 +76,15 @@ func moveIndexesOf(account, from, to string) keymove.Each {
 // moveIndexes moves a base blob's tag and expiry index entries with it.
 func moveIndexes(tx store.Tx, account, from, to string, key, value []byte) error {
 	name, elem, err := blobNameFromKey(key)
-	if err != nil || elem != elemBase {
+	if err != nil || (elem != elemBase && !strings.HasPrefix(elem, versionPrefix)) {
 		return err
 	}
 	rec, err := decodeBlobProperties(value)
 	if err != nil {
 		return err
+	}
+	if elem != elemBase {
+		return moveVersionTags(tx, account, from, to, name, rec)
 	}
 	if indexedName(from) {
 		if err := reindexTags(tx, account, from, name, rec, nil); err != nil {
@@ -95,6 +99,19 @@ func moveIndexes(tx store.Tx, account, from, to string, key, value []byte) error
 			return err
 		}
 		return reindexExpiry(tx, account, to, name, nil, rec)
+	}
+	return nil
+}
+
+// moveVersionTags moves a previous version's version tag index entries.
+func moveVersionTags(tx store.Tx, account, from, to, name string, rec *blobRecord) error {
+	if indexedName(from) {
+		if err := dropVersionTags(tx, account, from, name, rec); err != nil {
+			return err
+		}
+	}
+	if indexedName(to) {
+		return putVersionTags(tx, account, to, name, rec)
 	}
 	return nil
 }

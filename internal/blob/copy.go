@@ -81,9 +81,6 @@ func (s *Service) parseCopy(r *http.Request, sync bool) (copyArgs, error) {
 	if a.src, err = s.parseCopySource(r); err != nil {
 		return a, err
 	}
-	if a.copyTags && !a.src.local {
-		return a, azerr.Newf(azerr.NotImplemented, "Copying the tags of a source outside this Blob service is not implemented by Lazuli.")
-	}
 	return a, nil
 }
 
@@ -190,9 +187,17 @@ func (s *Service) runCopy(r *http.Request, a copyArgs, sync bool) (copyResult, e
 	var remote *fetched
 	if !a.src.local {
 		var err error
+		// The tags first: a source that refuses them costs no content.
+		var tags tagSet
+		if a.copyTags {
+			if tags, err = s.fetchSourceTags(r, a.src); err != nil {
+				return copyResult{}, err
+			}
+		}
 		if remote, err = s.fetchSource(r, a.src, nil, limit, checksums{}); err != nil {
 			return copyResult{}, err
 		}
+		remote.tags = tags
 	}
 	res := copyResult{copyID: guid.New(), status: copySuccess}
 	rec, err := s.writeBlobAs(r, a.conds, true, writeReplace, func(tx store.Tx, old *blobRecord, refs refDelta) (*blobRecord, error) {
@@ -249,7 +254,7 @@ func copyLeaseRule(old *blobRecord, now time.Time) error {
 func (s *Service) copyContent(tx store.Tx, r *http.Request, a copyArgs, remote *fetched, sync bool, limit int64) (*blobRecord, error) {
 	now := s.now()
 	if remote != nil {
-		src := &blobRecord{Type: blockBlob, Committed: true, Props: remote.props, Metadata: remote.meta}
+		src := &blobRecord{Type: blockBlob, Committed: true, Props: remote.props, Metadata: remote.meta, Tags: remote.tags}
 		if src.Props.Type == "" {
 			src.Props.Type = contentprops.DefaultType // a new blob has a type
 		}

@@ -6,6 +6,7 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/fetchguard"
 	"io"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -28,6 +29,9 @@ type fetched struct {
 	crc    []byte // CRC-64 of the bytes, when the request declared one
 	props  contentprops.Props
 	meta   metadata.Set
+	// tags are the source's tags, read only for
+	// x-ms-copy-source-tag-option: COPY (fetchSourceTags).
+	tags tagSet
 }
 
 // segments is the fetched content as a blob's content.
@@ -64,31 +68,11 @@ func (s *Service) fetchSource(r *http.Request, src copySource, rng *byterange.Ra
 	} else {
 		s.signFileSource(r, src, req)
 	}
-	if err := s.sources.CheckURL(src.url.Hostname()); err != nil {
+	resp, err := s.askSource(req, src)
+	if err != nil {
 		return nil, err
 	}
-	resp, err := s.fetcher.Do(req)
-	if err != nil {
-		if refused := fetchguard.Refusal(err, src.url.Host); refused != nil {
-			return nil, refused
-		}
-		// The service answers a source it cannot reach with
-		// CannotVerifyCopySource, "Could not verify the copy source within
-		// the specified time." (status 500 in its error table); this server
-		// keeps 500 for its own faults and answers 502, as a gateway whose
-		// upstream failed.
-		return nil, copySourceError(http.StatusBadGateway, "",
-			fmt.Sprintf("Could not verify the copy source within the specified time: %v", err))
-	}
 	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK && resp.StatusCode != http.StatusPartialContent {
-		status := resp.StatusCode
-		if status < 400 || status >= 500 {
-			status = http.StatusBadGateway
-		}
-		return nil, copySourceError(status, resp.Header.Get("X-Ms-Error-Code"),
-			fmt.Sprintf("The copy source answered %d.", resp.StatusCode))
-	}
 	length := resp.ContentLength
 	var in io.Reader = resp.Body
 	if rng != nil && resp.StatusCode == http.StatusOK {
@@ -117,6 +101,81 @@ func (s *Service) fetchSource(r *http.Request, src copySource, rng *byterange.Ra
 		f.extent = info.ID
 	}
 	return f, nil
+}
+
+// askSource sends a request to a source outside this Blob service and
+// returns its successful answer; a refused address, an unreachable source
+// or an error answer is the copy's error.
+func (s *Service) askSource(req *http.Request, src copySource) (*http.Response, error) {
+	if err := s.sources.CheckURL(src.url.Hostname()); err != nil {
+		return nil, err
+	}
+	resp, err := s.fetcher.Do(req)
+	if err != nil {
+		if refused := fetchguard.Refusal(err, src.url.Host); refused != nil {
+			return nil, refused
+		}
+		// The service answers a source it cannot reach with
+		// CannotVerifyCopySource, "Could not verify the copy source within
+		// the specified time." (status 500 in its error table); this server
+		// keeps 500 for its own faults and answers 502, as a gateway whose
+		// upstream failed.
+		return nil, copySourceError(http.StatusBadGateway, "",
+			fmt.Sprintf("Could not verify the copy source within the specified time: %v", err))
+	}
+	if resp.StatusCode != http.StatusOK && resp.StatusCode != http.StatusPartialContent {
+		resp.Body.Close()
+		status := resp.StatusCode
+		if status < 400 || status >= 500 {
+			status = http.StatusBadGateway
+		}
+		return nil, copySourceError(status, resp.Header.Get("X-Ms-Error-Code"),
+			fmt.Sprintf("The copy source answered %d.", resp.StatusCode))
+	}
+	return resp, nil
+}
+
+// askSourceAbout sends a request about a source blob outside this Blob
+// service: its URL with the extra query parameters, under the source's
+// authorization (the URL's SAS, or x-ms-copy-source-authorization).
+func (s *Service) askSourceAbout(r *http.Request, src copySource, method string, extra url.Values) (*http.Response, error) {
+	u := *src.url
+	q := u.Query()
+	for k, v := range extra {
+		q[k] = v
+	}
+	u.RawQuery = q.Encode()
+	req, err := http.NewRequestWithContext(r.Context(), method, u.String(), nil)
+	if err != nil {
+		return nil, azerr.InvalidHeader("x-ms-copy-source", src.raw)
+	}
+	req.Header.Set("X-Ms-Version", request.Of(r).Version)
+	if src.authorization != "" {
+		req.Header.Set("Authorization", src.authorization)
+	}
+	return s.askSource(req, src)
+}
+
+// fetchSourceTags reads the tags of a source outside this Blob service
+// (x-ms-copy-source-tag-option: COPY) with Get Blob Tags on its URL, under
+// the authorization the content fetch uses: the URL's SAS (which the
+// source's service requires to grant the tags permission) or
+// x-ms-copy-source-authorization.
+func (s *Service) fetchSourceTags(r *http.Request, src copySource) (tagSet, error) {
+	resp, err := s.askSourceAbout(r, src, http.MethodGet, url.Values{"comp": {"tags"}})
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, maxTagsBody+1))
+	if err != nil {
+		return nil, copySourceError(http.StatusBadGateway, "", fmt.Sprintf("Reading the copy source's tags failed: %v", err))
+	}
+	tags, err := parseTagsBody(body)
+	if err != nil || len(body) > maxTagsBody {
+		return nil, copySourceError(http.StatusBadGateway, "", "The copy source's tags are not a valid Get Blob Tags answer.")
+	}
+	return tags, nil
 }
 
 // cutRange reads the requested range out of a whole content of the given

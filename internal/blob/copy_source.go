@@ -206,11 +206,20 @@ func (s *Service) loadSource(tx store.Tx, r *http.Request, src copySource, a sou
 // read on it; without either, the request must be Shared Key or Bearer for
 // the source's account, or the source's container public.
 func (s *Service) authorizeSource(r *http.Request, src copySource, c *containerRecord) error {
+	if err := s.sourceReadable(r, src, c); err != nil {
+		return sourceDenied(err)
+	}
+	return nil
+}
+
+// sourceReadable is authorizeSource's decision, with the plain error of a
+// refusal.
+func (s *Service) sourceReadable(r *http.Request, src copySource, c *containerRecord) error {
 	switch {
 	case src.hasSAS():
-		return s.authorizeSourceAs(r, src, c, http.Header{})
+		return s.sourceReadableAs(r, src, c, http.Header{})
 	case src.authorization != "":
-		return s.authorizeSourceAs(r, src, c, http.Header{"Authorization": {src.authorization}})
+		return s.sourceReadableAs(r, src, c, http.Header{"Authorization": {src.authorization}})
 	}
 	id := request.Of(r).Identity
 	if id != nil && (id.Kind == auth.SharedKey || id.Kind == auth.Bearer) && id.Account == src.account {
@@ -221,7 +230,7 @@ func (s *Service) authorizeSource(r *http.Request, src copySource, c *containerR
 	if s.allowSourceRead(&auth.Identity{Kind: auth.Anonymous}, src, c) == nil {
 		return nil
 	}
-	return sourceDenied(azerr.New(azerr.AuthorizationFailure))
+	return azerr.New(azerr.AuthorizationFailure)
 }
 
 // allowSourceRead decides whether id may read the source, as the Get Blob
@@ -234,19 +243,16 @@ func (s *Service) allowSourceRead(id *auth.Identity, src copySource, c *containe
 	return id.Allow(get.Access, containerTarget(src.t, c))
 }
 
-// authorizeSourceAs checks the source may be read by a GET of its URL
+// sourceReadableAs checks the source may be read by a GET of its URL
 // carrying header, as if that read had come on its own.
-func (s *Service) authorizeSourceAs(r *http.Request, src copySource, c *containerRecord, header http.Header) error {
+func (s *Service) sourceReadableAs(r *http.Request, src copySource, c *containerRecord, header http.Header) error {
 	req := &http.Request{Method: http.MethodGet, URL: src.url, Header: header,
 		RemoteAddr: r.RemoteAddr, TLS: r.TLS, Host: src.url.Host}
 	id, err := s.authn.Authenticate(req.WithContext(r.Context()), auth.Blob, src.account)
-	if err == nil {
-		err = s.allowSourceRead(id, src, c)
-	}
 	if err != nil {
-		return sourceDenied(err)
+		return err
 	}
-	return nil
+	return s.allowSourceRead(id, src, c)
 }
 
 // sourceMissing is the answer for a copy source that does not exist.

@@ -82,9 +82,6 @@ func (s *Service) parsePutBlobFromURL(r *http.Request) (putBlobFromURLArgs, erro
 	if a.src, err = s.parseCopySource(r); err != nil {
 		return a, err
 	}
-	if a.copyTags && !a.src.local {
-		return a, azerr.Newf(azerr.NotImplemented, "Copying the tags of a source outside this Blob service is not implemented by Lazuli.")
-	}
 	return a, nil
 }
 
@@ -100,9 +97,17 @@ func (s *Service) putBlobFromURL(w http.ResponseWriter, r *http.Request) error {
 	}
 	var remote *fetched
 	if !a.src.local {
+		// The tags first: a source that refuses them costs no content.
+		var tags tagSet
+		if a.copyTags {
+			if tags, err = s.fetchSourceTags(r, a.src); err != nil {
+				return err
+			}
+		}
 		if remote, err = s.fetchSource(r, a.src, nil, maxPutBlobBytes, a.sums); err != nil {
 			return err
 		}
+		remote.tags = tags
 	}
 	rec, err := s.writeBlobAs(r, a.conds, true, writeReplace, func(tx store.Tx, old *blobRecord, refs refDelta) (*blobRecord, error) {
 		src, err := s.copyContent(tx, r, copyArgs{src: a.src, source: a.source, sourceMD5: a.sums.md5}, remote, true, maxPutBlobBytes)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/lazuli-storage/lazuli/internal/azerr"
@@ -24,6 +25,11 @@ const maxTagScan = 50_000
 type foundBlob struct {
 	container, name string
 	tags            tagSet
+	// versionID and current are given with include=versions: the version
+	// found ("" for a blob written while versioning was off) and whether
+	// it is the base blob.
+	versionID string
+	current   bool
 }
 
 // findArgs is a parsed Find Blobs by Tags request.
@@ -32,18 +38,19 @@ type findArgs struct {
 	expr   *tagExpr
 	max    int
 	marker []byte
+	// versions is include=versions: previous versions are found too, by
+	// the tags each one has.
+	versions bool
 }
 
 func parseFind(r *http.Request) (findArgs, error) {
 	var a findArgs
 	q := r.URL.Query()
-	p, err := parseListParams(q, map[string]bool{"versions": true})
+	p, err := parseListParams(q, map[string]bool{"versions": true, "none": true})
 	if err != nil {
 		return a, err
 	}
-	if p.include["versions"] {
-		return a, azerr.Newf(azerr.NotImplemented, "Find Blobs by Tags with include=versions is not implemented by Lazuli yet.")
-	}
+	a.versions = p.include["versions"]
 	a.max = p.max
 	raw, ok := q["where"]
 	if !ok {
@@ -99,7 +106,12 @@ func (s *Service) findBlobs(w http.ResponseWriter, r *http.Request, container st
 				return containerNotFound()
 			}
 		}
-		if found, next, err = scanTagIndex(tx, account, container, a); err != nil {
+		if a.versions {
+			found, next, err = scanWithVersions(tx, account, container, a, s.now())
+			return err
+		}
+		rng := planTagScan(account, container, a.expr, false)
+		if found, next, err = scanTagRange(tx, rng, a.marker, a.max, a.expr); err != nil {
 			return err
 		}
 		found, err = withoutExpired(tx, account, found, s.now())
@@ -116,13 +128,15 @@ type tagRange struct {
 	start, end []byte
 	// containerFamily: the keys are (container, key, value, name).
 	containerFamily bool
+	// versions: the keys end with a version ID (tags_versions.go).
+	versions bool
 }
 
 // planTagScan picks the index range for an expression: one container's
 // entries when the request or an @container condition names one, then the
 // entries of one key, narrowed by an equality on it or else by its range
 // bounds. Every other condition is checked on each entry's tag set.
-func planTagScan(account, container string, e *tagExpr) tagRange {
+func planTagScan(account, container string, e *tagExpr, versions bool) tagRange {
 	cmps := e.comparisons()
 	for _, c := range cmps {
 		if container == "" && c.key == containerPseudoKey {
@@ -131,20 +145,28 @@ func planTagScan(account, container string, e *tagExpr) tagRange {
 	}
 	key := drivingKey(cmps)
 	var prefix store.Key
-	if container != "" {
+	switch {
+	case container != "" && versions:
+		prefix = containerVersionTagIndexPrefix(account, container, key)
+	case container != "":
 		prefix = containerTagIndexPrefix(account, container, key)
-	} else {
+	case versions:
+		prefix = versionTagIndexPrefix(account, key)
+	default:
 		prefix = tagIndexPrefix(account, key)
 	}
-	rng := tagRange{start: prefix, end: store.PrefixEnd(prefix), containerFamily: container != ""}
+	rng := tagRange{start: prefix, end: store.PrefixEnd(prefix), containerFamily: container != "", versions: versions}
 	for _, c := range cmps {
 		if c.key != key {
 			continue
 		}
-		at := prefix.Str(c.value)
+		// Clipped: each bound appends to prefix, and two bounds must not
+		// share (and overwrite) its spare capacity.
+		at := store.Key(slices.Clip(prefix)).Str(c.value)
 		switch c.op {
 		case opEq:
-			return tagRange{start: at, end: store.PrefixEnd(at), containerFamily: rng.containerFamily}
+			rng.start, rng.end = at, store.PrefixEnd(at)
+			return rng
 		case opGe:
 			rng.start = at
 		case opGt:
@@ -176,13 +198,12 @@ func drivingKey(cmps []*tagExpr) string {
 	return first
 }
 
-// scanTagIndex collects up to max matches from the marker on, and the key
-// to resume at when more entries remain.
-func scanTagIndex(tx store.Tx, account, container string, a findArgs) ([]foundBlob, []byte, error) {
-	rng := planTagScan(account, container, a.expr)
+// scanTagRange collects up to max matches of e in rng from the marker
+// on, and the key to resume at when more entries remain.
+func scanTagRange(tx store.Tx, rng tagRange, marker []byte, max int, e *tagExpr) ([]foundBlob, []byte, error) {
 	start := rng.start
-	if a.marker != nil && bytes.Compare(a.marker, start) > 0 {
-		start = a.marker
+	if marker != nil && bytes.Compare(marker, start) > 0 {
+		start = marker
 	}
 	if bytes.Compare(start, rng.end) >= 0 {
 		return nil, nil, nil
@@ -197,26 +218,32 @@ func scanTagIndex(tx store.Tx, account, container string, a findArgs) ([]foundBl
 			return false
 		}
 		scanned++
-		c, name, err := tagEntryBlob(k, rng.containerFamily)
+		var f foundBlob
+		var err error
+		if rng.versions {
+			f.container, f.name, f.versionID, err = versionTagEntry(k, rng.containerFamily)
+		} else {
+			f.container, f.name, err = tagEntryBlob(k, rng.containerFamily)
+		}
 		if err != nil {
 			scanErr = err
 			return false
 		}
 		d := record.NewDecoder(v)
-		tags := decodeTagSet(&d)
+		f.tags = decodeTagSet(&d)
 		if d.Err() != nil {
 			scanErr = d.Err()
 			return false
 		}
-		if !a.expr.match(tags, c) {
+		if !e.match(f.tags, f.container) {
 			return true
 		}
-		if len(found) == a.max {
+		if len(found) == max {
 			// The next page starts at this match.
 			next = bytes.Clone(k)
 			return false
 		}
-		found = append(found, foundBlob{container: c, name: name, tags: tags})
+		found = append(found, f)
 		return true
 	})
 	return found, next, firstErr(err, scanErr)
@@ -255,6 +282,12 @@ func writeFound(w http.ResponseWriter, r *http.Request, a findArgs, found []foun
 		x.Elem("Name", f.name)
 		x.Elem("ContainerName", f.container)
 		writeTagSet(x, f.tags, func(key string) bool { return named[key] })
+		if f.versionID != "" {
+			x.Elem("VersionId", f.versionID)
+		}
+		if f.current {
+			x.Elem("IsCurrentVersion", "true")
+		}
 		x.Close("Blob")
 	}
 	x.Close("Blobs")

@@ -26,12 +26,13 @@ func (s *Service) incrementalCopy(w http.ResponseWriter, r *http.Request) error 
 		return azerr.MissingHeader("x-ms-copy-source")
 	}
 	src, err := s.parseCopySource(r)
-	switch {
-	case err != nil:
+	if err != nil {
 		return err
-	case !src.local:
-		return azerr.Newf(azerr.NotImplemented, "Incremental Copy Blob from outside this Blob service is not implemented by Lazuli.")
-	case src.sel.Snapshot == "":
+	}
+	if !src.local {
+		return s.remoteIncrementalCopy(w, r, conds, src)
+	}
+	if src.sel.Snapshot == "" {
 		return azerr.New(azerr.IncrementalCopySourceMustBeSnapshot)
 	}
 	copyID := guid.New()
@@ -47,20 +48,34 @@ func (s *Service) incrementalCopy(w http.ResponseWriter, r *http.Request) error 
 // copyIncrement writes the destination of one incremental copy and its
 // snapshot.
 func (s *Service) copyIncrement(tx store.Tx, r *http.Request, src copySource, copyID string, old *blobRecord, refs refDelta) (*blobRecord, error) {
-	now := s.now()
-	source, err := s.loadSource(tx, r, src, sourceArgs{}, now)
+	source, err := s.loadSource(tx, r, src, sourceArgs{}, s.now())
 	if err != nil {
 		return nil, err
 	}
 	if source.Type != pageBlob {
 		return nil, azerr.New(azerr.InvalidSourceBlobType)
 	}
-	sourceBlob := src.account + "/" + src.t.Container + "/" + src.t.Blob
+	from := increment{blob: src.account + "/" + src.t.Container + "/" + src.t.Blob, snapshot: src.sel.Snapshot, display: src.display()}
+	return s.writeIncrement(tx, r, source, from, copyID, old, refs)
+}
+
+// increment names the source snapshot of one incremental copy: its blob
+// (what later copies must name again), its snapshot time, and the URL the
+// destination's x-ms-copy-source shows.
+type increment struct {
+	blob, snapshot, display string
+}
+
+// writeIncrement makes the destination the content of source, a snapshot
+// of a page blob, checking it continues the destination's copies, and
+// takes the destination's own snapshot.
+func (s *Service) writeIncrement(tx store.Tx, r *http.Request, source *blobRecord, from increment, copyID string, old *blobRecord, refs refDelta) (*blobRecord, error) {
+	now := s.now()
 	if old != nil && old.Committed {
 		switch {
-		case !old.incrementalCopy() || old.Copy.SourceBlob != sourceBlob:
+		case !old.incrementalCopy() || old.Copy.SourceBlob != from.blob:
 			return nil, azerr.New(azerr.IncrementalCopyBlobMismatch)
-		case src.sel.Snapshot <= old.Copy.SourceSnapshot:
+		case from.snapshot <= old.Copy.SourceSnapshot:
 			return nil, azerr.New(azerr.IncrementalCopyOfEarlierVersionSnapshotNotAllowed)
 		}
 	}
@@ -77,8 +92,8 @@ func (s *Service) copyIncrement(tx store.Tx, r *http.Request, src copySource, co
 	if err != nil {
 		return nil, err
 	}
-	rec.Copy = &copyState{ID: copyID, Source: src.display(), Total: rec.Size, Started: now, Ends: now,
-		Incremental: true, SourceBlob: sourceBlob, SourceSnapshot: src.sel.Snapshot, DestSnapshot: snapID}
+	rec.Copy = &copyState{ID: copyID, Source: from.display, Total: rec.Size, Started: now, Ends: now,
+		Incremental: true, SourceBlob: from.blob, SourceSnapshot: from.snapshot, DestSnapshot: snapID}
 	exts, err := rec.extents()
 	if err != nil {
 		return nil, err

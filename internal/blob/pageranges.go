@@ -18,7 +18,10 @@ type pageRangesArgs struct {
 	conds cond.Conditions
 	sel   selector
 	// prev is the canonical snapshot time of prevsnapshot ("" for none).
-	prev     string
+	prev string
+	// prevBlob is the other blob of this service whose snapshot
+	// x-ms-previous-snapshot-url names; nil for the blob read itself.
+	prevBlob *copySource
 	from, to int64 // the pages asked about, inclusive
 	// rangeStart is the first byte the request's range names, -1 for none.
 	rangeStart int64
@@ -41,7 +44,7 @@ func (s *Service) parsePageRanges(r *http.Request) (pageRangesArgs, error) {
 		}
 	}
 	if r.Header.Get(previousSnapshotURL) != "" {
-		if a.prev, err = s.previousSnapshot(r); err != nil {
+		if a.prev, a.prevBlob, err = s.previousSnapshot(r); err != nil {
 			return a, err
 		}
 	}
@@ -54,28 +57,32 @@ func (s *Service) parsePageRanges(r *http.Request) (pageRangesArgs, error) {
 const previousSnapshotURL = "X-Ms-Previous-Snapshot-Url"
 
 // previousSnapshot reads x-ms-previous-snapshot-url, the URL form of
-// prevsnapshot that managed disks use: a snapshot of the page blob the
-// request reads, on this server. Its snapshot time is returned. A
-// snapshot of another blob (a diff across disks) answers 501.
-func (s *Service) previousSnapshot(r *http.Request) (string, error) {
+// prevsnapshot that managed disks use: a snapshot of a page blob of this
+// service, the one the request reads or another (the diff between two
+// disks, one made from the other's snapshot). Its snapshot time is
+// returned, with the other blob when it is one.
+func (s *Service) previousSnapshot(r *http.Request) (string, *copySource, error) {
 	src, err := s.parseBlobURL(r, previousSnapshotURL)
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	raw := r.Header.Get(previousSnapshotURL)
 	snapshot := src.url.Query().Get("snapshot")
 	if snapshot == "" {
-		return "", azerr.InvalidHeader("x-ms-previous-snapshot-url", raw)
+		return "", nil, azerr.InvalidHeader("x-ms-previous-snapshot-url", raw)
 	}
 	stamp, valid := parseStamp(snapshot)
 	if !valid {
-		return "", azerr.InvalidHeader("x-ms-previous-snapshot-url", raw)
+		return "", nil, azerr.InvalidHeader("x-ms-previous-snapshot-url", raw)
 	}
-	if !src.local || src.account != request.Of(r).Account || src.t != targetOf(r) {
-		return "", azerr.Newf(azerr.NotImplemented,
-			"Get Page Ranges compares a page blob with snapshots of itself only; x-ms-previous-snapshot-url names another blob.")
+	if !src.local {
+		return "", nil, azerr.Newf(azerr.PreviousSnapshotOperationNotSupported,
+			"x-ms-previous-snapshot-url must name a snapshot on this Blob service.")
 	}
-	return stamp, nil
+	if src.account == request.Of(r).Account && src.t == targetOf(r) {
+		return stamp, nil, nil
+	}
+	return stamp, &src, nil
 }
 
 // parseRange reads the optional range, widened to whole pages.
@@ -138,6 +145,7 @@ func (s *Service) getPageRanges(w http.ResponseWriter, r *http.Request) error {
 	info := request.Of(r)
 	var b *blobRecord
 	var items []rangeItem
+	var across *crossDiff
 	err = s.store.View(r.Context(), func(tx store.Tx) error {
 		_, found, err := loadContainer(tx, info.Account, t.Container)
 		if err != nil {
@@ -149,9 +157,12 @@ func (s *Service) getPageRanges(w http.ResponseWriter, r *http.Request) error {
 		if b, err = s.viewPageBlob(tx, r, a); err != nil {
 			return err
 		}
-		items, err = s.pageItems(tx, r, a, b)
+		items, across, err = s.pageItems(tx, r, a, b)
 		return err
 	})
+	if err == nil && across != nil {
+		items, err = s.narrowByContent(r.Context(), across, items)
+	}
 	if err != nil {
 		return err
 	}
@@ -198,11 +209,12 @@ func (s *Service) viewPageBlob(tx store.Tx, r *http.Request, a pageRangesArgs) (
 }
 
 // pageItems lists the ranges of b (from the marker on), or its diff from
-// the previous snapshot, in offset order.
-func (s *Service) pageItems(tx store.Tx, r *http.Request, a pageRangesArgs, b *blobRecord) ([]rangeItem, error) {
+// the previous snapshot, in offset order. A diff from another blob's
+// snapshot comes with what narrowByContent needs to finish it.
+func (s *Service) pageItems(tx store.Tx, r *http.Request, a pageRangesArgs, b *blobRecord) ([]rangeItem, *crossDiff, error) {
 	segs, err := b.Segments()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	from := max(a.from, a.marker)
 	if a.prev == "" {
@@ -210,25 +222,22 @@ func (s *Service) pageItems(tx store.Tx, r *http.Request, a pageRangesArgs, b *b
 		for _, p := range writtenRanges(segs, from, a.to) {
 			items = append(items, rangeItem{pageRange: p})
 		}
-		return items, nil
+		return items, nil, nil
 	}
 	if a.sel.Snapshot != "" && a.prev >= a.sel.Snapshot {
-		return nil, azerr.New(azerr.PreviousSnapshotCannotBeNewer)
+		return nil, nil, azerr.New(azerr.PreviousSnapshotCannotBeNewer)
 	}
-	t := targetOf(r)
-	prev, err := loadState(tx, request.Of(r).Account, t.Container, t.Blob, selector{Snapshot: a.prev}, s.now())
+	prev, err := s.loadPreviousSnapshot(tx, r, a)
 	if err != nil {
-		return nil, err
-	}
-	if prev == nil {
-		return nil, azerr.New(azerr.PreviousSnapshotNotFound)
-	}
-	if prev.Type != pageBlob {
-		return nil, azerr.New(azerr.InvalidBlobType)
+		return nil, nil, err
 	}
 	prevSegs, err := prev.Segments()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
+	}
+	var across *crossDiff
+	if a.prevBlob != nil {
+		across = &crossDiff{prev: prevSegs, cur: segs}
 	}
 	changed, cleared := pageDiff(prevSegs, segs, from, a.to)
 	items := make([]rangeItem, 0, len(changed)+len(cleared))
@@ -239,7 +248,39 @@ func (s *Service) pageItems(tx store.Tx, r *http.Request, a pageRangesArgs, b *b
 		items = append(items, rangeItem{pageRange: p, cleared: true})
 	}
 	sort.Slice(items, func(i, j int) bool { return items[i].Start < items[j].Start })
-	return items, nil
+	return items, across, nil
+}
+
+// loadPreviousSnapshot loads the snapshot a diff starts from: of the blob
+// read, or of the other blob x-ms-previous-snapshot-url names, which the
+// caller must be allowed to read as a copy source (a SAS in the URL, or
+// Shared Key or Bearer of its account).
+func (s *Service) loadPreviousSnapshot(tx store.Tx, r *http.Request, a pageRangesArgs) (*blobRecord, error) {
+	account, t := request.Of(r).Account, targetOf(r)
+	if src := a.prevBlob; src != nil {
+		c, found, err := loadContainer(tx, src.account, src.t.Container)
+		if err != nil {
+			return nil, err
+		}
+		if err := s.sourceReadable(r, *src, c); err != nil {
+			return nil, err
+		}
+		if !found {
+			return nil, azerr.New(azerr.PreviousSnapshotNotFound)
+		}
+		account, t = src.account, src.t
+	}
+	prev, err := loadState(tx, account, t.Container, t.Blob, selector{Snapshot: a.prev}, s.now())
+	if err != nil {
+		return nil, err
+	}
+	if prev == nil {
+		return nil, azerr.New(azerr.PreviousSnapshotNotFound)
+	}
+	if prev.Type != pageBlob {
+		return nil, azerr.New(azerr.InvalidBlobType)
+	}
+	return prev, nil
 }
 
 // writePageList renders a PageList body.

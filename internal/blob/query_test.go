@@ -199,7 +199,7 @@ func TestQueryBlobContents(t *testing.T) {
 		{[]byte("<QueryRequest>"), 400, "InvalidXmlDocument"},
 		{queryBody("SELECT FROM", csvWithHeader, csvWithHeader), 400, "InvalidInput"},
 		{queryBody("SELECT * FROM BlobStorage", "<Type>xml</Type>", csvWithHeader), 400, "InvalidXmlNodeValue"},
-		{queryBody("SELECT * FROM BlobStorage", csvWithHeader, "<Type>arrow</Type>"), 501, "NotImplemented"},
+		{queryBody("SELECT * FROM BlobStorage", csvWithHeader, "<Type>arrow</Type>"), 400, "InvalidXmlNodeValue"},
 	} {
 		resp := e.raw(http.MethodPost, "query/scores.csv?comp=query", nil, bad.body)
 		if resp.StatusCode != bad.status || resp.Header.Get("X-Ms-Error-Code") != bad.code {

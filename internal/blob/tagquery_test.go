@@ -130,13 +130,19 @@ func TestPlanTagScanUsesEquality(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rng := planTagScan("acct", "", e)
+	rng := planTagScan("acct", "", e, false)
 	want := tagIndexPrefix("acct", "a").Str("x")
 	if string(rng.start) != string(want) || rng.containerFamily {
 		t.Fatalf("scan starts at %q, want %q", rng.start, want)
 	}
+	// With include=versions the same plan reads the version index.
+	rng = planTagScan("acct", "", e, true)
+	want = versionTagIndexPrefix("acct", "a").Str("x")
+	if string(rng.start) != string(want) || !rng.versions {
+		t.Fatalf("version scan starts at %q, want %q", rng.start, want)
+	}
 	e, _ = parseTagQuery(`@container = 'c' AND "b" > '1' AND "b" <= '5'`, findQuery)
-	rng = planTagScan("acct", "", e)
+	rng = planTagScan("acct", "", e, false)
 	prefix := containerTagIndexPrefix("acct", "c", "b")
 	if !rng.containerFamily || string(rng.start) <= string(prefix.Str("1")) || string(rng.end) <= string(prefix.Str("5")) {
 		t.Fatalf("range scan planned as %+v", rng)
@@ -170,7 +176,7 @@ func FuzzTagQuery(f *testing.F) {
 				t.Fatalf("%q: %d keys", s, n)
 			}
 			if mode == findQuery {
-				planTagScan("a", "", e)
+				planTagScan("a", "", e, false)
 			}
 		}
 	})

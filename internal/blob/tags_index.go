@@ -18,10 +18,11 @@ import (
 // in the same Update as the blob record (writeBlob calls reindexTags), so
 // the index never disagrees with the records.
 //
-// Only base blobs are indexed (snapshots and versions are not found by
-// tags). Code that removes or restores a base record without going
-// through writeBlob must call reindexTags itself (old, nil) or (nil, new),
-// as purgeContainer does.
+// Only base blobs are indexed here (snapshots are not found by tags;
+// previous versions have an index of their own, tags_versions.go). Code
+// that removes or restores a base record without going through writeBlob
+// must call reindexTags itself (old, nil) or (nil, new), as purgeContainer
+// does.
 
 const (
 	tagFamilyAccount   = "t"

@@ -85,16 +85,13 @@ func (s *Service) setBlobTags(w http.ResponseWriter, r *http.Request) error {
 		if err := b.Lease.CheckWrite(leaseID(r), s.now(), lease.Blob); err != nil {
 			return err
 		}
-		elem := elemBase
-		if sel.Version != "" && sel.Version != b.VersionID {
-			elem = versionPrefix + sel.Version
-		}
+		// The record the state was loaded from: the base blob for the
+		// current version, else the previous version's own record.
+		elem := b.loadedFrom
 		old := *b
 		b.Tags = tags
-		if elem == elemBase {
-			if err := reindexTags(tx, account, t.Container, t.Blob, &old, b); err != nil {
-				return err
-			}
+		if err := reindexAfterSetTags(tx, account, t, elem, &old, b); err != nil {
+			return err
 		}
 		return tx.Put(recordKey(account, t.Container, t.Blob, elem), b.encode())
 	})
@@ -103,6 +100,19 @@ func (s *Service) setBlobTags(w http.ResponseWriter, r *http.Request) error {
 	}
 	w.WriteHeader(http.StatusNoContent)
 	return nil
+}
+
+// reindexAfterSetTags moves the index entries of the state under elem
+// from its old tags to its new ones: the base blob's through reindexTags,
+// a previous version's in the version index.
+func reindexAfterSetTags(tx store.Tx, account string, t target, elem string, old, b *blobRecord) error {
+	if elem == elemBase {
+		return reindexTags(tx, account, t.Container, t.Blob, old, b)
+	}
+	if err := dropVersionTags(tx, account, t.Container, t.Blob, old); err != nil {
+		return err
+	}
+	return putVersionTags(tx, account, t.Container, t.Blob, b)
 }
 
 // readTagsBody reads and checks a Set Blob Tags body against its declared

@@ -215,6 +215,9 @@ func (h *history) keepVersion(tx store.Tx, prev *blobRecord, refs refDelta) erro
 		}
 		v.VersionID = id
 	}
+	if err := putVersionTags(tx, h.account, h.container, h.name, v); err != nil {
+		return err
+	}
 	return putState(tx, recordKey(h.account, h.container, h.name, versionPrefix+v.VersionID), v, refs)
 }
 
@@ -262,6 +265,9 @@ func dropState(tx store.Tx, key []byte, b *blobRecord, refs refDelta) error {
 	}
 	for _, id := range exts {
 		refs.drop(id)
+	}
+	if err := dropStateVersionTags(tx, key, b); err != nil {
+		return err
 	}
 	return tx.Delete(key)
 }

@@ -1,8 +1,8 @@
 // Package quickquery runs Query Blob Contents: the SQL dialect of Azure's
 // "Query acceleration SQL language reference" over a blob read as
-// delimited text (CSV) or JSON, with results written as delimited text or
-// JSON inside the Avro object container the service answers with
-// (resultData, progress, error and end records).
+// delimited text (CSV), JSON or Parquet (parquet.go), with results written as delimited text,
+// JSON or an Arrow IPC stream (arrow.go) inside the Avro object container
+// the service answers with (resultData, progress, error and end records).
 //
 // The language: SELECT * | expressions | aggregates (COUNT, AVG or AVERAGE,
 // MIN, MAX, SUM) FROM BlobStorage (or BlobStorage[*].path for JSON) with

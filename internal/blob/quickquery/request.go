@@ -33,8 +33,10 @@ type xmlSerialize struct {
 		JSON      *xmlJSON `xml:"JsonTextConfiguration"`
 		Arrow     *struct {
 			Fields []struct {
-				Type string `xml:"Type"`
-				Name string `xml:"Name"`
+				Type      string `xml:"Type"`
+				Name      string `xml:"Name"`
+				Precision *int   `xml:"Precision"`
+				Scale     *int   `xml:"Scale"`
 			} `xml:"Schema>Field"`
 		} `xml:"ArrowConfiguration"`
 	} `xml:"Format"`
@@ -55,8 +57,7 @@ type xmlJSON struct {
 // ParseRequest reads a <QueryRequest>. A body that is not the schema's XML
 // is 400 InvalidXmlDocument; a value the schema does not allow is 400
 // InvalidXmlNodeValue; a query the language does not accept is 400
-// InvalidInput naming where it stopped. Parquet input and Arrow output are
-// 501 NotImplemented.
+// InvalidInput naming where it stopped.
 func ParseRequest(body io.Reader) (*Request, error) {
 	raw, err := io.ReadAll(io.LimitReader(body, maxRequestBody+1))
 	if err != nil {
@@ -73,10 +74,12 @@ func ParseRequest(body io.Reader) (*Request, error) {
 		return nil, invalidNode("QueryType")
 	}
 	req := &Request{Input: Input{CSV: DefaultCSV, Sep: "\n"}, Output: Output{CSV: DefaultCSV, Sep: "\n"}}
-	if err := applyFormat(x.Input, &req.Input.JSON, &req.Input.CSV, &req.Input.Sep, true); err != nil {
+	if x.Input != nil && strings.EqualFold(x.Input.Format.Type, "parquet") {
+		req.Input.Parquet = true
+	} else if err := applyFormat(x.Input, &req.Input.JSON, &req.Input.CSV, &req.Input.Sep, nil); err != nil {
 		return nil, err
 	}
-	if err := applyFormat(x.Output, &req.Output.JSON, &req.Output.CSV, &req.Output.Sep, false); err != nil {
+	if err := applyFormat(x.Output, &req.Output.JSON, &req.Output.CSV, &req.Output.Sep, &req.Output.Arrow); err != nil {
 		return nil, err
 	}
 	q, err := Parse(*x.Expression)
@@ -88,8 +91,10 @@ func ParseRequest(body io.Reader) (*Request, error) {
 }
 
 // applyFormat reads one serialization element; absent means delimited
-// text with the defaults.
-func applyFormat(s *xmlSerialize, isJSON *bool, csv *CSV, sep *string, input bool) error {
+// text with the defaults. arrow is nil for the input, which cannot be
+// Arrow, and the output's Arrow schema otherwise.
+func applyFormat(s *xmlSerialize, isJSON *bool, csv *CSV, sep *string, arrow *[]ArrowField) error {
+	input := arrow == nil
 	if s == nil {
 		return nil
 	}
@@ -102,16 +107,42 @@ func applyFormat(s *xmlSerialize, isJSON *bool, csv *CSV, sep *string, input boo
 			*sep = *s.Format.JSON.RecordSeparator
 		}
 		return nil
-	case "parquet":
-		if input {
-			return azerr.Newf(azerr.NotImplemented, "Parquet input to Query Blob Contents is not implemented by Lazuli.")
-		}
 	case "arrow":
 		if !input {
-			return azerr.Newf(azerr.NotImplemented, "Arrow output of Query Blob Contents is not implemented by Lazuli.")
+			return applyArrow(s, arrow)
 		}
 	}
 	return invalidNode("Type")
+}
+
+// applyArrow reads an ArrowConfiguration: at least one field, each of a
+// known type; a decimal has a precision of 1 to 38 digits and a scale of
+// 0 to its precision.
+func applyArrow(s *xmlSerialize, arrow *[]ArrowField) error {
+	if s.Format.Arrow == nil || len(s.Format.Arrow.Fields) == 0 {
+		return invalidNode("Schema")
+	}
+	for _, x := range s.Format.Arrow.Fields {
+		t, ok := arrowTypeOf(strings.TrimSpace(x.Type))
+		if !ok {
+			return invalidNode("Type")
+		}
+		f := ArrowField{Name: x.Name, Type: t}
+		if t == ArrowDecimal {
+			if x.Precision == nil || *x.Precision < 1 || *x.Precision > maxDecimalPrecision {
+				return invalidNode("Precision")
+			}
+			f.Precision = *x.Precision
+			if x.Scale != nil {
+				f.Scale = *x.Scale
+			}
+			if f.Scale < 0 || f.Scale > f.Precision {
+				return invalidNode("Scale")
+			}
+		}
+		*arrow = append(*arrow, f)
+	}
+	return nil
 }
 
 // invalidNode is 400 InvalidXmlNodeValue naming the element.

@@ -6,23 +6,25 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"strconv"
 	"strings"
 	"time"
 )
 
-// Input says how to read the blob: delimited text or JSON.
+// Input says how to read the blob: delimited text, JSON or Parquet.
 type Input struct {
-	JSON bool
-	CSV  CSV    // when !JSON
-	Sep  string // JSON record separator
+	JSON    bool
+	Parquet bool
+	CSV     CSV    // when neither JSON nor Parquet
+	Sep     string // JSON record separator
 }
 
-// Output says how to write results: delimited text or JSON.
+// Output says how to write results: delimited text, JSON, or an Arrow
+// stream of the given columns.
 type Output struct {
-	JSON bool
-	CSV  CSV
-	Sep  string // JSON record separator
+	JSON  bool
+	CSV   CSV
+	Sep   string       // JSON record separator
+	Arrow []ArrowField // not empty for Arrow output
 }
 
 // Sink receives what a query produces, in order: result data, progress,
@@ -53,9 +55,26 @@ func Run(ctx context.Context, q *Query, in io.Reader, total int64, input Input, 
 		return sink.Error(true, "InvalidQuery", "sys.split applies to delimited text only.", 0)
 	}
 	var src reader
-	if input.JSON {
+	switch {
+	case input.Parquet:
+		if len(q.from) > 0 || q.splitSize > 0 {
+			return sink.Error(true, "InvalidQuery", "A table path and sys.split apply to text input only.", 0)
+		}
+		p, err := newParquetReader(in)
+		var parseErr *ParseError
+		if errors.As(err, &parseErr) {
+			if err := sink.Error(true, "ParseError", parseErr.Msg, 0); err != nil {
+				return err
+			}
+			return sink.End(total)
+		}
+		if err != nil {
+			return err
+		}
+		src = p
+	case input.JSON:
 		src = newJSONReader(in, input.Sep, q.from)
-	} else {
+	default:
 		if len(q.from) > 0 {
 			return sink.Error(true, "InvalidQuery", "A table path applies to JSON input only.", 0)
 		}
@@ -64,6 +83,9 @@ func Run(ctx context.Context, q *Query, in io.Reader, total int64, input Input, 
 	r := &runner{q: q, src: src, out: newWriter(output), sink: sink, ev: &evaluator{now: now}, total: total}
 	if err := r.run(ctx); err != nil {
 		return err
+	}
+	if r.out.arrow != nil {
+		r.out.arrow.writeEnd(&r.buf)
 	}
 	if err := r.flush(); err != nil {
 		return err
@@ -114,7 +136,9 @@ func (r *runner) run(ctx context.Context) error {
 		}
 		if r.q.splitSize > 0 {
 			if r.src.scanned()-splitFrom >= r.q.splitSize {
-				r.write([]string{strconv.FormatInt(r.src.scanned(), 10)})
+				if err := r.emit(nil, []value{intValue(r.src.scanned())}, nil, at); err != nil {
+					return err
+				}
 				splitFrom = r.src.scanned()
 			}
 			continue
@@ -127,7 +151,7 @@ func (r *runner) run(ctx context.Context) error {
 		}
 	}
 	if r.q.aggregated {
-		r.writeAggregates()
+		return r.writeAggregates()
 	}
 	return nil
 }
@@ -159,8 +183,7 @@ func (r *runner) record(rec record, at int64) error {
 	}
 	if r.q.star {
 		names, values := rec.all()
-		r.writeRow(names, values, rec)
-		return nil
+		return r.emit(names, values, rec, at)
 	}
 	names := make([]string, len(r.q.projections))
 	values := make([]value, len(r.q.projections))
@@ -171,7 +194,15 @@ func (r *runner) record(rec record, at int64) error {
 		}
 		names[i], values[i] = p.name, v
 	}
-	r.writeRow(names, values, nil)
+	return r.emit(names, values, nil, at)
+}
+
+// emit writes one output row; a row the Arrow schema cannot hold is
+// reported as a record error and skipped.
+func (r *runner) emit(names []string, values []value, whole record, at int64) error {
+	if err := r.writeRow(names, values, whole); err != nil {
+		return r.recordError(err, at)
+	}
 	return nil
 }
 
@@ -188,15 +219,22 @@ func (r *runner) recordError(err error, at int64) error {
 	return r.sink.Error(false, re.Name, re.Description, at)
 }
 
-func (r *runner) writeRow(names []string, values []value, whole record) {
+func (r *runner) writeRow(names []string, values []value, whole record) error {
+	if r.out.arrow != nil {
+		if err := r.out.arrow.add(values); err != nil {
+			return err
+		}
+		r.emitted++
+		return nil
+	}
 	r.emitted++
 	if r.out.json {
 		if jr, ok := whole.(*jsonRecord); ok {
 			r.out.writeJSONValue(&r.buf, jr.v)
-			return
+			return nil
 		}
 		r.out.writeJSONObject(&r.buf, names, values)
-		return
+		return nil
 	}
 	if r.out.csv.HasHeaders && !r.headerDone {
 		r.headerDone = true
@@ -207,22 +245,23 @@ func (r *runner) writeRow(names []string, values []value, whole record) {
 		texts[i] = v.text()
 	}
 	r.write(texts)
+	return nil
 }
 
 func (r *runner) write(fields []string) { r.out.writeCSV(&r.buf, fields) }
 
-func (r *runner) writeAggregates() {
+func (r *runner) writeAggregates() error {
 	names := make([]string, len(r.agg))
 	values := make([]value, len(r.agg))
 	for i, a := range r.agg {
 		names[i], values[i] = r.q.projections[i].name, a.result(r.q.projections[i].e.(*aggregate).fn)
 	}
 	r.emitted = 0 // the aggregate row is written even when LIMIT was reached
-	r.writeRow(names, values, nil)
+	return r.emit(names, values, nil, r.src.scanned())
 }
 
 func (r *runner) maybeFlush() error {
-	if r.buf.Len() >= flushSize {
+	if r.buf.Len() >= flushSize || (r.out.arrow != nil && r.out.arrow.rows >= arrowBatchRows) {
 		if err := r.flush(); err != nil {
 			return err
 		}
@@ -238,6 +277,9 @@ func (r *runner) maybeFlush() error {
 }
 
 func (r *runner) flush() error {
+	if r.out.arrow != nil {
+		r.out.arrow.writeBatch(&r.buf)
+	}
 	if r.buf.Len() == 0 {
 		return nil
 	}
@@ -325,13 +367,17 @@ func (a *accumulator) result(fn string) value {
 
 // writer renders output records.
 type writer struct {
-	json bool
-	csv  CSV
-	sep  string
+	json  bool
+	csv   CSV
+	sep   string
+	arrow *arrowBatch // for Arrow output
 }
 
 func newWriter(o Output) *writer {
 	w := &writer{json: o.JSON, csv: o.CSV, sep: o.Sep}
+	if len(o.Arrow) > 0 {
+		w.arrow = newArrowBatch(o.Arrow)
+	}
 	if w.sep == "" {
 		w.sep = "\n"
 	}
