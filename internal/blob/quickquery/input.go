@@ -328,10 +328,28 @@ func jsonParseError(base, record int64, err error) error {
 	at := record
 	var syntax *json.SyntaxError
 	if errors.As(err, &syntax) && syntax.Offset > 0 {
-		at = base + syntax.Offset
+		at = base + syntax.Offset - syntaxOffsetPast
 	}
 	return &ParseError{at, fmt.Sprintf("Invalid JSON at [byte: %d]: %v.", at, err)}
 }
+
+// syntaxOffsetPast is how far past the offending byte a Decoder's
+// json.SyntaxError.Offset points: Go 1.26 gives the byte's own index, Go
+// 1.27 the count of bytes read including it. Measured once, so errors are
+// placed at the offending byte whichever release built the server.
+var syntaxOffsetPast = func() int64 {
+	// A record, then a byte no value starts with: the case of a bad record
+	// separator or a second record gone wrong.
+	dec := json.NewDecoder(strings.NewReader("{},"))
+	var v any
+	_ = dec.Decode(&v)
+	_, err := dec.Token()
+	var syntax *json.SyntaxError
+	if errors.As(err, &syntax) {
+		return syntax.Offset - int64(len("{}"))
+	}
+	return 0
+}()
 
 // member is one name and value of a JSON object, in input order.
 type member struct {
