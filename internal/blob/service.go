@@ -62,10 +62,7 @@ func New(d server.Deps) (*Service, error) {
 	}
 	// Request dates are judged against wall time, as the middleware does.
 	s.authn = &auth.Authenticator{Accounts: accounts, Clock: s.clock, RequestClock: clock.Real{}, Logger: s.logger, OAuth: d.OAuth}
-	s.sources = d.CopySources
-	if s.sources == nil {
-		s.sources = fetchguard.New([]string{"*"}, true)
-	}
+	s.sources = fetchguard.OrLocal(d.CopySources)
 	s.fetcher = s.sources.Client(30 * time.Minute)
 	s.scopes, s.premium = map[string]bool{}, map[string]bool{}
 	for _, name := range d.EncryptionScopes {

@@ -73,6 +73,15 @@ func New(allow []string, allLoopback bool) *Guard {
 	return g
 }
 
+// OrLocal returns g, or when g is nil the policy of a local emulator
+// (every host allowed), for services built without one (tests).
+func OrLocal(g *Guard) *Guard {
+	if g == nil {
+		return New(nil, true)
+	}
+	return g
+}
+
 // SetSelf records the server's bound listener addresses, which are always
 // allowed (the Blob service reads File service sources over HTTP).
 func (g *Guard) SetSelf(addrs []string) {

@@ -13,6 +13,7 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/changefeed"
 	"github.com/lazuli-storage/lazuli/internal/clock"
 	"github.com/lazuli-storage/lazuli/internal/extent"
+	"github.com/lazuli-storage/lazuli/internal/fetchguard"
 	"github.com/lazuli-storage/lazuli/internal/liveness"
 	"github.com/lazuli-storage/lazuli/internal/locks"
 	"github.com/lazuli-storage/lazuli/internal/request"
@@ -47,6 +48,10 @@ type Service struct {
 	routes route.Table
 	// premium are the accounts that may create NFS shares (nfs.go).
 	premium map[string]bool
+	// sources is the copy-source host policy (--copySourceAllow) and
+	// fetcher the HTTP client that keeps to it, for blob sources.
+	sources *fetchguard.Guard
+	fetcher *http.Client
 }
 
 // New builds the File service on the host's storage.
@@ -71,6 +76,8 @@ func New(d server.Deps) (*Service, error) {
 		s.premium[name] = true
 	}
 	s.routes = s.table()
+	s.sources = fetchguard.OrLocal(d.CopySources)
+	s.fetcher = s.sources.Client(30 * time.Minute)
 	return s, nil
 }
 

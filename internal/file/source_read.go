@@ -6,12 +6,12 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
-	"time"
 
 	"github.com/lazuli-storage/lazuli/internal/auth"
 	"github.com/lazuli-storage/lazuli/internal/azerr"
 	"github.com/lazuli-storage/lazuli/internal/contentprops"
 	"github.com/lazuli-storage/lazuli/internal/extent"
+	"github.com/lazuli-storage/lazuli/internal/fetchguard"
 	"github.com/lazuli-storage/lazuli/internal/metadata"
 	"github.com/lazuli-storage/lazuli/internal/request"
 )
@@ -25,11 +25,6 @@ type blobContent struct {
 	extent string
 }
 
-// sourceClient fetches blob sources from this server's Blob service. The
-// Blob service owns the blob records, so the File service asks it over
-// HTTP, as the real service reads a copy source by URL.
-var sourceClient = &http.Client{Timeout: 30 * time.Minute}
-
 // blobServer is the Server header of Lazuli's Blob service responses.
 const blobServer = "Lazuli-Blob/1.0"
 
@@ -38,6 +33,13 @@ const blobServer = "Lazuli-Blob/1.0"
 // x-ms-copy-source-authorization, or else is signed with the account's key
 // when the request itself was Shared Key for the same account, which is how
 // the service authorizes same-account sources.
+//
+// The Blob service owns the blob records, so the File service asks it over
+// HTTP, as the real service reads a copy source by URL, through the client
+// that keeps to the copy-source host policy. The policy is applied to the
+// addresses the client dials, not to the URL's name first: the source is
+// always on this server's host, and this server's own listeners are allowed
+// whatever the list names.
 func (s *Service) readBlob(r *http.Request, src sourceRef, rng *byteRange) (*blobContent, error) {
 	req, err := http.NewRequestWithContext(r.Context(), http.MethodGet, src.url.String(), nil)
 	if err != nil {
@@ -59,9 +61,15 @@ func (s *Service) readBlob(r *http.Request, src sourceRef, rng *byteRange) (*blo
 			auth.SignSharedKey(req, auth.Blob, src.account, acct.Keys[0])
 		}
 	}
-	resp, err := sourceClient.Do(req)
+	resp, err := s.fetcher.Do(req)
 	if err != nil {
-		return nil, azerr.Newf(azerr.CannotVerifyCopySource, "Could not read the copy source: %v", err)
+		if refused := fetchguard.Refusal(err, src.url.Host); refused != nil {
+			return nil, refused
+		}
+		// As the Blob service answers an unreachable source: 502, the
+		// service's 500 being kept for this server's own faults.
+		return nil, azerr.Newf(azerr.CannotVerifyCopySource,
+			"Could not verify the copy source within the specified time: %v", err).WithStatus(http.StatusBadGateway)
 	}
 	defer resp.Body.Close()
 	if resp.Header.Get("Server") != blobServer {
@@ -99,7 +107,7 @@ func (s *Service) readBlob(r *http.Request, src sourceRef, rng *byteRange) (*blo
 func copySourceFailure(resp *http.Response) error {
 	status := resp.StatusCode
 	if status < 400 || status >= 500 {
-		status = http.StatusInternalServerError
+		status = http.StatusBadGateway
 	}
 	e := azerr.Newf(azerr.CannotVerifyCopySource, "The copy source could not be read (status %d).", resp.StatusCode).WithStatus(status)
 	e.Header = http.Header{
