@@ -3,9 +3,9 @@ package blob
 import (
 	"bytes"
 	"context"
-	"errors"
 	"time"
 
+	"github.com/lazuli-storage/lazuli/internal/server"
 	"github.com/lazuli-storage/lazuli/internal/store"
 )
 
@@ -27,26 +27,7 @@ const (
 // Run reaps expired blobs every reapExpiryInterval until ctx ends
 // (server.Background).
 func (s *Service) Run(ctx context.Context) {
-	tick := time.NewTicker(reapExpiryInterval)
-	defer tick.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-tick.C:
-			n, err := s.ReapExpired(ctx)
-			switch {
-			case err != nil && !reapCanceled(err):
-				s.logger.Warn("blob: reaping expired blobs", "error", err)
-			case n > 0:
-				s.logger.Debug("blob: reaped expired blobs", "count", n)
-			}
-		}
-	}
-}
-
-func reapCanceled(err error) bool {
-	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, store.ErrClosed)
+	server.Every(ctx, reapExpiryInterval, s.logger, "blob: reaping expired blobs", s.ReapExpired)
 }
 
 // ReapExpired removes every blob whose expiry has come, a batch per

@@ -3,9 +3,9 @@ package file
 import (
 	"bytes"
 	"context"
-	"errors"
 	"time"
 
+	"github.com/lazuli-storage/lazuli/internal/server"
 	"github.com/lazuli-storage/lazuli/internal/store"
 )
 
@@ -25,26 +25,7 @@ const (
 // Run purges expired deleted shares every reapShareInterval until ctx ends
 // (server.Background).
 func (s *Service) Run(ctx context.Context) {
-	tick := time.NewTicker(reapShareInterval)
-	defer tick.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-tick.C:
-			n, err := s.ReapDeletedShares(ctx)
-			switch {
-			case err != nil && !reapCanceled(err):
-				s.logger.Warn("file: purging deleted shares", "error", err)
-			case n > 0:
-				s.logger.Debug("file: purged deleted shares", "count", n)
-			}
-		}
-	}
-}
-
-func reapCanceled(err error) bool {
-	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, store.ErrClosed)
+	server.Every(ctx, reapShareInterval, s.logger, "file: purging deleted shares", s.ReapDeletedShares)
 }
 
 // duePurge is an entry of store.SpaceShareExpiry whose instant has come.

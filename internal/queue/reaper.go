@@ -3,9 +3,9 @@ package queue
 import (
 	"bytes"
 	"context"
-	"errors"
 	"time"
 
+	"github.com/lazuli-storage/lazuli/internal/server"
 	"github.com/lazuli-storage/lazuli/internal/store"
 )
 
@@ -58,15 +58,7 @@ func (s *Service) Run(ctx context.Context) {
 }
 
 func (s *Service) logReap(n int, err error) {
-	if err != nil && !isCanceled(err) {
-		s.log.Warn("queue: reaping expired messages", "error", err)
-	} else if n > 0 {
-		s.log.Debug("queue: reaped expired messages", "count", n)
-	}
-}
-
-func isCanceled(err error) bool {
-	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, store.ErrClosed)
+	server.LogPass(s.log, "queue: reaping expired messages", n, err)
 }
 
 // ReapQueue deletes the expired messages of one queue, examining at most
