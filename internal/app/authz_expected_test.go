@@ -227,6 +227,10 @@ var expected = map[string]map[string]rule{
 		// "Create File (create new) | Create (c) or Write (w)", "(overwrite
 		// existing) | Write (w)".
 		"CreateFile": {srt: 'o', perm: "cw", replace: "w", serviceSAS: true},
+		// The NFS link operations (answered 501) create or read a file.
+		"CreateSymbolicLink": {srt: 'o', perm: "cw", serviceSAS: true},
+		"GetSymbolicLink":    {srt: 'o', perm: "r", serviceSAS: true},
+		"CreateHardLink":     {srt: 'o', perm: "cw", serviceSAS: true},
 		// The account SAS table lists w for Copy File; the service SAS page
 		// grants c "to copy a file to a new file". Lazuli takes c for a new
 		// destination and w to replace one.

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/lazuli-storage/lazuli/internal/azerr"
+	"github.com/lazuli-storage/lazuli/internal/route"
 	"github.com/lazuli-storage/lazuli/internal/store"
 )
 
@@ -107,4 +108,12 @@ func (s *Service) parseSquashChange(r *http.Request, t *target) (string, error) 
 		return "", err
 	}
 	return parseRootSquash(r.Header, protocolsOf(sh))
+}
+
+// nfsLinksNotImplemented answers the NFS link operations, which Lazuli
+// does not have: its NFS shares hold files and directories only.
+func nfsLinksNotImplemented(op string) route.Handler {
+	return func(http.ResponseWriter, *http.Request) error {
+		return azerr.Newf(azerr.NotImplemented, "%s is not implemented by Lazuli: its NFS shares hold files and directories, no links.", op)
+	}
 }

@@ -73,3 +73,21 @@ func TestNFSShareOnAStandardAccount(t *testing.T) {
 	_, err = svc.NewShareClient("smb").Create(ctx, &share.CreateOptions{RootSquash: to.Ptr(share.RootSquashRootSquash)})
 	wantCode(t, err, http.StatusBadRequest, "InvalidHeaderValue")
 }
+
+// The NFS link operations answer 501 NotImplemented, named, rather than a
+// 400 that reads as the client's fault.
+func TestNFSLinksAreNotImplemented(t *testing.T) {
+	_, svc := start(t, lazulitest.Options{InMemory: true, Services: []string{"file"},
+		Configure: func(c *config.Config) { c.PremiumAccounts = []string{lazulitest.Account} }})
+	nfs := svc.NewShareClient("links")
+	if _, err := nfs.Create(ctx, &share.CreateOptions{EnabledProtocols: to.Ptr("NFS")}); err != nil {
+		t.Fatal(err)
+	}
+	f := nfs.NewRootDirectoryClient().NewFileClient("link")
+	_, err := f.CreateSymbolicLink(ctx, "target", nil)
+	wantCode(t, err, http.StatusNotImplemented, "NotImplemented")
+	_, err = f.GetSymbolicLink(ctx, nil)
+	wantCode(t, err, http.StatusNotImplemented, "NotImplemented")
+	_, err = f.CreateHardLink(ctx, "target", nil)
+	wantCode(t, err, http.StatusNotImplemented, "NotImplemented")
+}
