@@ -7,23 +7,23 @@ FUZZTIME ?= 4s
 # The parsers CI fuzzes for FUZZTIME each (package:target). Every other fuzz
 # target's seed corpus runs with the plain tests; `make fuzz-all` fuzzes all.
 CI_FUZZ = \
-	./internal/accesspolicy:FuzzParse \
-	./internal/xmlw:FuzzStandardIsEscapeText \
-	./internal/auth:FuzzParseAuthorization \
-	./internal/auth:FuzzParseSAS \
-	./internal/auth:FuzzParseJWT \
-	./internal/blob/byterange:FuzzParse \
-	./internal/structured:FuzzDecoder \
-	./internal/sddl:FuzzParse \
-	./internal/sddl:FuzzFromBinary \
-	./internal/blob/blocklist:FuzzParse \
-	./internal/blob:FuzzParsePageRange \
-	./internal/blob:FuzzTagQuery \
-	./internal/blob/quickquery:FuzzParse \
-	./internal/table/odata:FuzzParse \
-	./internal/table/batch:FuzzParse \
-	./internal/smb:FuzzFrame \
-	./internal/smb:FuzzNTLM
+	./internal/frame/accesspolicy:FuzzParse \
+	./internal/base/xmlw:FuzzStandardIsEscapeText \
+	./internal/rule/auth:FuzzParseAuthorization \
+	./internal/rule/auth:FuzzParseSAS \
+	./internal/rule/auth:FuzzParseJWT \
+	./internal/service/blob/byterange:FuzzParse \
+	./internal/rule/structured:FuzzDecoder \
+	./internal/rule/sddl:FuzzParse \
+	./internal/rule/sddl:FuzzFromBinary \
+	./internal/service/blob/blocklist:FuzzParse \
+	./internal/service/blob:FuzzParsePageRange \
+	./internal/service/blob:FuzzTagQuery \
+	./internal/service/blob/quickquery:FuzzParse \
+	./internal/service/table/odata:FuzzParse \
+	./internal/service/table/batch:FuzzParse \
+	./internal/service/smb:FuzzFrame \
+	./internal/service/smb:FuzzNTLM
 
 .PHONY: test vet lint torture fuzz fuzz-all js build run conformance
 
@@ -33,16 +33,16 @@ CYCLES ?= 150
 LINEARIZE_OPS ?= 400
 torture:
 	LAZULI_TORTURE_CYCLES=$(CYCLES) $(GO) test -race -count=1 -timeout 120m -run '^TestCrashStorm$$' -v ./cmd/lazuli/
-	LAZULI_LINEARIZE_OPS=$(LINEARIZE_OPS) $(GO) test -race -count=1 -timeout 60m -v ./internal/linearize/
+	LAZULI_LINEARIZE_OPS=$(LINEARIZE_OPS) $(GO) test -race -count=1 -timeout 60m -v ./internal/check/linearize/
 
 # The SDK suites of the four services mostly start in-memory servers; they
 # run once more on sqlite, the store users get by default.
-SDK_SUITES = ./internal/blob/ ./internal/queue/ ./internal/table/ ./internal/file/
+SDK_SUITES = ./internal/service/blob/ ./internal/service/queue/ ./internal/service/table/ ./internal/service/file/
 
 test: vet lint
 	$(GO) test -race -timeout 18m ./...
 	LAZULI_TEST_ENGINE=sqlite $(GO) test -race -timeout 18m $(SDK_SUITES)
-	$(GO) test -race -timeout 18m -tags sdkbench ./internal/bench/
+	$(GO) test -race -timeout 18m -tags sdkbench ./internal/tool/bench/
 	$(MAKE) js
 	$(MAKE) conformance
 	$(MAKE) fuzz
@@ -55,10 +55,10 @@ js:
 
 # The official Go SDK storage modules' own tests, in live mode, against a
 # Lazuli started over HTTPS behind a loopback-only proxy; failures not in
-# internal/conformance/expected-failures.txt, and listed tests that pass,
+# internal/check/conformance/expected-failures.txt, and listed tests that pass,
 # fail the run. CONFORMANCE_FLAGS="-modules azqueue" narrows it.
 conformance:
-	$(GO) run ./internal/conformance $(CONFORMANCE_FLAGS)
+	$(GO) run ./internal/check/conformance $(CONFORMANCE_FLAGS)
 
 # staticcheck and govulncheck must be clean. govulncheck reads the database
 # in VULNDB when it is set (.ci/run builds one from the module proxy's
@@ -70,7 +70,7 @@ lint:
 vet:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { echo "gofmt needed:"; gofmt -l $$(git ls-files '*.go'); exit 1; }
 	$(GO) vet ./...
-	$(GO) vet -tags sdkbench ./internal/bench/
+	$(GO) vet -tags sdkbench ./internal/tool/bench/
 
 # A real finding writes its input under testdata/fuzz and says "Failing
 # input written"; a run that fails without one hit the fuzzing harness's own

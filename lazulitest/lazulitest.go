@@ -42,12 +42,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lazuli-storage/lazuli/internal/admin"
-	"github.com/lazuli-storage/lazuli/internal/app"
-	"github.com/lazuli-storage/lazuli/internal/clock"
-	"github.com/lazuli-storage/lazuli/internal/config"
-	"github.com/lazuli-storage/lazuli/internal/fault"
-	"github.com/lazuli-storage/lazuli/internal/testhost"
+	"github.com/lazuli-storage/lazuli/internal/base/clock"
+	"github.com/lazuli-storage/lazuli/internal/check/testhost"
+	"github.com/lazuli-storage/lazuli/internal/frame/fault"
+	"github.com/lazuli-storage/lazuli/internal/run/admin"
+	"github.com/lazuli-storage/lazuli/internal/run/app"
+	"github.com/lazuli-storage/lazuli/internal/run/config"
 )
 
 // The development account every SDK's development-storage shortcut uses.

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lazuli-storage/lazuli/internal/app"
-	"github.com/lazuli-storage/lazuli/internal/config"
+	"github.com/lazuli-storage/lazuli/internal/run/app"
+	"github.com/lazuli-storage/lazuli/internal/run/config"
 )
 
 func TestAzuriteCommandNames(t *testing.T) {

@@ -13,9 +13,9 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/lazuli-storage/lazuli/internal/app"
-	"github.com/lazuli-storage/lazuli/internal/bench"
-	"github.com/lazuli-storage/lazuli/internal/config"
+	"github.com/lazuli-storage/lazuli/internal/run/app"
+	"github.com/lazuli-storage/lazuli/internal/run/config"
+	"github.com/lazuli-storage/lazuli/internal/tool/bench"
 )
 
 const benchUsage = `usage: lazuli bench [flags] --target T [--target T2 --compare]

@@ -11,7 +11,7 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/lazuli-storage/lazuli/internal/dump"
+	"github.com/lazuli-storage/lazuli/internal/tool/dump"
 )
 
 // runDump is `lazuli dump`: everything a store holds, as of one snapshot,

@@ -6,15 +6,15 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/lazuli-storage/lazuli/internal/dump/dumptest"
-	"github.com/lazuli-storage/lazuli/internal/lazulitest"
+	"github.com/lazuli-storage/lazuli/internal/check/lazulitest"
+	"github.com/lazuli-storage/lazuli/internal/tool/dump/dumptest"
 )
 
 var services = []string{"blob", "queue", "table", "file"}
 
 // TestDumpAndLoadCommands copies a server's data to a new store with the
 // two commands, checks that the copy dumps to the same bytes, and serves it.
-// (Every engine to every engine is internal/dump's matrix test; this one
+// (Every engine to every engine is internal/tool/dump's matrix test; this one
 // covers the commands themselves.)
 func TestDumpAndLoadCommands(t *testing.T) {
 	dir := t.TempDir()

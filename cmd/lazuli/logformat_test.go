@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lazuli-storage/lazuli/internal/app"
-	"github.com/lazuli-storage/lazuli/internal/config"
+	"github.com/lazuli-storage/lazuli/internal/run/app"
+	"github.com/lazuli-storage/lazuli/internal/run/config"
 )
 
 type lockedBuffer struct {

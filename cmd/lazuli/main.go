@@ -21,8 +21,8 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/lazuli-storage/lazuli/internal/app"
-	"github.com/lazuli-storage/lazuli/internal/config"
+	"github.com/lazuli-storage/lazuli/internal/run/app"
+	"github.com/lazuli-storage/lazuli/internal/run/config"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".

@@ -19,7 +19,7 @@ import (
 
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob"
 
-	"github.com/lazuli-storage/lazuli/internal/auth"
+	"github.com/lazuli-storage/lazuli/internal/rule/auth"
 )
 
 // The tests below run Lazuli as a real child process: this test binary

@@ -1,0 +1,58 @@
+package request
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"strconv"
+
+	"github.com/lazuli-storage/lazuli/internal/rule/azerr"
+)
+
+// ReadBody reads a request body of at most limit bytes, the one rule every
+// service reads small bodies (XML, JSON, batches) by: a larger body is 413
+// RequestBodyTooLarge with the limit, and a body that cannot be read is
+// mapped by BodyError.
+func ReadBody(r *http.Request, limit int64) ([]byte, error) {
+	if r.ContentLength > limit {
+		return nil, TooLarge(limit)
+	}
+	body, err := io.ReadAll(io.LimitReader(r.Body, limit+1))
+	if err != nil {
+		return nil, BodyError(err)
+	}
+	if int64(len(body)) > limit {
+		return nil, TooLarge(limit)
+	}
+	return body, nil
+}
+
+// TooLarge is 413 RequestBodyTooLarge naming the limit, as the service
+// reports it.
+func TooLarge(limit int64) error {
+	return azerr.New(azerr.RequestBodyTooLarge).With("MaxLimit", strconv.FormatInt(limit, 10))
+}
+
+// BodyError maps an error met while reading a request body: an Azure
+// error (a checksum, a framing error) stays; a client that went away (its
+// context ended, the body was cut short) stays, so that nothing is
+// answered; anything else the transport reports (malformed chunked
+// encoding, a body longer than its declared length) is the client's fault,
+// 400 InvalidInput, never a 500.
+func BodyError(err error) error {
+	if err == nil {
+		return nil
+	}
+	if _, ok := azerr.As(err); ok {
+		return err
+	}
+	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	var tooBig *http.MaxBytesError
+	if errors.As(err, &tooBig) {
+		return TooLarge(tooBig.Limit)
+	}
+	return azerr.Newf(azerr.InvalidInput, "The request body could not be read: %v.", err)
+}

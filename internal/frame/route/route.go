@@ -1,0 +1,183 @@
+// Package route matches a request to an operation with a declarative table
+// per service, keyed on method, resource level, restype, comp and
+// distinguishing headers (their presence or value) and query parameters.
+// Azure's comp= matrix is large; each service's table is its documentation.
+// Each row also declares who may call its operation (Rule.Access), which
+// Authorize applies: handlers never choose a permission.
+package route
+
+import (
+	"net/http"
+	"net/url"
+	"strings"
+
+	"github.com/lazuli-storage/lazuli/internal/frame/request"
+	"github.com/lazuli-storage/lazuli/internal/rule/auth"
+	"github.com/lazuli-storage/lazuli/internal/rule/azerr"
+)
+
+// Level is how deep a request path goes, as the service defines it (for
+// Blob: service, container, blob).
+type Level int
+
+// Common levels; services may define their own.
+const (
+	Service Level = iota
+	Container
+	Object
+)
+
+// Handler serves one operation; errors are rendered by the caller.
+type Handler func(w http.ResponseWriter, r *http.Request) error
+
+// Rule is one row of a route table.
+type Rule struct {
+	Op      string // operation name, for logs
+	Method  string
+	Level   Level
+	Restype string // required ?restype= value ("" = must be absent)
+	Comp    string // required ?comp= value ("" = must be absent)
+	// Header, when set, must be present (non-empty) on the request, and
+	// equal HeaderValue (ignoring case) when that is set too. Rules with
+	// a Header or When conditions are tried, in table order, before rules
+	// without.
+	Header      string
+	HeaderValue string
+	// NoHeader, when set, must be absent.
+	NoHeader string
+	// When lists further conditions, all of which must hold.
+	When []Cond
+	// AnyRestype accepts the rule whatever ?restype= says.
+	AnyRestype bool
+	// Access is who may call the operation: the SAS permissions, resource
+	// type, public access and key-only rules it needs. Every row declares
+	// one; a row without is refused (500) and fails the route tests.
+	Access *auth.Need
+	Handle Handler
+}
+
+// Cond is one more condition on a request a rule may need: a header or
+// query parameter present, absent, or equal to a value (ignoring case).
+type Cond struct {
+	Name   string // header or query parameter name
+	Query  bool   // Name is a query parameter
+	Value  string // required value, ignoring case ("" for any non-empty)
+	Absent bool   // Name must be absent or empty
+}
+
+// HeaderIs holds when header name equals value, ignoring case.
+func HeaderIs(name, value string) Cond { return Cond{Name: name, Value: value} }
+
+// HeaderSet holds when header name is present and not empty.
+func HeaderSet(name string) Cond { return Cond{Name: name} }
+
+// HeaderUnset holds when header name is absent or empty.
+func HeaderUnset(name string) Cond { return Cond{Name: name, Absent: true} }
+
+// QueryIs holds when query parameter name equals value, ignoring case.
+func QueryIs(name, value string) Cond { return Cond{Name: name, Query: true, Value: value} }
+
+// QuerySet holds when query parameter name is present and not empty.
+func QuerySet(name string) Cond { return Cond{Name: name, Query: true} }
+
+func (c Cond) holds(q url.Values, h http.Header) bool {
+	v := h.Get(c.Name)
+	if c.Query {
+		v = q.Get(c.Name)
+	}
+	switch {
+	case c.Absent:
+		return v == ""
+	case c.Value != "":
+		return strings.EqualFold(v, c.Value)
+	}
+	return v != ""
+}
+
+// specific reports whether the rule has conditions beyond method, level,
+// restype and comp, which make it tried first.
+func (r *Rule) specific() bool { return r.Header != "" || len(r.When) > 0 }
+
+// conditionsHold reports whether the request meets the rule's header and
+// query conditions.
+func (r *Rule) conditionsHold(q url.Values, h http.Header) bool {
+	if r.NoHeader != "" && h.Get(r.NoHeader) != "" {
+		return false
+	}
+	if r.Header != "" {
+		v := h.Get(r.Header)
+		if v == "" || (r.HeaderValue != "" && !strings.EqualFold(v, r.HeaderValue)) {
+			return false
+		}
+	}
+	for _, c := range r.When {
+		if !c.holds(q, h) {
+			return false
+		}
+	}
+	return true
+}
+
+// Table is a service's route table.
+type Table []Rule
+
+// Match finds the rule for r at level and records its operation in the
+// request's Info (request.Route), whose hook may answer instead of the rule. No rule for the method and level
+// gives 405 UnsupportedHttpVerb when another method would match, otherwise
+// 400 InvalidQueryParameterValue naming comp (or restype).
+func (t Table) Match(r *http.Request, level Level) (*Rule, error) {
+	rule, err := t.Lookup(r.Method, level, r.URL.Query(), r.Header)
+	if err != nil {
+		return nil, err
+	}
+	if err := request.Route(r.Context(), rule.Op, rule.Access); err != nil {
+		return nil, err
+	}
+	return rule, nil
+}
+
+// Lookup finds the rule for a request of method at level with query q and
+// headers h, recording nothing: Match for requests, and for the parts of a
+// batch that are not requests of their own.
+func (t Table) Lookup(method string, level Level, q url.Values, h http.Header) (*Rule, error) {
+	restype, comp := q.Get("restype"), q.Get("comp")
+	var fallback *Rule
+	methodSeen := false
+	for i := range t {
+		rule := &t[i]
+		if rule.Level != level || (!rule.AnyRestype && rule.Restype != restype) || rule.Comp != comp {
+			continue
+		}
+		if rule.Method != method {
+			continue
+		}
+		methodSeen = true
+		if !rule.conditionsHold(q, h) {
+			continue
+		}
+		if rule.specific() {
+			return rule, nil
+		}
+		if fallback == nil {
+			fallback = rule
+		}
+	}
+	if fallback != nil {
+		return fallback, nil
+	}
+	if methodSeen {
+		return nil, azerr.New(azerr.InvalidHeaderValue)
+	}
+	for i := range t {
+		if t[i].Level == level && t[i].Comp == comp && (t[i].AnyRestype || t[i].Restype == restype) {
+			return nil, azerr.New(azerr.UnsupportedHttpVerb)
+		}
+	}
+	if comp != "" {
+		return nil, azerr.InvalidQuery("comp", comp, "")
+	}
+	if restype != "" {
+		return nil, azerr.InvalidQuery("restype", restype, "")
+	}
+	return nil, azerr.New(azerr.UnsupportedHttpVerb)
+}

@@ -1,0 +1,374 @@
+// Package server runs Lazuli's listeners and the middleware chain every
+// service shares: request id, Date and Server headers, the account from the
+// host or path, x-ms-version checking, CORS (preflight and response headers),
+// authentication, panic recovery, access logging, and the one place errors
+// are rendered.
+package server
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/lazuli-storage/lazuli/internal/base/clock"
+	"github.com/lazuli-storage/lazuli/internal/base/guid"
+	"github.com/lazuli-storage/lazuli/internal/engine/store"
+	"github.com/lazuli-storage/lazuli/internal/frame/fault"
+	"github.com/lazuli-storage/lazuli/internal/frame/request"
+	"github.com/lazuli-storage/lazuli/internal/rule/auth"
+	"github.com/lazuli-storage/lazuli/internal/rule/azerr"
+	"github.com/lazuli-storage/lazuli/internal/rule/svcprops"
+)
+
+// NewestVersion is the newest x-ms-version accepted without
+// --skipApiVersionCheck.
+const NewestVersion = "2027-03-07"
+
+// Service is what a storage service plugs into the shared chain.
+type Service interface {
+	// Name is the service: it selects the auth canonicalisation, the
+	// error format and the service properties used for CORS.
+	Name() auth.Service
+	// Handle serves an authenticated request whose request.Info is in the
+	// context. A returned error is rendered by the chain.
+	Handle(w http.ResponseWriter, r *http.Request) error
+}
+
+// Background is implemented by a service with work of its own to do while
+// it runs (the queue's reaper of expired messages): the host calls Run in a
+// goroutine and cancels ctx at shutdown.
+type Background interface {
+	Run(ctx context.Context)
+}
+
+// Options configure the chain.
+type Options struct {
+	Store                  store.Store
+	Auth                   *auth.Authenticator
+	Clock                  clock.Clock
+	SkipAPIVersionCheck    bool
+	DisableProductStyleURL bool
+	// Logger receives internal faults (500s, panics); nil is slog.Default().
+	Logger *slog.Logger
+	// AccessLog receives one line per request; nil for none.
+	AccessLog *slog.Logger
+	// BodyTimeout and WriteTimeout bound how long a request body may stop
+	// arriving and a response stop being read (limits.go); 0 for no bound.
+	BodyTimeout, WriteTimeout time.Duration
+	// Faults are the test-control API's fault rules; nil for none.
+	Faults *fault.Set
+	// Observer learns every answered request (metrics); nil for none.
+	Observer Observer
+}
+
+// Observer is told about every answered request: its service, operation
+// (route table name, "" when unrouted), status, Azure error code, request
+// and response body bytes, and wall-clock duration.
+type Observer interface {
+	Request(service, operation string, status int, code string, in, out int64, d time.Duration)
+}
+
+// ErrorFormat is the error body format of a service.
+func ErrorFormat(svc auth.Service) azerr.Format {
+	if svc == auth.Service("table") {
+		return azerr.JSON
+	}
+	return azerr.XML
+}
+
+// Handler wraps svc in the shared middleware chain.
+func Handler(svc Service, opts Options) http.Handler {
+	if opts.Clock == nil {
+		opts.Clock = clock.Real{}
+	}
+	return &chain{svc: svc, opts: opts,
+		errors:       azerr.Renderer{Format: ErrorFormat(svc.Name()), Logger: opts.Logger, Clock: opts.Clock},
+		props:        svcprops.NewCache(opts.Store, svcprops.CacheLifetime),
+		serverHeader: "Lazuli-" + strings.ToUpper(string(svc.Name())[:1]) + string(svc.Name())[1:] + "/1.0"}
+}
+
+type chain struct {
+	svc          Service
+	opts         Options
+	errors       azerr.Renderer
+	serverHeader string
+	// props serves the CORS rules every GET and HEAD consults.
+	props *svcprops.Cache
+}
+
+// statusWriter remembers the status for the access log.
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+	bytes  int64
+	// began is wall time, for the logged duration: info.Start comes from
+	// the injectable clock, which tests move freely.
+	began time.Time
+	// faultRule is the fault rule that acted on the request (0: none);
+	// cut is set when it closes the connection mid-body (faults.go), after
+	// budget bytes (-1 until the body starts).
+	faultRule int
+	cut       bool
+	budget    int64
+	// writeTimeout bounds each write of the response (limits.go).
+	writeTimeout time.Duration
+}
+
+func (s *statusWriter) WriteHeader(code int) {
+	if s.cut {
+		s.cutWriteHeader(code)
+		return
+	}
+	if s.status == 0 {
+		s.status = code
+	}
+	s.ResponseWriter.WriteHeader(code)
+}
+
+func (s *statusWriter) Write(b []byte) (int, error) {
+	if s.cut {
+		return s.cutWrite(b)
+	}
+	if s.status == 0 {
+		s.status = http.StatusOK
+	}
+	s.extendWrite()
+	n, err := s.ResponseWriter.Write(b)
+	s.bytes += int64(n)
+	return n, err
+}
+
+// ReadFrom keeps the connection's zero-copy path (sendfile) reachable for
+// handlers that stream files.
+func (s *statusWriter) ReadFrom(r io.Reader) (int64, error) {
+	if s.cut {
+		return io.Copy(writerOnly{s}, r)
+	}
+	if s.status == 0 {
+		s.status = http.StatusOK
+	}
+	n, err := s.copyInChunks(s.ResponseWriter, r)
+	s.bytes += n
+	return n, err
+}
+
+// Unwrap lets http.ResponseController reach the connection.
+func (s *statusWriter) Unwrap() http.ResponseWriter { return s.ResponseWriter }
+
+func (c *chain) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
+	w := &statusWriter{ResponseWriter: rw, began: time.Now(), budget: -1, writeTimeout: c.opts.WriteTimeout}
+	// A batch's sub-request comes back through the chain with the batch's
+	// Info in its context: that is its parent.
+	info := &request.Info{ID: guid.New(), Start: c.opts.Clock.Now(), Chain: c, Parent: request.From(r.Context())}
+	if c.opts.Faults != nil {
+		info.Routed = c.routedHook(w, r, info)
+	}
+	// The body is wrapped on a copy of the request: net/http decides from
+	// the original's body type whether an unread body may be discarded
+	// after the answer or must close the connection.
+	wrapped := *r
+	if c.opts.BodyTimeout > 0 && r.Body != nil && r.Body != http.NoBody {
+		wrapped.Body = &progressBody{ReadCloser: r.Body, rc: http.NewResponseController(rw), timeout: c.opts.BodyTimeout}
+	}
+	body := &countingBody{ReadCloser: wrapped.Body}
+	wrapped.Body = body
+	r = &wrapped
+	h := w.Header()
+	h.Set(azerr.RequestIDHeader, info.ID)
+	h.Set("Server", c.serverHeader)
+	h.Set("Date", info.Start.Format(http.TimeFormat))
+	if id := r.Header.Get("X-Ms-Client-Request-Id"); id != "" {
+		h.Set("X-Ms-Client-Request-Id", id)
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			if p == http.ErrAbortHandler {
+				c.logAccess(r, w, info)
+				c.observe(w, info, body.n)
+				panic(p)
+			}
+			c.errors.Panic(w, r, p, w.status != 0)
+		}
+		c.logAccess(r, w, info)
+		c.observe(w, info, body.n)
+	}()
+	r = r.WithContext(request.With(r.Context(), info))
+	if err := c.serve(w, r, info); err != nil && !w.cut {
+		c.errors.Write(w, r, err)
+	}
+	if w.cut {
+		// A fault rule cut the response: drop the connection.
+		panic(http.ErrAbortHandler)
+	}
+}
+
+func (c *chain) serve(w http.ResponseWriter, r *http.Request, info *request.Info) error {
+	if err := c.resolveAccount(r, info); err != nil {
+		return err
+	}
+	if err := c.checkVersion(r, info); err != nil {
+		return err
+	}
+	w.Header().Set("X-Ms-Version", info.Version)
+	if r.Method == http.MethodOptions {
+		return c.preflight(w, r, info)
+	}
+	id, err := c.opts.Auth.Authenticate(r, c.svc.Name(), info.Account)
+	if err != nil {
+		return err
+	}
+	info.Identity = id
+	if origin := r.Header.Get("Origin"); svcprops.ActualApplies(origin, r.Method) {
+		c.corsHeaders(w, r, info, origin)
+	}
+	return c.svc.Handle(w, r)
+}
+
+var versionPattern = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
+
+// checkVersion accepts versions up to NewestVersion and echoes the request's.
+func (c *chain) checkVersion(r *http.Request, info *request.Info) error {
+	v := r.Header.Get("X-Ms-Version")
+	if v == "" && info.Parent != nil {
+		// A batch's sub-request is of the batch's version (checked
+		// already), whatever version its SAS was signed with.
+		info.Version = info.Parent.Version
+		return nil
+	}
+	if v == "" {
+		// SAS requests carry their version in sv (or api-version).
+		v = r.URL.Query().Get("api-version")
+		if v == "" {
+			v = r.URL.Query().Get("sv")
+		}
+	}
+	if v == "" {
+		info.Version = NewestVersion
+		return nil
+	}
+	info.Version = v
+	if c.opts.SkipAPIVersionCheck {
+		return nil
+	}
+	if !versionPattern.MatchString(v) || v > NewestVersion {
+		return azerr.Newf(azerr.InvalidHeaderValue,
+			"The API version %s is not supported by Lazuli. Lazuli supports API versions up to %s; use --skipApiVersionCheck to accept any.",
+			v, NewestVersion).With("HeaderName", "x-ms-version").With("HeaderValue", v)
+	}
+	return nil
+}
+
+// resolveAccount takes the account from a production-style host
+// (account.blob.localhost) or else from the first path segment.
+func (c *chain) resolveAccount(r *http.Request, info *request.Info) error {
+	path := r.URL.Path
+	if acct, ok := c.hostAccount(r.Host); ok {
+		info.Account, info.Path = acct, path
+		return nil
+	}
+	trimmed := strings.TrimPrefix(path, "/")
+	acct, rest, _ := strings.Cut(trimmed, "/")
+	acct = strings.TrimSuffix(acct, "-secondary")
+	if acct == "" {
+		return azerr.New(azerr.InvalidUri)
+	}
+	if _, ok := c.opts.Auth.Accounts.Lookup(acct); !ok {
+		// Azure has no such request (its accounts are host names); this
+		// is Azurite's answer, so that code written against it runs.
+		return azerr.Newf(azerr.InvalidOperation, "Invalid storage account.")
+	}
+	info.Account, info.PathStyle = acct, true
+	if rest != "" || strings.HasSuffix(trimmed, "/") {
+		info.Path = "/" + rest
+	}
+	return nil
+}
+
+func (c *chain) hostAccount(host string) (string, bool) {
+	if c.opts.DisableProductStyleURL {
+		return "", false
+	}
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	if net.ParseIP(host) != nil {
+		return "", false
+	}
+	label, rest, ok := strings.Cut(host, ".")
+	if !ok || rest == "" {
+		return "", false
+	}
+	label = strings.TrimSuffix(label, "-secondary")
+	_, known := c.opts.Auth.Accounts.Lookup(label)
+	return label, known
+}
+
+func (c *chain) preflight(w http.ResponseWriter, r *http.Request, info *request.Info) error {
+	origin := r.Header.Get("Origin")
+	method := r.Header.Get("Access-Control-Request-Method")
+	if origin == "" {
+		return azerr.MissingHeader("Origin")
+	}
+	if method == "" {
+		return azerr.MissingHeader("Access-Control-Request-Method")
+	}
+	props, err := svcprops.Get(r.Context(), c.opts.Store, info.Account, string(c.svc.Name()))
+	if err != nil {
+		return err
+	}
+	out, ok := props.Preflight(r.Header, origin, method)
+	if !ok {
+		return azerr.New(azerr.CorsPreflightFailure)
+	}
+	for k, v := range out {
+		w.Header()[k] = v
+	}
+	w.WriteHeader(http.StatusOK)
+	return nil
+}
+
+// corsHeaders adds the CORS response headers the rules give; failures to
+// read the rules only cost the headers, never the request.
+func (c *chain) corsHeaders(w http.ResponseWriter, r *http.Request, info *request.Info, origin string) {
+	props, err := c.props.Get(r.Context(), info.Account, string(c.svc.Name()))
+	if err != nil {
+		return
+	}
+	for k, v := range props.Actual(origin, r.Method) {
+		w.Header()[k] = v
+	}
+}
+
+func (c *chain) logAccess(r *http.Request, w *statusWriter, info *request.Info) {
+	if c.opts.AccessLog == nil {
+		return
+	}
+	status := w.status
+	if status == 0 {
+		status = http.StatusOK
+	}
+	c.opts.AccessLog.LogAttrs(context.Background(), slog.LevelInfo, "request",
+		slog.String("service", string(c.svc.Name())),
+		slog.String("request_id", info.ID),
+		slog.String("operation", info.Op),
+		slog.String("method", r.Method),
+		slog.String("url", r.URL.RequestURI()),
+		slog.Int("status", status),
+		slog.String("error_code", w.Header().Get(azerr.ErrorCodeHeader)),
+		slog.Int64("bytes", w.bytes),
+		slog.Duration("duration", time.Since(w.began)),
+		faultAttr(w))
+}
+
+// faultAttr marks an access-log line whose answer a fault rule injected.
+func faultAttr(w *statusWriter) slog.Attr {
+	if w.faultRule == 0 {
+		return slog.Attr{}
+	}
+	return slog.Int("fault_rule", w.faultRule)
+}

@@ -1,0 +1,182 @@
+package azerr
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"github.com/lazuli-storage/lazuli/internal/base/xmlw"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"runtime/debug"
+	"strconv"
+	"syscall"
+	"time"
+
+	"github.com/lazuli-storage/lazuli/internal/base/clock"
+)
+
+// Format is the body encoding of an error response.
+type Format int
+
+// Formats: XML for Blob, Queue and File; JSON (OData) for Table.
+const (
+	XML Format = iota
+	JSON
+)
+
+// RequestIDHeader is the response header that carries the request id; the
+// middleware sets it before any handler runs and the renderer reads it back.
+const RequestIDHeader = "x-ms-request-id"
+
+// ErrorCodeHeader names the error code on every error response.
+const ErrorCodeHeader = "x-ms-error-code"
+
+// TimeLayout is the service's instant format in error messages.
+const TimeLayout = "2006-01-02T15:04:05.0000000Z"
+
+// Renderer writes error responses. It is built once per service with the
+// host's logger and clock, so that internal faults are logged where the
+// operator looks and the Time line of a message is the server's time (the
+// clock tests drive), like the Date header.
+type Renderer struct {
+	Format Format
+	// Logger receives internal faults (500) and, at debug level, errors not
+	// answered because the client went away; nil is slog.Default().
+	Logger *slog.Logger
+	// Clock stamps the Time line of the message; nil is the system clock.
+	Clock clock.Clock
+}
+
+func (rd Renderer) logger() *slog.Logger {
+	if rd.Logger == nil {
+		return slog.Default()
+	}
+	return rd.Logger
+}
+
+func (rd Renderer) now() time.Time {
+	if rd.Clock == nil {
+		return time.Now().UTC()
+	}
+	return rd.Clock.Now().UTC()
+}
+
+// log writes one record through the logger, stamped with the clock's time
+// rather than the wall clock, so that a fault's log line and its response
+// tell the same time.
+func (rd Renderer) log(ctx context.Context, level slog.Level, msg string, args ...any) {
+	c := rd.Clock
+	if c == nil {
+		c = clock.Real{}
+	}
+	clock.Log(ctx, rd.logger(), c, level, msg, args...)
+}
+
+// Panic answers a request whose handler panicked with p: the panic and its
+// stack are logged as an internal fault, and, when the handler had not
+// started its response (started false), the client gets 500 InternalError.
+func (rd Renderer) Panic(w http.ResponseWriter, r *http.Request, p any, started bool) {
+	rd.log(r.Context(), slog.LevelError, "panic in handler", "request_id", w.Header().Get(RequestIDHeader),
+		"method", r.Method, "url", r.URL.String(), "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+	if !started {
+		rd.Write(w, r, New(InternalError))
+	}
+}
+
+// Write renders err as the response. Non-Azure errors become 500
+// InternalError and are logged with the request id; their text is never sent.
+// HEAD requests and 304 responses carry no body. Nothing is written when the
+// client went away (ClientGone).
+func (rd Renderer) Write(w http.ResponseWriter, r *http.Request, err error) {
+	if ClientGone(r, err) {
+		// There is nobody to answer and nothing went wrong here.
+		rd.log(r.Context(), slog.LevelDebug, "client went away", "request_id", w.Header().Get(RequestIDHeader), "error", err)
+		return
+	}
+	e, ok := As(err)
+	if !ok {
+		rd.log(r.Context(), slog.LevelError, "internal error", "request_id", w.Header().Get(RequestIDHeader),
+			"method", r.Method, "path", r.URL.Path, "error", err)
+		e = New(InternalError)
+	}
+	h := w.Header()
+	for k, vs := range e.Header {
+		h[k] = vs
+	}
+	h.Set(ErrorCodeHeader, e.Code)
+	if r.Method == http.MethodHead || e.Status == http.StatusNotModified {
+		h.Del("Content-Type")
+		w.WriteHeader(e.Status)
+		return
+	}
+	body := Body(e, h.Get(RequestIDHeader), rd.now(), rd.Format)
+	if rd.Format == JSON {
+		h.Set("Content-Type", "application/json;odata=minimalmetadata;streaming=true;charset=utf-8")
+	} else {
+		h.Set("Content-Type", "application/xml")
+	}
+	h.Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(e.Status)
+	_, _ = w.Write(body)
+}
+
+// FullMessage is the message text as the service sends it: the human text,
+// then the request id and time on their own lines.
+func FullMessage(e *Error, requestID string, now time.Time) string {
+	return e.Message + "\nRequestId:" + requestID + "\nTime:" + now.Format(TimeLayout)
+}
+
+// Body encodes the error body in the given format.
+func Body(e *Error, requestID string, now time.Time, format Format) []byte {
+	msg := FullMessage(e, requestID, now)
+	if format == JSON {
+		var doc struct {
+			Err struct {
+				Code    string `json:"code"`
+				Message struct {
+					Lang  string `json:"lang"`
+					Value string `json:"value"`
+				} `json:"message"`
+			} `json:"odata.error"`
+		}
+		doc.Err.Code = e.Code
+		doc.Err.Message.Lang = "en-US"
+		doc.Err.Message.Value = msg
+		b, _ := json.Marshal(doc)
+		return b
+	}
+	// Messages keep their "\nRequestId:" lines literal.
+	x := xmlw.New(xmlw.DeclLower, xmlw.KeepNewlines)
+	x.Open("Error")
+	x.Elem("Code", e.Code)
+	x.Elem("Message", msg)
+	for _, d := range e.Details {
+		x.Elem(d.Name, d.Value)
+	}
+	x.Close("Error")
+	return x.Bytes()
+}
+
+// ClientGone is the one rule for "the client went away": it reports
+// whether err, met while serving r, only says that the client disconnected,
+// so that there is nobody to answer and nothing to warn about. That is so
+// when the connection broke (EPIPE, ECONNRESET, a closed connection), when
+// the request body was cut short (io.ErrUnexpectedEOF), and, once the
+// request's context has ended, when err is that context's error or a
+// network operation's error (a write to the connection that timed out).
+// Any other error is a fault, even if the client has also gone.
+func ClientGone(r *http.Request, err error) bool {
+	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.EPIPE) ||
+		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, net.ErrClosed) {
+		return true
+	}
+	ctxErr := r.Context().Err()
+	if ctxErr == nil {
+		return false
+	}
+	var opErr *net.OpError
+	return errors.Is(err, ctxErr) || errors.As(err, &opErr)
+}

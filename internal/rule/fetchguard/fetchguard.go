@@ -1,0 +1,269 @@
+// Package fetchguard decides which hosts the server may fetch a copy source
+// from (Copy Blob, Copy Blob From URL, Put Blob/Block/Page From URL, Append
+// Block From URL), so that a caller who may write one container cannot make
+// the server read an internal address and store the answer.
+//
+// The policy (--copySourceAllow):
+//   - a list of host patterns ("example.com", "*.example.com", an IP or a
+//     CIDR such as 10.0.0.0/8); "*" allows every host;
+//   - with no list, every host while all the server's listeners are bound to
+//     loopback (a local emulator, where copying from a local test server is
+//     useful), and only public addresses once any listener is bound to
+//     another address (a shared server): loopback, link-local, private,
+//     unique-local, CGNAT, unspecified and multicast addresses are refused.
+//
+// The server's own listeners are always allowed. Addresses are checked
+// after name resolution, in the dialer, so a name that resolves to an
+// internal address is refused however it is spelled, and every redirect is
+// checked again.
+package fetchguard
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/netip"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/lazuli-storage/lazuli/internal/rule/azerr"
+)
+
+// Guard is one server's copy-source policy. The zero value allows every
+// host.
+type Guard struct {
+	allowAll   bool
+	publicOnly bool
+	hosts      []string       // exact names and "*.suffix" patterns
+	prefixes   []netip.Prefix // IPs and CIDRs
+	mu         sync.RWMutex
+	self       map[netip.AddrPort]bool // this server's bound listeners
+}
+
+// New builds the policy from --copySourceAllow (empty for the default)
+// and whether every listener is bound to loopback.
+func New(allow []string, allLoopback bool) *Guard {
+	g := &Guard{}
+	for _, a := range allow {
+		a = strings.ToLower(strings.TrimSpace(a))
+		switch {
+		case a == "":
+		case a == "*":
+			g.allowAll = true
+		case strings.Contains(a, "/"):
+			if p, err := netip.ParsePrefix(a); err == nil {
+				g.prefixes = append(g.prefixes, p.Masked())
+			}
+		default:
+			if ip, err := netip.ParseAddr(a); err == nil {
+				g.prefixes = append(g.prefixes, netip.PrefixFrom(ip, ip.BitLen()))
+			} else {
+				g.hosts = append(g.hosts, a)
+			}
+		}
+	}
+	if len(allow) == 0 {
+		g.allowAll = allLoopback
+		g.publicOnly = !allLoopback
+	}
+	return g
+}
+
+// OrLocal returns g, or when g is nil the policy of a local emulator
+// (every host allowed), for services built without one (tests).
+func OrLocal(g *Guard) *Guard {
+	if g == nil {
+		return New(nil, true)
+	}
+	return g
+}
+
+// SetSelf records the server's bound listener addresses, which are always
+// allowed (the Blob service reads File service sources over HTTP).
+func (g *Guard) SetSelf(addrs []string) {
+	self := map[netip.AddrPort]bool{}
+	for _, a := range addrs {
+		if ap, err := netip.ParseAddrPort(a); err == nil {
+			self[ap] = true
+		}
+	}
+	g.mu.Lock()
+	g.self = self
+	g.mu.Unlock()
+}
+
+func (g *Guard) isSelf(ap netip.AddrPort) bool {
+	g.mu.RLock()
+	defer g.mu.RUnlock()
+	for s := range g.self {
+		if s.Port() != ap.Port() {
+			continue
+		}
+		// A listener on the unspecified address is reached on any local
+		// address; a loopback one on loopback.
+		if s.Addr() == ap.Addr().Unmap() || s.Addr().IsUnspecified() && (ap.Addr().IsLoopback() || isLocal(ap.Addr())) ||
+			s.Addr().IsLoopback() && ap.Addr().IsLoopback() {
+			return true
+		}
+	}
+	return false
+}
+
+// isLocal reports whether ip is an address of this machine.
+func isLocal(ip netip.Addr) bool {
+	addrs, err := net.InterfaceAddrs()
+	if err != nil {
+		return false
+	}
+	for _, a := range addrs {
+		if n, ok := a.(*net.IPNet); ok {
+			if local, ok := netip.AddrFromSlice(n.IP); ok && local.Unmap() == ip.Unmap() {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Public reports whether ip is an address on the public internet: not
+// loopback, link-local, private (RFC 1918, unique-local), CGNAT,
+// unspecified, multicast or otherwise special.
+func Public(ip netip.Addr) bool {
+	ip = ip.Unmap()
+	switch {
+	case !ip.IsValid(), ip.IsLoopback(), ip.IsLinkLocalUnicast(), ip.IsLinkLocalMulticast(), ip.IsPrivate(),
+		ip.IsUnspecified(), ip.IsMulticast(), ip.IsInterfaceLocalMulticast():
+		return false
+	}
+	for _, p := range special {
+		if p.Contains(ip) {
+			return false
+		}
+	}
+	return true
+}
+
+// special are the other blocks that are not public addresses.
+var special = []netip.Prefix{
+	netip.MustParsePrefix("0.0.0.0/8"), netip.MustParsePrefix("100.64.0.0/10"), netip.MustParsePrefix("192.0.0.0/24"),
+	netip.MustParsePrefix("198.18.0.0/15"), netip.MustParsePrefix("240.0.0.0/4"), netip.MustParsePrefix("64:ff9b:1::/48"),
+	netip.MustParsePrefix("100::/64"), netip.MustParsePrefix("2001::/23"),
+}
+
+// refused is the answer for a source the policy does not allow.
+func refused(what string) error {
+	return azerr.Newf(azerr.CannotVerifyCopySource,
+		"The copy source %s is not allowed: this server fetches copy sources only from hosts --copySourceAllow names (by default, public addresses once it listens beyond loopback).", what).
+		WithStatus(http.StatusForbidden)
+}
+
+// ErrRefused marks a dial the policy refused, for callers to tell it apart
+// from a network failure.
+var ErrRefused = errors.New("fetchguard: address refused")
+
+// checkName checks a host name against the list, before resolution.
+func (g *Guard) checkName(host string) error {
+	if g.allowAll || g.publicOnly {
+		return nil
+	}
+	host = strings.ToLower(strings.TrimSuffix(host, "."))
+	if ip, err := netip.ParseAddr(host); err == nil {
+		return g.checkListedIP(ip, host)
+	}
+	for _, h := range g.hosts {
+		if h == host || strings.HasPrefix(h, "*.") && strings.HasSuffix(host, h[1:]) {
+			return nil
+		}
+	}
+	if len(g.prefixes) > 0 {
+		return nil // the resolved addresses are checked against the prefixes
+	}
+	return refused(host)
+}
+
+func (g *Guard) checkListedIP(ip netip.Addr, what string) error {
+	for _, p := range g.prefixes {
+		if p.Contains(ip.Unmap()) {
+			return nil
+		}
+	}
+	return refused(what)
+}
+
+// checkAddr checks a resolved address just before connecting to it.
+func (g *Guard) checkAddr(host string, ap netip.AddrPort) error {
+	switch {
+	case g.allowAll, g.isSelf(ap):
+		return nil
+	case g.publicOnly:
+		if Public(ap.Addr()) {
+			return nil
+		}
+		return fmt.Errorf("%w: %s resolves to %s", ErrRefused, host, ap.Addr())
+	}
+	if len(g.hosts) > 0 && g.checkName(host) == nil {
+		if _, err := netip.ParseAddr(host); err != nil {
+			return nil // allowed by name
+		}
+	}
+	if g.checkListedIP(ap.Addr(), host) == nil {
+		return nil
+	}
+	return fmt.Errorf("%w: %s (%s)", ErrRefused, host, ap.Addr())
+}
+
+// Client returns an HTTP client that enforces the policy on every
+// connection and redirect.
+func (g *Guard) Client(timeout time.Duration) *http.Client {
+	dialer := &net.Dialer{Timeout: 30 * time.Second}
+	transport := http.DefaultTransport.(*http.Transport).Clone()
+	transport.Proxy = nil
+	transport.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
+		host, _, err := net.SplitHostPort(addr)
+		if err != nil {
+			return nil, err
+		}
+		d := *dialer
+		d.ControlContext = func(_ context.Context, _, address string, _ syscall.RawConn) error {
+			ap, err := netip.ParseAddrPort(address)
+			if err != nil {
+				return err
+			}
+			return g.checkAddr(host, ap)
+		}
+		return d.DialContext(ctx, network, addr)
+	}
+	return &http.Client{Timeout: timeout, Transport: transport,
+		CheckRedirect: func(req *http.Request, via []*http.Request) error {
+			if len(via) >= 10 {
+				return errors.New("stopped after 10 redirects")
+			}
+			if err := g.CheckURL(req.URL.Hostname()); err != nil {
+				return fmt.Errorf("%w: redirect to %s", ErrRefused, req.URL.Host)
+			}
+			return nil
+		}}
+}
+
+// CheckURL checks a source URL's host name before any connection, so
+// that a host the list does not name is refused with the service's code.
+func (g *Guard) CheckURL(host string) error {
+	if g == nil {
+		return nil
+	}
+	return g.checkName(host)
+}
+
+// Refusal turns an error from the guarded client into the answer the
+// service gives: 403 CannotVerifyCopySource for a refused address, nil for
+// any other error.
+func Refusal(err error, host string) error {
+	if errors.Is(err, ErrRefused) {
+		return refused(host)
+	}
+	return nil
+}

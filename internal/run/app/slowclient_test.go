@@ -1,0 +1,185 @@
+package app_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob"
+
+	"github.com/lazuli-storage/lazuli/internal/check/lazulitest"
+	"github.com/lazuli-storage/lazuli/internal/rule/auth"
+	"github.com/lazuli-storage/lazuli/internal/run/config"
+)
+
+// startWithLimits runs Lazuli with short stall timeouts and a connection cap.
+func startWithLimits(t *testing.T, body, write time.Duration, maxConns int) *lazulitest.Instance {
+	return lazulitest.Start(t, lazulitest.Options{InMemory: true, Services: []string{"blob"}, Configure: func(c *config.Config) {
+		c.BodyTimeout, c.WriteTimeout, c.MaxConns = body, write, maxConns
+	}})
+}
+
+// stalledUpload opens a connection, sends a signed Put Blob's headers for a
+// 1,000,000-byte body and 10 bytes of it, and stops.
+func stalledUpload(t *testing.T, blobURL, name string) net.Conn {
+	t.Helper()
+	u, _ := url.Parse(blobURL + "stall/" + name)
+	req, _ := http.NewRequest(http.MethodPut, u.String(), nil)
+	req.ContentLength = 1_000_000
+	req.Header.Set("x-ms-blob-type", "BlockBlob")
+	req.Header.Set("x-ms-version", "2025-01-05")
+	req.Header.Set("x-ms-date", time.Now().UTC().Format(http.TimeFormat))
+	req.Header.Set("Content-Length", "1000000")
+	auth.SignSharedKey(req, auth.Blob, lazulitest.Account, lazulitest.KeyBytes())
+	conn, err := net.Dial("tcp", u.Host)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "PUT %s HTTP/1.1\r\nHost: %s\r\n", u.RequestURI(), u.Host)
+	for k, vs := range req.Header {
+		for _, v := range vs {
+			fmt.Fprintf(&b, "%s: %s\r\n", k, v)
+		}
+	}
+	b.WriteString("\r\n0123456789")
+	if _, err := conn.Write([]byte(b.String())); err != nil {
+		t.Fatal(err)
+	}
+	return conn
+}
+
+// TestStalledUploadsAreReleased: 200 uploads that stop sending their body
+// are dropped once BodyTimeout passes without progress, and none of them
+// leaves a blob behind. Before, they held their handlers for minutes.
+func TestStalledUploadsAreReleased(t *testing.T) {
+	in := startWithLimits(t, time.Second, time.Minute, 0)
+	client, err := azblob.NewClientFromConnectionString(in.ConnectionString, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := client.CreateContainer(context.Background(), "stall", nil); err != nil {
+		t.Fatal(err)
+	}
+	const stalled = 200
+	conns := make([]net.Conn, stalled)
+	for i := range conns {
+		conns[i] = stalledUpload(t, in.BlobURL, fmt.Sprintf("b%d", i))
+	}
+	began := time.Now()
+	var wg sync.WaitGroup
+	for _, c := range conns {
+		wg.Go(func() {
+			defer c.Close()
+			_ = c.SetReadDeadline(time.Now().Add(30 * time.Second))
+			_, _ = io.Copy(io.Discard, c) // returns when the server drops the connection
+		})
+	}
+	wg.Wait()
+	held := time.Since(began)
+	if held > 25*time.Second {
+		t.Fatalf("200 stalled uploads held the server %v", held)
+	}
+	t.Logf("200 stalled uploads released after %v (BodyTimeout 1s)", held.Round(10*time.Millisecond))
+	pager := client.NewListBlobsFlatPager("stall", nil)
+	page, err := pager.NextPage(context.Background())
+	if err != nil || len(page.Segment.BlobItems) != 0 {
+		t.Fatalf("stalled uploads left %d blobs (%v)", len(page.Segment.BlobItems), err)
+	}
+	// A slow upload that keeps moving is not cut: a byte every 300 ms for
+	// 3 s with a 1 s timeout.
+	conn := stalledUpload(t, in.BlobURL, "slow")
+	defer conn.Close()
+	for i := 0; i < 10; i++ {
+		time.Sleep(300 * time.Millisecond)
+		if _, err := conn.Write([]byte("x")); err != nil {
+			t.Fatalf("a slow but moving upload was cut after %d bytes: %v", 10+i, err)
+		}
+	}
+}
+
+// TestUnreadDownloadIsAbandoned: a client that stops reading a large
+// download is dropped once WriteTimeout passes without progress.
+func TestUnreadDownloadIsAbandoned(t *testing.T) {
+	in := startWithLimits(t, time.Minute, time.Second, 0)
+	client, _ := azblob.NewClientFromConnectionString(in.ConnectionString, nil)
+	ctx := context.Background()
+	if _, err := client.CreateContainer(ctx, "big", nil); err != nil {
+		t.Fatal(err)
+	}
+	data := bytes.Repeat([]byte("0123456789abcdef"), 4<<20) // 64 MiB
+	if _, err := client.UploadBuffer(ctx, "big", "b", data, nil); err != nil {
+		t.Fatal(err)
+	}
+	u, _ := url.Parse(in.BlobURL + "big/b")
+	req, _ := http.NewRequest(http.MethodGet, u.String(), nil)
+	req.Header.Set("x-ms-version", "2025-01-05")
+	req.Header.Set("x-ms-date", time.Now().UTC().Format(http.TimeFormat))
+	auth.SignSharedKey(req, auth.Blob, lazulitest.Account, lazulitest.KeyBytes())
+	conn, err := net.Dial("tcp", u.Host)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if err := req.Write(conn); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(4 * time.Second) // read nothing
+	resp, err := http.ReadResponse(bufio.NewReader(conn), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, _ := io.Copy(io.Discard, resp.Body)
+	if n >= int64(len(data)) {
+		t.Fatalf("the whole %d bytes arrived after the client stalled past WriteTimeout", n)
+	}
+}
+
+// TestConnectionCap: past MaxConns, a new connection waits to be accepted
+// until one closes.
+func TestConnectionCap(t *testing.T) {
+	in := startWithLimits(t, time.Minute, time.Minute, 2)
+	host := strings.TrimPrefix(strings.SplitN(in.BlobURL, "/", 4)[2], "")
+	held := []net.Conn{}
+	for i := 0; i < 2; i++ {
+		c, err := net.Dial("tcp", host)
+		if err != nil {
+			t.Fatal(err)
+		}
+		held = append(held, c)
+		fmt.Fprintf(c, "GET /devstoreaccount1?comp=list HTTP/1.1\r\nHost: %s\r\n\r\n", host)
+		resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+	}
+	third, err := net.Dial("tcp", host) // the kernel completes the handshake; Lazuli does not accept yet
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer third.Close()
+	fmt.Fprintf(third, "GET /devstoreaccount1?comp=list HTTP/1.1\r\nHost: %s\r\n\r\n", host)
+	_ = third.SetReadDeadline(time.Now().Add(time.Second))
+	if _, err := http.ReadResponse(bufio.NewReader(third), nil); err == nil {
+		t.Fatal("a third connection was served while two were open under MaxConns 2")
+	}
+	held[0].Close()
+	_ = third.SetReadDeadline(time.Now().Add(10 * time.Second))
+	r := bufio.NewReader(third)
+	if resp, err := http.ReadResponse(r, nil); err != nil {
+		t.Fatalf("the third connection was not served once a slot freed: %v", err)
+	} else {
+		resp.Body.Close()
+	}
+	held[1].Close()
+}

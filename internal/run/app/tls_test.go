@@ -1,0 +1,140 @@
+package app_test
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/pem"
+	"io"
+	"math/big"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
+	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob"
+	"software.sslmate.com/src/go-pkcs12"
+
+	"github.com/lazuli-storage/lazuli/internal/check/lazulitest"
+	"github.com/lazuli-storage/lazuli/internal/run/config"
+)
+
+// selfSigned makes a certificate for 127.0.0.1 and localhost.
+func selfSigned(t *testing.T) (*ecdsa.PrivateKey, *x509.Certificate) {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{
+		SerialNumber: big.NewInt(1),
+		Subject:      pkix.Name{CommonName: "lazuli test"},
+		NotBefore:    time.Now().Add(-time.Hour),
+		NotAfter:     time.Now().Add(time.Hour),
+		IPAddresses:  []net.IP{net.ParseIP("127.0.0.1")},
+		DNSNames:     []string{"localhost"},
+		KeyUsage:     x509.KeyUsageDigitalSignature,
+		ExtKeyUsage:  []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cert, err := x509.ParseCertificate(der)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return key, cert
+}
+
+func writePEM(t *testing.T, key *ecdsa.PrivateKey, cert *x509.Certificate) (certPath, keyPath string) {
+	t.Helper()
+	dir := t.TempDir()
+	certPath, keyPath = filepath.Join(dir, "cert.pem"), filepath.Join(dir, "key.pem")
+	keyDER, err := x509.MarshalECPrivateKey(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(certPath, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: cert.Raw}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(keyPath, pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: keyDER}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return certPath, keyPath
+}
+
+// roundTripOverTLS uploads and downloads a blob with azblob trusting only cert.
+func roundTripOverTLS(t *testing.T, in *lazulitest.Instance, cert *x509.Certificate) {
+	t.Helper()
+	if !strings.HasPrefix(in.BlobURL, "https://") {
+		t.Fatalf("blob endpoint %s is not https", in.BlobURL)
+	}
+	pool := x509.NewCertPool()
+	pool.AddCert(cert)
+	httpClient := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}}}
+	cred, err := azblob.NewSharedKeyCredential(lazulitest.Account, lazulitest.Key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	client, err := azblob.NewClientWithSharedKeyCredential(in.BlobURL, cred, &azblob.ClientOptions{
+		ClientOptions: azcore.ClientOptions{Transport: httpClient, Retry: policy.RetryOptions{MaxRetries: -1}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if _, err := client.CreateContainer(ctx, "secure", nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := client.UploadBuffer(ctx, "secure", "hello.txt", []byte("over tls"), nil); err != nil {
+		t.Fatal(err)
+	}
+	resp, err := client.DownloadStream(ctx, "secure", "hello.txt", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if got, _ := io.ReadAll(resp.Body); string(got) != "over tls" {
+		t.Errorf("downloaded %q", got)
+	}
+	// A plain-HTTP request to the TLS port must not be served.
+	plain := strings.Replace(in.BlobURL, "https://", "http://", 1)
+	if r, err := http.Get(plain); err == nil {
+		if r.StatusCode < 400 {
+			t.Errorf("plain HTTP answered %d on the TLS port", r.StatusCode)
+		}
+		r.Body.Close()
+	}
+}
+
+func TestTLSWithPEM(t *testing.T) {
+	key, cert := selfSigned(t)
+	certPath, keyPath := writePEM(t, key, cert)
+	in := lazulitest.Start(t, lazulitest.Options{Services: []string{"blob"},
+		Configure: func(c *config.Config) { c.Cert, c.Key = certPath, keyPath }})
+	roundTripOverTLS(t, in, cert)
+}
+
+func TestTLSWithPFX(t *testing.T) {
+	key, cert := selfSigned(t)
+	pfx, err := pkcs12.Modern.Encode(key, cert, nil, "s3cret")
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "cert.pfx")
+	if err := os.WriteFile(path, pfx, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	in := lazulitest.Start(t, lazulitest.Options{Services: []string{"blob"},
+		Configure: func(c *config.Config) { c.Cert, c.Pwd = path, "s3cret" }})
+	roundTripOverTLS(t, in, cert)
+}

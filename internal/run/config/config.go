@@ -1,0 +1,253 @@
+// Package config turns command-line flags and environment variables into one
+// Config. Flag names and meanings are Azurite's, so a script or compose file
+// that ran Azurite runs Lazuli by swapping the command; Lazuli-only settings
+// (the store URL, the File service) follow the same style.
+package config
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"github.com/lazuli-storage/lazuli/internal/frame/server"
+	"io"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/lazuli-storage/lazuli/internal/frame/liveness"
+	"github.com/lazuli-storage/lazuli/internal/rule/auth"
+)
+
+// Endpoint is where one service listens.
+type Endpoint struct {
+	Host string
+	Port int // 0 picks a free port
+}
+
+// Addr is the listen address.
+func (e Endpoint) Addr() string { return fmt.Sprintf("%s:%d", e.Host, e.Port) }
+
+// Config is everything the server needs to start.
+type Config struct {
+	Blob, Queue, Table, File Endpoint
+	// SMB is the File service's SMB endpoint; it runs with the File service
+	// or alone (--services smb), over the same store.
+	SMB Endpoint
+	// SMBOpenExpiry is how long the SMB opens of a node that stops (a
+	// crash, a lost database connection) keep blocking other nodes: each
+	// node renews its liveness every third of it (package liveness).
+	SMBOpenExpiry time.Duration
+	// Location is the data directory (Azurite's --location).
+	Location string
+	// InMemory keeps everything in memory (Azurite's --inMemoryPersistence).
+	InMemory bool
+	// Store is an explicit store URL (memory:, sqlite:PATH, postgres://...);
+	// empty means derived from Location and InMemory.
+	Store string
+	// BodyTimeout, WriteTimeout and MaxConns protect a shared server from
+	// clients that stall (server/limits.go).
+	BodyTimeout, WriteTimeout time.Duration
+	MaxConns                  int
+	// BlobVersioning turns blob versioning on for every account whose
+	// service properties do not say (--blobVersioning).
+	BlobVersioning bool
+	// CopySourceAllow lists the hosts copy sources may be fetched from
+	// (--copySourceAllow); empty means the default policy (fetchguard).
+	CopySourceAllow []string
+	// EncryptionScopes are the Blob encryption scopes every account has
+	// (--encryptionScopes); Azure creates them in the management plane.
+	EncryptionScopes []string
+	// PremiumAccounts are the accounts served as premium page blob
+	// accounts (--premiumAccounts): page blobs have tiers P4 to P80.
+	PremiumAccounts []string
+	// PostgresConns sizes the connection pools of the postgres engines
+	// (0: pgx's default).
+	PostgresConns int
+	// Loose ignores request headers for features Lazuli does not implement
+	// instead of rejecting them (Azurite's --loose).
+	Loose bool
+	// SkipAPIVersionCheck accepts any x-ms-version.
+	SkipAPIVersionCheck bool
+	// DisableProductStyleURL treats the first host label as never naming an account.
+	DisableProductStyleURL bool
+	Silent                 bool
+	DebugLog               string // file for the debug log, "" for none
+	Cert, Key, Pwd         string
+	Accounts               *auth.Accounts
+	// OAuth accepts Bearer tokens when set (--oauth basic, --oauthKeys).
+	OAuth *auth.OAuth
+	// Services lists the services to start; empty means all.
+	Services []string
+	// Admin is the admin listener (test control, metrics, console);
+	// NoAdmin turns it off. AdminToken admits non-loopback callers.
+	Admin      Endpoint
+	NoAdmin    bool
+	AdminToken string
+	// LogFormat is "text" (the default) or "json" for the access and
+	// error logs.
+	LogFormat string
+}
+
+// StoreURL is the store the server opens.
+func (c *Config) StoreURL() string {
+	switch {
+	case c.Store != "":
+		return c.Store
+	case c.InMemory:
+		return "memory:"
+	default:
+		return "sqlite:" + filepath.Join(c.Location, "lazuli.db")
+	}
+}
+
+// ErrHelp is returned by Parse when --help was asked for; usage is printed.
+var ErrHelp = flag.ErrHelp
+
+// Parse reads args (without the program name) and the environment lookup.
+func Parse(args []string, getenv func(string) string, usageOut io.Writer) (*Config, error) {
+	c := &Config{}
+	fs := flag.NewFlagSet("lazuli", flag.ContinueOnError)
+	fs.SetOutput(usageOut)
+	endpoint := func(e *Endpoint, name string, port int) {
+		fs.StringVar(&e.Host, name+"Host", "127.0.0.1", "address the "+name+" service listens on")
+		fs.IntVar(&e.Port, name+"Port", port, "port of the "+name+" service (0 picks a free port)")
+	}
+	endpoint(&c.Blob, "blob", 10000)
+	endpoint(&c.Queue, "queue", 10001)
+	endpoint(&c.Table, "table", 10002)
+	endpoint(&c.File, "file", 10003)
+	endpoint(&c.SMB, "smb", 10445)
+	fs.DurationVar(&c.SMBOpenExpiry, "smbOpenExpiry", liveness.DefaultExpiry, "how long the SMB opens of a node that stopped keep blocking the others; each node renews its liveness every third of it")
+	fs.StringVar(&c.Admin.Host, "adminHost", "127.0.0.1", "address of the admin listener (test control, metrics, web console)")
+	fs.IntVar(&c.Admin.Port, "adminPort", 10009, "port of the admin listener (0 picks a free port)")
+	fs.BoolVar(&c.NoAdmin, "noAdmin", false, "do not start the admin listener")
+	fs.StringVar(&c.LogFormat, "logFormat", "text", "format of the access and error logs: text or json (one object a line)")
+	fs.StringVar(&c.AdminToken, "adminToken", "", "bearer token that admits non-loopback callers to the admin listener (or LAZULI_ADMIN_TOKEN)")
+	for _, n := range []string{"l", "location"} {
+		fs.StringVar(&c.Location, n, "./lazuli-data", "data directory")
+	}
+	fs.BoolVar(&c.InMemory, "inMemoryPersistence", false, "keep all data in memory; nothing is written to disk")
+	fs.BoolVar(&c.BlobVersioning, "blobVersioning", false, "turn blob versioning on for every account whose service properties do not set IsVersioningEnabled")
+	fs.StringVar(&c.Store, "store", "", "store URL: sqlite:PATH, memory:, or postgres://user@host:port/db (default sqlite under --location)")
+	fs.IntVar(&c.PostgresConns, "pgConns", 0, "connection pool size for a postgres store (0: default)")
+	fs.DurationVar(&c.BodyTimeout, "bodyTimeout", server.DefaultBodyTimeout, "close a connection whose request body makes no progress for this long (0: never)")
+	fs.DurationVar(&c.WriteTimeout, "writeTimeout", server.DefaultWriteTimeout, "abandon a response the client stops reading for this long (0: never)")
+	fs.Func("copySourceAllow", "comma-separated hosts copy sources may be fetched from (names, *.suffix, IPs, CIDRs; * for all); default: all while every listener is on loopback, else public addresses only", func(v string) error {
+		for _, h := range strings.Split(v, ",") {
+			if h = strings.TrimSpace(h); h != "" {
+				c.CopySourceAllow = append(c.CopySourceAllow, h)
+			}
+		}
+		return nil
+	})
+	fs.Func("encryptionScopes", "comma-separated Blob encryption scopes every account has (x-ms-encryption-scope, container default scopes)", appendList(&c.EncryptionScopes))
+	fs.Func("premiumAccounts", "comma-separated accounts served as premium page blob accounts (tiers P4 to P80)", appendList(&c.PremiumAccounts))
+	fs.IntVar(&c.MaxConns, "maxConns", server.DefaultMaxConns, "connections each listener serves at once; more wait to be accepted (0: no limit)")
+	for _, n := range []string{"L", "loose"} {
+		fs.BoolVar(&c.Loose, n, false, "ignore headers of unsupported features instead of rejecting the request")
+	}
+	fs.BoolVar(&c.SkipAPIVersionCheck, "skipApiVersionCheck", false, "accept any x-ms-version")
+	fs.BoolVar(&c.DisableProductStyleURL, "disableProductStyleUrl", false, "never take the account name from the host name")
+	for _, n := range []string{"s", "silent"} {
+		fs.BoolVar(&c.Silent, n, false, "no access log")
+	}
+	for _, n := range []string{"d", "debug"} {
+		fs.StringVar(&c.DebugLog, n, "", "write a debug log to this file")
+	}
+	fs.StringVar(&c.Cert, "cert", "", "TLS certificate (PEM, or PFX with --pwd)")
+	fs.StringVar(&c.Key, "key", "", "TLS private key (PEM)")
+	fs.StringVar(&c.Pwd, "pwd", "", "password of a PFX certificate")
+	var ignored bool
+	fs.BoolVar(&ignored, "disableTelemetry", false, "accepted for Azurite compatibility; Lazuli sends no telemetry")
+	var oauth, oauthKeys string
+	fs.StringVar(&oauth, "oauth", "", "accept OAuth Bearer tokens as Azurite does (\"basic\": issuer, audience and lifetime checked); needs --cert")
+	fs.StringVar(&oauthKeys, "oauthKeys", "", "JWKS or PEM file of public keys: Bearer token signatures must verify against one of them (implies --oauth basic)")
+	var services string
+	fs.StringVar(&services, "services", "", "comma-separated services to start (blob,queue,table,file,smb); default all")
+	if err := fs.Parse(args); err != nil {
+		return nil, err
+	}
+	if fs.NArg() > 0 {
+		return nil, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	if err := c.parseOAuth(oauth, oauthKeys); err != nil {
+		return nil, err
+	}
+	if (c.Cert == "") != (c.Key == "" && c.Pwd == "") {
+		return nil, errors.New("--cert needs --key (PEM) or --pwd (PFX), and they need --cert")
+	}
+	if c.AdminToken == "" {
+		c.AdminToken = getenv("LAZULI_ADMIN_TOKEN")
+	}
+	if c.LogFormat != "text" && c.LogFormat != "json" {
+		return nil, fmt.Errorf("--logFormat %q: want text or json", c.LogFormat)
+	}
+	if services != "" {
+		for _, s := range strings.Split(services, ",") {
+			switch s = strings.TrimSpace(s); s {
+			case "blob", "queue", "table", "file", "smb":
+				c.Services = append(c.Services, s)
+			default:
+				return nil, fmt.Errorf("--services: unknown service %q", s)
+			}
+		}
+	}
+	c.Accounts = auth.DevAccounts()
+	if v := getenv("AZURITE_ACCOUNTS"); v != "" {
+		accts, err := auth.ParseAccountsEnv(v)
+		if err != nil {
+			return nil, fmt.Errorf("AZURITE_ACCOUNTS: %w", err)
+		}
+		c.Accounts = accts
+	}
+	return c, nil
+}
+
+// parseOAuth sets c.OAuth from --oauth and --oauthKeys. Azure accepts
+// Bearer tokens over HTTPS only, so both need --cert, as Azurite's --oauth
+// does.
+func (c *Config) parseOAuth(level, keysFile string) error {
+	if level == "" && keysFile == "" {
+		return nil
+	}
+	if level != "" && level != "basic" {
+		return fmt.Errorf("--oauth %q: only basic is supported", level)
+	}
+	if c.Cert == "" {
+		return errors.New("--oauth and --oauthKeys need HTTPS: give --cert (and --key or --pwd)")
+	}
+	c.OAuth = &auth.OAuth{}
+	if keysFile != "" {
+		keys, err := auth.LoadKeySet(keysFile)
+		if err != nil {
+			return fmt.Errorf("--oauthKeys %s: %w", keysFile, err)
+		}
+		c.OAuth.Keys = keys
+	}
+	return nil
+}
+
+// Enabled reports whether the named service should start.
+func (c *Config) Enabled(name string) bool {
+	if len(c.Services) == 0 {
+		return true
+	}
+	for _, s := range c.Services {
+		if s == name {
+			return true
+		}
+	}
+	return false
+}
+
+// appendList is a flag of comma-separated names, added to *dst.
+func appendList(dst *[]string) func(string) error {
+	return func(v string) error {
+		for _, name := range strings.Split(v, ",") {
+			if name = strings.TrimSpace(name); name != "" {
+				*dst = append(*dst, name)
+			}
+		}
+		return nil
+	}
+}

@@ -1,0 +1,78 @@
+package blob
+
+import (
+	"net/http"
+
+	"github.com/lazuli-storage/lazuli/internal/frame/accesspolicy"
+	"github.com/lazuli-storage/lazuli/internal/rule/cond"
+	"github.com/lazuli-storage/lazuli/internal/rule/lease"
+)
+
+// getContainerACL is Get Container ACL: the stored access policies and the
+// public access level.
+func (s *Service) getContainerACL(w http.ResponseWriter, r *http.Request) error {
+	c, err := s.viewContainer(r)
+	if err != nil {
+		return err
+	}
+	h := w.Header()
+	setContainerHeaders(h, c)
+	if c.Public != accessPrivate {
+		h.Set("X-Ms-Blob-Public-Access", publicAccessName(c.Public))
+	}
+	x := newXMLWriter()
+	accesspolicy.Write(x, containerPolicies(c.ACL))
+	return x.Send(w, http.StatusOK)
+}
+
+// setContainerACL is Set Container ACL: it replaces the stored access
+// policies (an empty body clears them) and the public access level (absent
+// means private), and moves the ETag.
+func (s *Service) setContainerACL(w http.ResponseWriter, r *http.Request) error {
+	if err := validContainerName(targetOf(r).Container); err != nil {
+		return err
+	}
+	conds, err := containerConditions(r, cond.IfModifiedSince|cond.IfUnmodifiedSince)
+	if err != nil {
+		return err
+	}
+	public, err := parsePublicAccess(r.Header)
+	if err != nil {
+		return err
+	}
+	policies, err := accesspolicy.Read(r, accesspolicy.ContainerLetters)
+	if err != nil {
+		return err
+	}
+	acl := containerACL(policies)
+	c, err := s.updateContainer(r, conds, func(c *containerRecord) (bool, error) {
+		if err := c.Lease.CheckRead(leaseID(r), s.now(), lease.Container); err != nil {
+			return false, err
+		}
+		c.ACL, c.Public = acl, public
+		return true, nil
+	})
+	if err != nil {
+		return err
+	}
+	setContainerHeaders(w.Header(), c)
+	return write(w, http.StatusOK)
+}
+
+// containerACL is the stored form of parsed policies.
+func containerACL(ids []accesspolicy.Identifier) []signedIdentifier {
+	var acl []signedIdentifier
+	for _, id := range ids {
+		acl = append(acl, signedIdentifier(id))
+	}
+	return acl
+}
+
+// containerPolicies is the stored ACL in the shared form.
+func containerPolicies(acl []signedIdentifier) []accesspolicy.Identifier {
+	ids := make([]accesspolicy.Identifier, len(acl))
+	for i, si := range acl {
+		ids[i] = accesspolicy.Identifier(si)
+	}
+	return ids
+}

@@ -1,0 +1,150 @@
+package blob
+
+import (
+	"net/http"
+
+	"github.com/lazuli-storage/lazuli/internal/engine/store"
+	"github.com/lazuli-storage/lazuli/internal/frame/request"
+	"github.com/lazuli-storage/lazuli/internal/frame/route"
+	"github.com/lazuli-storage/lazuli/internal/rule/azerr"
+	"github.com/lazuli-storage/lazuli/internal/rule/cond"
+	"github.com/lazuli-storage/lazuli/internal/rule/etag"
+	"github.com/lazuli-storage/lazuli/internal/rule/lease"
+)
+
+// blobChange is the part of a blob write specific to one operation. It
+// gets the current record (nil, or a placeholder, when the blob does not
+// exist yet) and a reference ledger, and returns the record to store, or
+// nil when it deleted the blob itself.
+type blobChange func(tx store.Tx, old *blobRecord, refs refDelta) (*blobRecord, error)
+
+// writeBlobAs runs one blob write in a single Update, in the service's
+// order: the container must exist; the blob must exist unless the write
+// creates it; If-None-Match:* on a creating write of an existing blob is 409
+// BlobAlreadyExists; then the conditions (412) and the lease (412 when the
+// lease ID is missing, wrong or names no lease). The change's extent
+// reference adjustments commit with the record. kind decides whether the
+// blob's previous state is kept as a version or a soft-deleted snapshot
+// (versioning.go). Snapshots and versions are read-only.
+func (s *Service) writeBlobAs(r *http.Request, conds cond.Conditions, creates bool, kind writeKind, change blobChange) (*blobRecord, error) {
+	if err := onlyBase(r); err != nil {
+		return nil, err
+	}
+	t := targetOf(r)
+	account := request.Of(r).Account
+	var result *blobRecord
+	err := s.store.Update(r.Context(), func(tx store.Tx) error {
+		c, found, err := loadContainer(tx, account, t.Container)
+		if err != nil || !found {
+			return firstErr(err, containerNotFound())
+		}
+		old, err := loadBlobForWrite(tx, account, t.Container, t.Blob, s.now())
+		if err != nil {
+			return err
+		}
+		committed := old != nil && old.Committed
+		switch {
+		case !committed && !creates:
+			return blobNotFound()
+		case committed && creates && conds.IfNoneMatchStar():
+			return azerr.New(azerr.BlobAlreadyExists)
+		case committed && creates:
+			// Decided here, in the write's own transaction: a create-only
+			// SAS may not replace the blob that now exists.
+			if err := route.AuthorizeReplace(r, containerTarget(t, c)); err != nil {
+				return err
+			}
+		}
+		if err := checkWriteConditions(conds, old); err != nil {
+			return err
+		}
+		var current lease.Lease
+		if committed {
+			current = old.Lease
+		}
+		if err := current.CheckWrite(leaseID(r), s.now(), lease.Blob); err != nil {
+			return err
+		}
+		if err := keyOf(r).resolve(c); err != nil {
+			return err
+		}
+		if committed {
+			if err := keyOf(r).check(old); err != nil {
+				return err
+			}
+		}
+		hist, err := s.beginHistory(tx, account, t, old, kind)
+		if err != nil {
+			return err
+		}
+		refs := refDelta{}
+		rec, err := change(tx, old, refs)
+		if err != nil {
+			return err
+		}
+		if rec != nil {
+			if err := hist.finish(tx, rec, refs); err != nil {
+				return err
+			}
+		}
+		if rec != nil && creates {
+			if err := s.applyWriteImmutability(tx, r, rec, s.now()); err != nil {
+				return err
+			}
+		}
+		if err := reindexTags(tx, account, t.Container, t.Blob, old, rec); err != nil {
+			return err
+		}
+		if err := reindexExpiry(tx, account, t.Container, t.Blob, old, rec); err != nil {
+			return err
+		}
+		if err := refs.apply(tx, s.now()); err != nil {
+			return err
+		}
+		result = rec
+		if rec == nil {
+			return nil
+		}
+		return saveBlob(tx, account, t.Container, t.Blob, rec)
+	})
+	return result, err
+}
+
+// touch gives a modified blob its next ETag and forgets an expired or
+// broken lease, as every successful write does.
+func (s *Service) touch(b *blobRecord) {
+	now := s.now()
+	b.ETag = etag.Next(now, b.ETag)
+	b.Lease = b.Lease.AfterWrite(now)
+}
+
+// replaced starts the record of the request's blob that a Put Blob, Put
+// Block List or copy replaces: the old content and any uncommitted blocks
+// are released, the creation time and an active lease survive (an
+// overwrite keeps the lease).
+func (s *Service) replaced(tx store.Tx, r *http.Request, old *blobRecord, refs refDelta) (*blobRecord, error) {
+	now := s.now()
+	rec := &blobRecord{Type: blockBlob, Committed: true, Created: now}
+	rec.Encryption = encryptionState{KeySHA256: keyOf(r).SHA256, Scope: keyOf(r).Scope}
+	if old == nil {
+		rec.ETag = etag.Next(now, 0)
+		return rec, nil
+	}
+	segs, err := old.Segments()
+	if err != nil {
+		return nil, err
+	}
+	refs.dropSegments(segs)
+	rec.ETag = etag.Next(now, old.ETag)
+	if old.Committed {
+		rec.Created = old.Created
+		rec.Lease = old.Lease.AfterWrite(now)
+	}
+	if old.HasUncommitted {
+		t := targetOf(r)
+		if err := dropUncommitted(tx, request.Of(r).Account, t.Container, t.Blob, refs); err != nil {
+			return nil, err
+		}
+	}
+	return rec, nil
+}

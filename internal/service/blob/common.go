@@ -1,0 +1,141 @@
+package blob
+
+import (
+	"context"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/lazuli-storage/lazuli/internal/engine/store"
+	"github.com/lazuli-storage/lazuli/internal/frame/accesspolicy"
+	"github.com/lazuli-storage/lazuli/internal/frame/request"
+	"github.com/lazuli-storage/lazuli/internal/rule/auth"
+	"github.com/lazuli-storage/lazuli/internal/rule/azerr"
+	"github.com/lazuli-storage/lazuli/internal/rule/lease"
+)
+
+func withTarget(r *http.Request, t target) *http.Request {
+	return r.WithContext(context.WithValue(r.Context(), ctxTarget{}, t))
+}
+
+// targetOf returns the container and blob Handle parsed.
+func targetOf(r *http.Request) target {
+	t, _ := r.Context().Value(ctxTarget{}).(target)
+	return t
+}
+
+func (s *Service) now() time.Time { return s.clock.Now() }
+
+// authTarget is the container and blob a request addresses, for the
+// authorizer. The container's stored access policies and public access
+// level are read, in their own snapshot, only for the callers that need
+// them: a service SAS naming a policy, an anonymous caller.
+func (s *Service) authTarget(r *http.Request, t target) auth.Target {
+	a := auth.Target{Service: auth.Blob, Container: t.Container, Object: t.Blob}
+	if t.Container == "" {
+		return a
+	}
+	account := request.Of(r).Account
+	load := func() (c *containerRecord, err error) {
+		err = s.store.View(r.Context(), func(tx store.Tx) error {
+			c, _, err = loadContainer(tx, account, t.Container)
+			return err
+		})
+		return c, err
+	}
+	a.Policy = func(id string) (*auth.AccessPolicy, error) {
+		c, err := load()
+		if err != nil {
+			return nil, err
+		}
+		return c.policy(id)
+	}
+	a.Public = func() (auth.PublicLevel, error) {
+		c, err := load()
+		return c.publicLevel(), err
+	}
+	return a
+}
+
+// containerTarget is authTarget with the container record in hand (nil
+// when there is none), for a decision inside a transaction.
+func containerTarget(t target, c *containerRecord) auth.Target {
+	return auth.Target{Service: auth.Blob, Container: t.Container, Object: t.Blob, Policy: c.policy,
+		Public: func() (auth.PublicLevel, error) { return c.publicLevel(), nil }}
+}
+
+// policy looks up a stored access policy for service SAS.
+func (c *containerRecord) policy(id string) (*auth.AccessPolicy, error) {
+	if c == nil {
+		return nil, nil
+	}
+	return accesspolicy.Find(containerPolicies(c.ACL), id), nil
+}
+
+// publicLevel is what the container opens to anonymous callers: nothing
+// while it is hidden (being deleted, soft-deleted or moving).
+func (c *containerRecord) publicLevel() auth.PublicLevel {
+	switch {
+	case c == nil || c.hidden():
+		return auth.PublicNone
+	case c.Public >= accessContainer:
+		return auth.PublicContainer
+	case c.Public >= accessBlob:
+		return auth.PublicBlob
+	}
+	return auth.PublicNone
+}
+
+// httpTime renders an instant as an HTTP date.
+func httpTime(t time.Time) string { return t.UTC().Format(http.TimeFormat) }
+
+// setLeaseHeaders writes x-ms-lease-status, -state and -duration.
+func setLeaseHeaders(h http.Header, l lease.Lease, now time.Time) {
+	h.Set("X-Ms-Lease-Status", l.Status(now))
+	h.Set("X-Ms-Lease-State", string(l.State(now)))
+	if d := l.DurationType(now); d != "" {
+		h.Set("X-Ms-Lease-Duration", d)
+	}
+}
+
+// setLeaseResult writes the headers of a successful lease operation.
+func setLeaseResult(h http.Header, res lease.Result) {
+	if res.LeaseID != "" {
+		h.Set(lease.HeaderID, res.LeaseID)
+	}
+	if res.LeaseTime != nil {
+		h.Set("X-Ms-Lease-Time", strconv.Itoa(*res.LeaseTime))
+	}
+}
+
+// leaseID returns the request's x-ms-lease-id as sent.
+func leaseID(r *http.Request) string { return r.Header.Get(lease.HeaderID) }
+
+// containerNotFound is 404 ContainerNotFound.
+func containerNotFound() error { return azerr.New(azerr.ContainerNotFound) }
+
+// blobNotFound is 404 BlobNotFound.
+func blobNotFound() error { return azerr.New(azerr.BlobNotFound) }
+
+// contentLength returns the request's declared body length. Azure requires
+// Content-Length on every PUT that carries a body (411
+// MissingContentLengthHeader) and refuses bodies past max (413
+// RequestBodyTooLarge) before reading them.
+func contentLength(r *http.Request, max int64) (int64, error) {
+	if r.ContentLength < 0 || (r.ContentLength == 0 && r.Header.Get("Content-Length") == "") {
+		return 0, azerr.New(azerr.MissingContentLengthHeader)
+	}
+	if r.ContentLength > max {
+		return 0, azerr.New(azerr.RequestBodyTooLarge).With("MaxLimit", strconv.FormatInt(max, 10))
+	}
+	return r.ContentLength, nil
+}
+
+// write finishes a response with a status and no body.
+func write(w http.ResponseWriter, status int) error {
+	w.Header().Set("Content-Length", "0")
+	w.WriteHeader(status)
+	return nil
+}
+
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }

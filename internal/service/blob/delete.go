@@ -1,0 +1,315 @@
+package blob
+
+import (
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/lazuli-storage/lazuli/internal/engine/store"
+	"github.com/lazuli-storage/lazuli/internal/frame/request"
+	"github.com/lazuli-storage/lazuli/internal/rule/azerr"
+	"github.com/lazuli-storage/lazuli/internal/rule/cond"
+	"github.com/lazuli-storage/lazuli/internal/rule/lease"
+)
+
+// deleteArgs is a parsed Delete Blob request.
+type deleteArgs struct {
+	conds cond.Conditions
+	sel   selector
+	// snapshots is x-ms-delete-snapshots: "", "include" or "only".
+	snapshots string
+	// permanent is deletetype=permanent: remove a soft-deleted snapshot or
+	// version for good.
+	permanent bool
+}
+
+func parseDelete(r *http.Request) (deleteArgs, error) {
+	var a deleteArgs
+	var err error
+	if a.conds, a.sel, err = parseSelectedRequest(r, cond.AllConditions); err != nil {
+		return a, err
+	}
+	switch a.snapshots = r.Header.Get("X-Ms-Delete-Snapshots"); a.snapshots {
+	case "", "include", "only":
+	default:
+		return a, azerr.InvalidHeader("x-ms-delete-snapshots", a.snapshots)
+	}
+	if a.snapshots != "" && !a.sel.base() {
+		// A snapshot or version has no snapshots of its own.
+		return a, azerr.InvalidHeader("x-ms-delete-snapshots", a.snapshots)
+	}
+	raw := r.URL.Query().Get("deletetype")
+	switch v := strings.ToLower(raw); {
+	case v == "" || v == "none":
+	case v == "permanent" && !a.sel.base():
+		a.permanent = true
+	default:
+		return a, azerr.InvalidQuery("deletetype", raw, "Only a snapshot or a version can be deleted permanently.")
+	}
+	return a, nil
+}
+
+// deleteBlob is Delete Blob: of the base blob (with or without its
+// snapshots), of one snapshot, or of one version. What a delete keeps
+// follows the service properties: with versioning the base blob becomes a
+// previous version, with soft delete the deleted states stay restorable
+// until the retention ends, and otherwise they go with their content.
+func (s *Service) deleteBlob(w http.ResponseWriter, r *http.Request) error {
+	a, err := parseDelete(r)
+	if err != nil {
+		return err
+	}
+	t := targetOf(r)
+	account := request.Of(r).Account
+	var permanent bool
+	err = s.store.Update(r.Context(), func(tx store.Tx) error {
+		if _, found, err := loadContainer(tx, account, t.Container); err != nil || !found {
+			return firstErr(err, containerNotFound())
+		}
+		d, err := s.newDeletion(tx, account, t)
+		if err != nil {
+			return err
+		}
+		if err := d.purgeExpired(tx); err != nil {
+			return err
+		}
+		if err := d.run(tx, r, a); err != nil {
+			return err
+		}
+		permanent = d.permanent
+		return d.refs.apply(tx, d.now)
+	})
+	if err != nil {
+		return err
+	}
+	w.Header().Set("X-Ms-Delete-Type-Permanent", boolText(permanent))
+	return write(w, http.StatusAccepted)
+}
+
+// deletion is one Delete Blob or Undelete Blob in its transaction.
+type deletion struct {
+	account, container, name string
+	now                      time.Time
+	policy                   dataPolicy
+	refs                     refDelta
+	// permanent is set when the delete removed data for good.
+	permanent bool
+}
+
+func (s *Service) newDeletion(tx store.Tx, account string, t target) (*deletion, error) {
+	pol, err := s.loadPolicy(tx, account)
+	if err != nil {
+		return nil, err
+	}
+	return &deletion{account: account, container: t.Container, name: t.Blob, now: s.now(),
+		policy: pol, refs: refDelta{}}, nil
+}
+
+func (d *deletion) key(elem string) []byte {
+	return recordKey(d.account, d.container, d.name, elem)
+}
+
+// run deletes the state a addresses.
+func (d *deletion) run(tx store.Tx, r *http.Request, a deleteArgs) error {
+	switch {
+	case a.sel.Snapshot != "":
+		return d.deleteState(tx, r, a, snapshotPrefix+a.sel.Snapshot)
+	case a.sel.Version != "":
+		base, err := loadBlobForWrite(tx, d.account, d.container, d.name, d.now)
+		if err != nil {
+			return err
+		}
+		if base != nil && base.Committed && base.VersionID == a.sel.Version {
+			// The current version is the base blob.
+			return d.deleteBase(tx, r, a, base)
+		}
+		return d.deleteState(tx, r, a, versionPrefix+a.sel.Version)
+	}
+	base, err := loadBlobForWrite(tx, d.account, d.container, d.name, d.now)
+	if err != nil {
+		return err
+	}
+	if base == nil || !base.Committed {
+		return blobNotFound()
+	}
+	return d.deleteBase(tx, r, a, base)
+}
+
+// deleteState deletes one snapshot or previous version: soft-deleted when
+// soft delete is on, else removed; deletetype=permanent removes a
+// soft-deleted one.
+func (d *deletion) deleteState(tx store.Tx, r *http.Request, a deleteArgs, elem string) error {
+	key := d.key(elem)
+	rec, err := loadRecord(tx, key)
+	if err != nil {
+		return err
+	}
+	if rec == nil {
+		return blobNotFound()
+	}
+	deleted, _ := rec.softDeleted(d.now)
+	switch {
+	case a.permanent && !d.policy.permanentDelete:
+		return azerr.Newf(azerr.FeatureNotEnabled, "Permanent delete is not enabled in the delete retention policy of this account.")
+	case a.permanent:
+		d.permanent = true
+		return dropState(tx, key, rec, d.refs)
+	case deleted:
+		return blobNotFound()
+	}
+	if err := checkWriteConditions(a.conds, rec); err != nil {
+		return err
+	}
+	if err := rec.Lease.CheckWrite(leaseID(r), d.now, lease.Blob); err != nil {
+		return err
+	}
+	if err := rec.protection(d.now); err != nil {
+		return err
+	}
+	if d.policy.retention > 0 {
+		rec.DeletedAt, rec.Purge = d.now, d.now.Add(d.policy.retention)
+		return tx.Put(key, rec.encode())
+	}
+	d.permanent = true
+	return dropState(tx, key, rec, d.refs)
+}
+
+// deleteBase deletes the base blob, its snapshots, or both.
+func (d *deletion) deleteBase(tx store.Tx, r *http.Request, a deleteArgs, base *blobRecord) error {
+	if err := checkWriteConditions(a.conds, base); err != nil {
+		return err
+	}
+	if err := base.Lease.CheckWrite(leaseID(r), d.now, lease.Blob); err != nil {
+		return err
+	}
+	snaps, err := d.liveStates(tx, snapshotPrefix)
+	if err != nil {
+		return err
+	}
+	if len(snaps) > 0 && a.snapshots == "" {
+		return azerr.New(azerr.SnapshotsPresent)
+	}
+	if a.snapshots != "only" {
+		if err := base.protection(d.now); err != nil {
+			return err
+		}
+	}
+	for _, sn := range snaps {
+		if err := sn.rec.protection(d.now); err != nil {
+			return err
+		}
+		if err := d.retire(tx, sn.elem, sn.rec); err != nil {
+			return err
+		}
+	}
+	if a.snapshots == "only" {
+		return nil
+	}
+	switch {
+	case base.VersionID != "" || d.policy.versioning:
+		// The current version becomes a previous version.
+		h := &history{account: d.account, container: d.container, name: d.name, now: d.now, policy: d.policy}
+		if err := h.keepVersion(tx, base, d.refs); err != nil {
+			return err
+		}
+	case d.policy.retention > 0:
+		if err := d.keepDeletedBase(tx, base); err != nil {
+			return err
+		}
+	default:
+		d.permanent = true
+	}
+	return removeBlob(tx, d.account, d.container, d.name, base, d.refs)
+}
+
+// retire deletes a snapshot as the policy says: soft or for good.
+func (d *deletion) retire(tx store.Tx, elem string, rec *blobRecord) error {
+	if d.policy.retention > 0 {
+		rec.DeletedAt, rec.Purge = d.now, d.now.Add(d.policy.retention)
+		return tx.Put(d.key(elem), rec.encode())
+	}
+	d.permanent = true
+	return dropState(tx, d.key(elem), rec, d.refs)
+}
+
+// keepDeletedBase stores the base blob as the soft-deleted base. An older
+// soft-deleted base (the blob was deleted, written again and deleted
+// again) stays restorable as a soft-deleted snapshot.
+func (d *deletion) keepDeletedBase(tx store.Tx, base *blobRecord) error {
+	older, err := loadRecord(tx, d.key(elemDeleted))
+	if err != nil {
+		return err
+	}
+	if older != nil {
+		id, err := freeStamp(tx, d.account, d.container, d.name, snapshotPrefix, older.DeletedAt)
+		if err != nil {
+			return err
+		}
+		// The record moves: its references move with it.
+		if err := tx.Put(d.key(snapshotPrefix+id), older.encode()); err != nil {
+			return err
+		}
+	}
+	v := frozen(base)
+	v.DeletedAt, v.Purge = d.now, d.now.Add(d.policy.retention)
+	return putState(tx, d.key(elemDeleted), v, d.refs)
+}
+
+// state is one stored state of a blob.
+type state struct {
+	elem string
+	rec  *blobRecord
+}
+
+// liveStates returns the states of the blob with the given element prefix
+// that are not soft-deleted.
+func (d *deletion) liveStates(tx store.Tx, prefix string) ([]state, error) {
+	all, err := d.states(tx)
+	if err != nil {
+		return nil, err
+	}
+	var live []state
+	for _, st := range all {
+		if deleted, _ := st.rec.softDeleted(d.now); !deleted && strings.HasPrefix(st.elem, prefix) && st.elem != elemBase {
+			live = append(live, st)
+		}
+	}
+	return live, nil
+}
+
+// states returns every stored state of the blob, in key order.
+func (d *deletion) states(tx store.Tx) ([]state, error) {
+	start, end := stateKeys(d.account, d.container, d.name)
+	var out []state
+	var decodeErr error
+	err := tx.Scan(start, end, store.ScanOptions{}, func(k, v []byte) bool {
+		_, elem, err := blobNameFromKey(k)
+		if err == nil {
+			var rec *blobRecord
+			if rec, err = decodeBlob(v); err == nil {
+				out = append(out, state{elem, rec})
+			}
+		}
+		decodeErr = err
+		return err == nil
+	})
+	return out, firstErr(err, decodeErr)
+}
+
+// purgeExpired removes the soft-deleted states whose retention has ended,
+// releasing their content. It runs whenever a delete or undelete touches
+// the blob; listings and reads skip expired states in the meantime.
+func (d *deletion) purgeExpired(tx store.Tx) error {
+	all, err := d.states(tx)
+	if err != nil {
+		return err
+	}
+	for _, st := range all {
+		if _, expired := st.rec.softDeleted(d.now); expired {
+			if err := dropState(tx, d.key(st.elem), st.rec, d.refs); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,269 @@
+package blob
+
+import (
+	"errors"
+
+	"github.com/lazuli-storage/lazuli/internal/service/blob/byterange"
+)
+
+// A page blob's content is its segment list read as a sparse page map: the
+// segments cover [0, size) in order, and a segment with no extent is a hole
+// of unwritten (or cleared) pages that read as zeros. A 1 TiB blob with one
+// page written is three segments, and Put Page rewrites only the segments
+// its range touches. Snapshots, copies and deletion treat the list like any
+// other content (holes hold no extent reference).
+
+const (
+	pageSize = 512
+	// maxPageBlobSize is the largest page blob (8 TiB).
+	maxPageBlobSize = 8 << 40
+	// maxPutPageBytes is the most one Put Page (update) writes.
+	maxPutPageBytes = 4 << 20
+)
+
+// pageRange is an inclusive byte range of a page blob.
+type pageRange struct{ Start, End int64 }
+
+func (p pageRange) length() int64 { return p.End - p.Start + 1 }
+
+// errPageRange reports a page range that is malformed or not page-aligned.
+var errPageRange = errors.New("blob: invalid page range")
+
+// parsePageRange reads the range of a Put Page: "bytes=start-end" with
+// both ends given, start a multiple of 512 and end one less than one.
+func parsePageRange(raw string) (pageRange, error) {
+	r, err := byterange.Parse(raw)
+	if err != nil || r.End < 0 {
+		return pageRange{}, errPageRange
+	}
+	p := pageRange{Start: r.Start, End: r.End}
+	if p.Start%pageSize != 0 || (p.End+1)%pageSize != 0 {
+		return pageRange{}, errPageRange
+	}
+	return p, nil
+}
+
+// hole is n bytes of unwritten pages.
+func hole(n int64) segment { return segment{Length: n} }
+
+func isHole(s segment) bool { return s.Extent == "" }
+
+// replacePages returns segs with the n bytes at off replaced by with (a
+// data segment, or a hole to clear them), the old segments it displaced
+// and the new ones it made (whole pieces, for reference accounting: a
+// split segment is one reference dropped and two taken). Adjacent holes
+// are merged. off+n must not exceed the size the segments cover.
+func replacePages(segs []segment, off, n int64, with segment) (out, removed, added []segment) {
+	with.Length = n
+	out = make([]segment, 0, len(segs)+2)
+	end := off + n
+	var pos int64
+	inserted := false
+	for _, s := range segs {
+		sEnd := pos + s.Length
+		if sEnd <= off || pos >= end {
+			if !inserted && pos >= end {
+				out = appendMerged(out, with)
+				added = append(added, with)
+				inserted = true
+			}
+			out = appendMerged(out, s)
+			pos = sEnd
+			continue
+		}
+		removed = append(removed, s)
+		if pos < off {
+			head := s
+			head.Length = off - pos
+			out = appendMerged(out, head)
+			added = append(added, head)
+		}
+		if !inserted {
+			out = appendMerged(out, with)
+			added = append(added, with)
+			inserted = true
+		}
+		if sEnd > end {
+			tail := s
+			if !isHole(s) {
+				tail.Offset += end - pos
+			}
+			tail.Length = sEnd - end
+			out = appendMerged(out, tail)
+			added = append(added, tail)
+		}
+		pos = sEnd
+	}
+	if !inserted && n > 0 {
+		out = appendMerged(out, with)
+		added = append(added, with)
+	}
+	return out, removed, added
+}
+
+// appendMerged appends s, folding it into a preceding hole when both are
+// holes. Empty segments are dropped.
+func appendMerged(out []segment, s segment) []segment {
+	if s.Length == 0 {
+		return out
+	}
+	if n := len(out); n > 0 && isHole(out[n-1]) && isHole(s) {
+		out[n-1].Length += s.Length
+		return out
+	}
+	return append(out, s)
+}
+
+// resizePages returns segs covering exactly size bytes: grown with a
+// hole, or cut, with the segments (or pieces) dropped and added.
+func resizePages(segs []segment, size int64) (out, removed, added []segment) {
+	var covered int64
+	for _, s := range segs {
+		covered += s.Length
+	}
+	if size >= covered {
+		out = append(append([]segment(nil), segs...), hole(size-covered))
+		return mergeHoles(out), nil, nil
+	}
+	var pos int64
+	for _, s := range segs {
+		sEnd := pos + s.Length
+		switch {
+		case sEnd <= size:
+			out = append(out, s)
+		case pos < size:
+			removed = append(removed, s)
+			head := s
+			head.Length = size - pos
+			out = append(out, head)
+			added = append(added, head)
+		default:
+			removed = append(removed, s)
+		}
+		pos = sEnd
+	}
+	return out, removed, added
+}
+
+func mergeHoles(segs []segment) []segment {
+	out := segs[:0]
+	for _, s := range segs {
+		out = appendMerged(out, s)
+	}
+	return out
+}
+
+// dataRefs adjusts refs for removed and added segments; holes hold none.
+func dataRefs(refs refDelta, removed, added []segment) {
+	for _, s := range removed {
+		if !isHole(s) {
+			refs.drop(s.Extent)
+		}
+	}
+	for _, s := range added {
+		if !isHole(s) {
+			refs.add(s.Extent)
+		}
+	}
+}
+
+// writtenRanges lists the written pages of segs within [from, to] as
+// inclusive ranges, adjacent writes merged.
+func writtenRanges(segs []segment, from, to int64) []pageRange {
+	var out []pageRange
+	var pos int64
+	for _, s := range segs {
+		start, end := pos, pos+s.Length-1
+		pos += s.Length
+		if isHole(s) || end < from {
+			continue
+		}
+		if start > to {
+			break
+		}
+		out = appendRange(out, pageRange{Start: max(start, from), End: min(end, to)})
+	}
+	return out
+}
+
+// appendRange appends r, merging it with an adjacent last range.
+func appendRange(out []pageRange, r pageRange) []pageRange {
+	if n := len(out); n > 0 && out[n-1].End+1 == r.Start {
+		out[n-1].End = r.End
+		return out
+	}
+	return append(out, r)
+}
+
+// pageDiff compares a page blob with an earlier state of it (a snapshot):
+// changed are the pages of cur written since (their data differs), cleared
+// the pages written then and not now. Both are limited to [from, to] and to
+// cur's size. Pages hold the same data when they map to the same bytes of
+// the same extent.
+func pageDiff(prev, cur []segment, from, to int64) (changed, cleared []pageRange) {
+	a, b := segCursor{segs: prev}, segCursor{segs: cur}
+	var pos int64
+	for b.more() {
+		next := b.end()
+		if a.more() {
+			next = min(next, a.end())
+		}
+		if next-1 >= from && pos <= to {
+			r := pageRange{Start: max(pos, from), End: min(next-1, to)}
+			now, was, wasOK := b.cur(), a.cur(), a.more()
+			switch {
+			case !isHole(now) && !(wasOK && sameData(now, was, pos-b.pos, pos-a.pos)):
+				changed = appendRange(changed, r)
+			case isHole(now) && wasOK && !isHole(was):
+				cleared = appendRange(cleared, r)
+			}
+		}
+		pos = next
+		b.advance(pos)
+		a.advance(pos)
+	}
+	return changed, cleared
+}
+
+// sameData reports whether two segments give the same bytes, at nowAt
+// bytes into now and wasAt bytes into was.
+func sameData(now, was segment, nowAt, wasAt int64) bool {
+	return !isHole(was) && now.Extent == was.Extent && now.Offset+nowAt == was.Offset+wasAt
+}
+
+// segCursor walks a segment list by position.
+type segCursor struct {
+	segs []segment
+	i    int
+	pos  int64 // start of segs[i]
+}
+
+func (c *segCursor) more() bool { return c.i < len(c.segs) }
+func (c *segCursor) end() int64 { return c.pos + c.segs[c.i].Length }
+
+// cur is the segment at the cursor, a hole past the end.
+func (c *segCursor) cur() segment {
+	if c.more() {
+		return c.segs[c.i]
+	}
+	return segment{}
+}
+
+// advance moves past the segments that end at or before pos.
+func (c *segCursor) advance(pos int64) {
+	for c.more() && c.end() <= pos {
+		c.pos = c.end()
+		c.i++
+	}
+}
+
+// zeroReader reads a hole: zeros at every offset.
+type zeroReader struct{}
+
+func (zeroReader) ReadAt(p []byte, _ int64) (int, error) {
+	clear(p)
+	return len(p), nil
+}
+
+func (zeroReader) Close() error { return nil }
+func (zeroReader) Size() int64  { return maxPageBlobSize }

@@ -1,0 +1,302 @@
+package blob
+
+import (
+	"bytes"
+	"errors"
+	"time"
+
+	"github.com/lazuli-storage/lazuli/internal/base/record"
+	"github.com/lazuli-storage/lazuli/internal/engine/store"
+	"github.com/lazuli-storage/lazuli/internal/rule/contentprops"
+	"github.com/lazuli-storage/lazuli/internal/rule/etag"
+	"github.com/lazuli-storage/lazuli/internal/rule/lease"
+	"github.com/lazuli-storage/lazuli/internal/rule/leaserecord"
+	"github.com/lazuli-storage/lazuli/internal/rule/metadata"
+)
+
+// blobType is a blob's kind; stored, so never renumber.
+type blobType byte
+
+const (
+	blockBlob  blobType = 1
+	pageBlob   blobType = 2
+	appendBlob blobType = 3
+)
+
+func (t blobType) String() string {
+	switch t {
+	case pageBlob:
+		return "PageBlob"
+	case appendBlob:
+		return "AppendBlob"
+	default:
+		return "BlockBlob"
+	}
+}
+
+// Blob record fields (tags). Later formats add tags (tags index, sequence
+// number, page ranges, copy state, snapshot and version data) that this
+// code skips when reading.
+const (
+	btagCore     = 1 // type, flags, etag, created, size, block id length
+	btagProps    = 2 // content properties
+	btagMetadata = 3
+	btagLease    = 4
+	btagSegments = 5 // committed content: extent segments
+	btagTier     = 6
+	// Tags 7-15 are kept for snapshot, version, copy, soft-delete and
+	// tier-change data; 16-23 for the blob kinds and index tags below.
+	btagVersion  = 7  // version id (records_identity.go)
+	btagDeleted  = 8  // soft-delete instants
+	btagCopy     = 9  // copy state
+	btagTierInfo = 10 // tier change time and pending rehydration
+	btagSequence = 16 // page blob sequence number
+	btagSealed   = 17 // append blob sealed flag
+	btagTags     = 18 // blob index tags
+)
+
+// Core flags.
+const (
+	flagCommitted      = 1 << 0 // has committed content (else a placeholder for uncommitted blocks)
+	flagHasUncommitted = 1 << 1 // uncommitted block records exist
+)
+
+// blobRecord is the stored state of one blob.
+type blobRecord struct {
+	Type           blobType
+	Committed      bool
+	HasUncommitted bool
+	// BlockIDLen is the decoded length of the blob's uncommitted block
+	// IDs, all of which must agree; 0 when there are none.
+	BlockIDLen int
+	ETag       etag.Tick
+	Created    time.Time
+	Size       int64
+	Props      contentprops.Props
+	Metadata   metadata.Set
+	Lease      lease.Lease
+	Tier       string // "" while the tier is inferred (Hot)
+
+	// SequenceNumber is a page blob's sequence number; Sealed marks an
+	// append blob that takes no more blocks; Tags are the blob index tags
+	// (sorted by key), mirrored in the tag index (tags_index.go).
+	SequenceNumber int64
+	Sealed         bool
+	Tags           tagSet
+
+	// identityState is the version, soft-delete, copy and tier state
+	// (records_identity.go).
+	identityState
+	// retentionState is the expiry, immutability policy and legal hold
+	// (records_retention.go).
+	retentionState
+
+	// Encryption is the customer-provided key and scope the content was
+	// written with (records_encryption.go).
+	Encryption encryptionState
+	// PremiumPage marks a page blob of a premium account, whose tier
+	// without a set one is inferred from its size (premium.go).
+	PremiumPage bool
+
+	// segments is the encoded segment list, decoded on demand so that
+	// listings never pay for it.
+	segments []byte
+}
+
+// segment is one piece of committed content: Length bytes of an extent
+// from Offset. BlockID is the committed block it came from ("" for a blob
+// written by Put Blob).
+type segment struct {
+	Extent         string
+	Offset, Length int64
+	BlockID        string
+}
+
+// LastModified is the instant of the blob's current ETag.
+func (b *blobRecord) LastModified() time.Time { return b.ETag.Time() }
+
+func blobKey(account, container, name string) []byte {
+	return store.NewKey(store.SpaceBlob).Str(account).Str(container).Str(name).Str("")
+}
+
+// blobPrefix is the key prefix of every blob of a container.
+func blobPrefix(account, container string) []byte {
+	return store.NewKey(store.SpaceBlob).Str(account).Str(container)
+}
+
+// namePrefixKey is the key prefix of the blobs whose names start with
+// prefix: the string element without its terminator.
+func namePrefixKey(account, container, prefix string) []byte {
+	k := store.NewKey(store.SpaceBlob).Str(account).Str(container).Str(prefix)
+	return k[:len(k)-2]
+}
+
+// blobNameFromKey returns the name and version elements of a blob key.
+func blobNameFromKey(key []byte) (name, version string, err error) {
+	r := store.ReadKey(key, store.SpaceBlob)
+	r.Str()
+	r.Str()
+	name = r.Str()
+	version = r.Str()
+	return name, version, r.Err()
+}
+
+func (b *blobRecord) encode() []byte {
+	e := record.NewEncoder(128 + len(b.segments))
+	e.Byte(recordFormat)
+	e.Field(btagCore, func(e *record.Encoder) {
+		e.Byte(byte(b.Type))
+		var flags uint64
+		if b.Committed {
+			flags |= flagCommitted
+		}
+		if b.HasUncommitted {
+			flags |= flagHasUncommitted
+		}
+		e.Uvarint(flags)
+		e.Fixed64(uint64(b.ETag))
+		e.Time(b.Created)
+		e.Varint(b.Size)
+		e.Uvarint(uint64(b.BlockIDLen))
+	})
+	if !b.Props.Empty() {
+		e.Field(btagProps, b.Props.Encode)
+	}
+	if len(b.Metadata) > 0 {
+		e.Field(btagMetadata, b.Metadata.Encode)
+	}
+	if b.Lease.ID != "" {
+		e.Field(btagLease, func(e *record.Encoder) { leaserecord.Encode(e, b.Lease) })
+	}
+	if len(b.segments) > 0 {
+		e.Byte(btagSegments)
+		e.Raw(b.segments)
+	}
+	if b.Tier != "" {
+		e.Field(btagTier, func(e *record.Encoder) { e.Str(b.Tier) })
+	}
+	if b.SequenceNumber != 0 {
+		e.Field(btagSequence, func(e *record.Encoder) { e.Varint(b.SequenceNumber) })
+	}
+	if b.Sealed {
+		e.Field(btagSealed, func(e *record.Encoder) { e.Bool(true) })
+	}
+	if len(b.Tags) > 0 {
+		e.Field(btagTags, b.Tags.encode)
+	}
+	b.identityState.encode(&e)
+	b.retentionState.encode(&e)
+	b.Encryption.encode(&e)
+	encodePremium(&e, b.PremiumPage)
+	return e.Bytes()
+}
+
+// decodeBlob decodes a stored blob record. The record's bytes belong to the
+// store; decodeBlob copies what it keeps.
+func decodeBlob(v []byte) (*blobRecord, error) { return decodeBlobRecord(v, true) }
+
+// decodeBlobProperties decodes all but the committed content, for listings.
+func decodeBlobProperties(v []byte) (*blobRecord, error) { return decodeBlobRecord(v, false) }
+
+func decodeBlobRecord(v []byte, withSegments bool) (*blobRecord, error) {
+	if len(v) == 0 || v[0] != recordFormat {
+		return nil, record.ErrMalformed
+	}
+	b := &blobRecord{}
+	d := record.NewDecoder(v[1:])
+	d.Fields(func(tag byte, p *record.Decoder) {
+		switch tag {
+		case btagCore:
+			b.Type = blobType(p.Byte())
+			flags := p.Uvarint()
+			b.Committed = flags&flagCommitted != 0
+			b.HasUncommitted = flags&flagHasUncommitted != 0
+			b.ETag = etag.Tick(p.Fixed64())
+			b.Created = p.Time()
+			b.Size = p.Varint()
+			b.BlockIDLen = int(p.Uvarint())
+		case btagProps:
+			b.Props = contentprops.Decode(p)
+		case btagMetadata:
+			b.Metadata = metadata.Decode(p)
+		case btagLease:
+			b.Lease = leaserecord.Decode(p)
+		case btagSegments:
+			if withSegments {
+				b.segments = bytes.Clone(p.Rest())
+			}
+		case btagTier:
+			b.Tier = p.Str()
+		case btagSequence:
+			b.SequenceNumber = p.Varint()
+		case btagSealed:
+			b.Sealed = p.Bool()
+		case btagTags:
+			b.Tags = decodeTagSet(p)
+		case btagVersion, btagDeleted, btagCopy, btagTierInfo:
+			b.identityState.decodeField(tag, p)
+		case btagExpiry, btagImmutability, btagLegalHold:
+			b.retentionState.decodeField(tag, p)
+		case btagEncryption:
+			b.Encryption = decodeEncryption(p)
+		case btagPremium:
+			b.PremiumPage = p.Bool()
+		}
+	})
+	return b, d.Err()
+}
+
+// Segments decodes the committed content.
+func (b *blobRecord) Segments() ([]segment, error) {
+	d := record.NewDecoder(b.segments)
+	if d.Len() == 0 {
+		return nil, nil
+	}
+	n := d.Count()
+	if d.Err() != nil {
+		return nil, d.Err()
+	}
+	segs := make([]segment, 0, n)
+	for i := 0; i < n && d.Err() == nil; i++ {
+		segs = append(segs, segment{Extent: d.Str(), Offset: int64(d.Uvarint()),
+			Length: int64(d.Uvarint()), BlockID: d.Str()})
+	}
+	return segs, d.Err()
+}
+
+// SetSegments replaces the committed content and the size.
+func (b *blobRecord) SetSegments(segs []segment) {
+	if len(segs) == 0 {
+		b.segments, b.Size = nil, 0
+		return
+	}
+	var size int64
+	e := record.NewEncoder(8 + len(segs)*48)
+	e.Uvarint(uint64(len(segs)))
+	for _, s := range segs {
+		e.Str(s.Extent)
+		e.Uvarint(uint64(s.Offset))
+		e.Uvarint(uint64(s.Length))
+		e.Str(s.BlockID)
+		size += s.Length
+	}
+	b.segments = e.Bytes()
+	b.Size = size
+}
+
+// loadBlob reads a blob's base record; found is false when there is none.
+func loadBlob(tx store.Tx, account, container, name string) (*blobRecord, bool, error) {
+	v, err := tx.Get(blobKey(account, container, name))
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	b, err := decodeBlob(v)
+	return b, err == nil, err
+}
+
+func saveBlob(tx store.Tx, account, container, name string, b *blobRecord) error {
+	return tx.Put(blobKey(account, container, name), b.encode())
+}

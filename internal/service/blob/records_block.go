@@ -1,0 +1,69 @@
+package blob
+
+import (
+	"github.com/lazuli-storage/lazuli/internal/base/record"
+	"github.com/lazuli-storage/lazuli/internal/engine/store"
+)
+
+// uncommittedBlock is a block staged by Put Block and not yet committed.
+type uncommittedBlock struct {
+	ID     string // decoded block id
+	Extent string
+	Size   int64
+	// Staged orders Get Block List's uncommitted list by upload.
+	Staged int64
+}
+
+func blockKey(account, container, blob, id string) []byte {
+	return store.NewKey(store.SpaceBlock).Str(account).Str(container).Str(blob).Str(id)
+}
+
+// blockPrefix is the key prefix of every uncommitted block of one blob.
+func blockPrefix(account, container, blob string) []byte {
+	return store.NewKey(store.SpaceBlock).Str(account).Str(container).Str(blob)
+}
+
+func (u *uncommittedBlock) encode() []byte {
+	e := record.NewEncoder(48)
+	e.Byte(recordFormat)
+	e.Str(u.Extent)
+	e.Uvarint(uint64(u.Size))
+	e.Varint(u.Staged)
+	return e.Bytes()
+}
+
+func decodeBlock(key, v []byte) (uncommittedBlock, error) {
+	r := store.ReadKey(key, store.SpaceBlock)
+	r.Str()
+	r.Str()
+	r.Str()
+	u := uncommittedBlock{ID: r.Str()}
+	if r.Err() != nil || len(v) == 0 || v[0] != recordFormat {
+		return u, record.ErrMalformed
+	}
+	d := record.NewDecoder(v[1:])
+	u.Extent = d.Str()
+	u.Size = int64(d.Uvarint())
+	u.Staged = d.Varint()
+	return u, d.Err()
+}
+
+// loadBlocks returns every uncommitted block of a blob, in key order.
+func loadBlocks(tx store.Tx, account, container, blob string) ([]uncommittedBlock, error) {
+	prefix := blockPrefix(account, container, blob)
+	var blocks []uncommittedBlock
+	var decodeErr error
+	err := tx.Scan(prefix, store.PrefixEnd(prefix), store.ScanOptions{}, func(k, v []byte) bool {
+		b, err := decodeBlock(k, v)
+		if err != nil {
+			decodeErr = err
+			return false
+		}
+		blocks = append(blocks, b)
+		return true
+	})
+	if err != nil {
+		return nil, err
+	}
+	return blocks, decodeErr
+}

@@ -1,0 +1,177 @@
+package blob
+
+import (
+	"errors"
+	"time"
+
+	"github.com/lazuli-storage/lazuli/internal/base/record"
+	"github.com/lazuli-storage/lazuli/internal/engine/store"
+	"github.com/lazuli-storage/lazuli/internal/rule/etag"
+	"github.com/lazuli-storage/lazuli/internal/rule/lease"
+	"github.com/lazuli-storage/lazuli/internal/rule/leaserecord"
+	"github.com/lazuli-storage/lazuli/internal/rule/metadata"
+)
+
+// Records are encoded with the binary codec of package record: compact and
+// reflection-free, because List Blobs and Get Blob decode a record per blob.
+
+// recordFormat is the first byte of every container, blob and block record
+// this package writes; a later format bumps it and keeps reading this one.
+const recordFormat = 1
+
+// Container record fields (tags of the tagged-field body).
+const (
+	ctagCore     = 1 // etag tick, creation time, public access, deleting flag
+	ctagMetadata = 2
+	ctagLease    = 3
+	ctagACL      = 4
+	// ctagEncryption is the default encryption scope and whether writes
+	// may name another (scope.go); tags 5-29 are left to other state.
+	ctagEncryption = 30
+)
+
+// Public access levels (x-ms-blob-public-access).
+const (
+	accessPrivate   byte = 0
+	accessBlob      byte = 1
+	accessContainer byte = 2
+)
+
+// containerRecord is the stored state of one container.
+type containerRecord struct {
+	ETag    etag.Tick
+	Created time.Time
+	Public  byte
+	// Deleting is set while Delete Container removes the blobs in batches;
+	// the container is then invisible and cannot be created again.
+	Deleting bool
+	Metadata metadata.Set
+	Lease    lease.Lease
+	ACL      []signedIdentifier
+	// containerLife is the soft delete and move state
+	// (records_container_life.go).
+	containerLife
+	// DefaultScope is the encryption scope of writes that name none (""
+	// for the account's key); DenyScopeOverride forbids naming another.
+	DefaultScope      string
+	DenyScopeOverride bool
+}
+
+// signedIdentifier is a stored access policy of a container.
+type signedIdentifier struct {
+	ID            string
+	Start, Expiry *time.Time // nil when not set
+	Permission    string
+}
+
+func containerKey(account, container string) []byte {
+	return store.NewKey(store.SpaceContainer).Str(account).Str(container)
+}
+
+func (c *containerRecord) encode() []byte {
+	e := record.NewEncoder(64)
+	e.Byte(recordFormat)
+	e.Field(ctagCore, func(e *record.Encoder) {
+		e.Fixed64(uint64(c.ETag))
+		e.Time(c.Created)
+		e.Byte(c.Public)
+		e.Bool(c.Deleting)
+	})
+	if len(c.Metadata) > 0 {
+		e.Field(ctagMetadata, c.Metadata.Encode)
+	}
+	if c.Lease.ID != "" {
+		e.Field(ctagLease, func(e *record.Encoder) { leaserecord.Encode(e, c.Lease) })
+	}
+	if len(c.ACL) > 0 {
+		e.Field(ctagACL, func(e *record.Encoder) {
+			e.Uvarint(uint64(len(c.ACL)))
+			for _, s := range c.ACL {
+				e.Str(s.ID)
+				encodeOptionalTime(e, s.Start)
+				encodeOptionalTime(e, s.Expiry)
+				e.Str(s.Permission)
+			}
+		})
+	}
+	c.containerLife.encode(&e)
+	if c.DefaultScope != "" || c.DenyScopeOverride {
+		e.Field(ctagEncryption, func(e *record.Encoder) {
+			e.Str(c.DefaultScope)
+			e.Bool(c.DenyScopeOverride)
+		})
+	}
+	return e.Bytes()
+}
+
+func decodeContainer(v []byte) (*containerRecord, error) {
+	if len(v) == 0 || v[0] != recordFormat {
+		return nil, record.ErrMalformed
+	}
+	c := &containerRecord{}
+	d := record.NewDecoder(v[1:])
+	d.Fields(func(tag byte, p *record.Decoder) {
+		switch tag {
+		case ctagCore:
+			c.ETag = etag.Tick(p.Fixed64())
+			c.Created = p.Time()
+			c.Public = p.Byte()
+			c.Deleting = p.Bool()
+		case ctagMetadata:
+			c.Metadata = metadata.Decode(p)
+		case ctagLease:
+			c.Lease = leaserecord.Decode(p)
+		case ctagACL:
+			n := p.Uvarint()
+			for i := uint64(0); i < n && p.Err() == nil; i++ {
+				s := signedIdentifier{ID: p.Str()}
+				s.Start = decodeOptionalTime(p)
+				s.Expiry = decodeOptionalTime(p)
+				s.Permission = p.Str()
+				c.ACL = append(c.ACL, s)
+			}
+		case ctagDeleted, ctagMove:
+			c.containerLife.decodeField(tag, p)
+		case ctagEncryption:
+			c.DefaultScope = p.Str()
+			c.DenyScopeOverride = p.Bool()
+		}
+	})
+	return c, d.Err()
+}
+
+// loadContainer reads a container; found is false when it does not exist
+// or is hidden (being deleted, soft-deleted or moving).
+func loadContainer(tx store.Tx, account, name string) (c *containerRecord, found bool, err error) {
+	v, err := tx.Get(containerKey(account, name))
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	c, err = decodeContainer(v)
+	if err != nil {
+		return nil, false, err
+	}
+	return c, !c.hidden(), nil
+}
+
+func saveContainer(tx store.Tx, account, name string, c *containerRecord) error {
+	return tx.Put(containerKey(account, name), c.encode())
+}
+
+func encodeOptionalTime(e *record.Encoder, t *time.Time) {
+	e.Bool(t != nil)
+	if t != nil {
+		e.Varint(t.UnixNano())
+	}
+}
+
+func decodeOptionalTime(d *record.Decoder) *time.Time {
+	if !d.Bool() {
+		return nil
+	}
+	t := time.Unix(0, d.Varint()).UTC()
+	return &t
+}

@@ -1,0 +1,32 @@
+package blob
+
+import "github.com/lazuli-storage/lazuli/internal/base/record"
+
+// btagEncryption is the blob record field of its encryption (tags 11-15
+// and 19-29 are left to other blob state).
+const btagEncryption = 30
+
+// encryptionState is how a blob's content was encrypted, as far as the
+// protocol shows it: the SHA-256 of the customer-provided key it was
+// written with (cpk.go) and its encryption scope. Both are "" for content
+// under the account's own key, and then nothing is stored.
+type encryptionState struct {
+	KeySHA256 string
+	Scope     string
+}
+
+func (e encryptionState) empty() bool { return e == encryptionState{} }
+
+func (e encryptionState) encode(enc *record.Encoder) {
+	if e.empty() {
+		return
+	}
+	enc.Field(btagEncryption, func(enc *record.Encoder) {
+		enc.Str(e.KeySHA256)
+		enc.Str(e.Scope)
+	})
+}
+
+func decodeEncryption(d *record.Decoder) encryptionState {
+	return encryptionState{KeySHA256: d.Str(), Scope: d.Str()}
+}

@@ -1,0 +1,110 @@
+package blob
+
+import (
+	"net/http"
+	"net/url"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/lazuli-storage/lazuli/internal/frame/route"
+	"github.com/lazuli-storage/lazuli/internal/rule/contentprops"
+	"github.com/lazuli-storage/lazuli/internal/rule/etag"
+	"github.com/lazuli-storage/lazuli/internal/rule/lease"
+	"github.com/lazuli-storage/lazuli/internal/rule/metadata"
+)
+
+func TestBlobRecordRoundTrip(t *testing.T) {
+	now := time.Unix(1700000000, 123456789).UTC()
+	cases := []*blobRecord{
+		{Type: blockBlob, Committed: true, ETag: etag.FromTime(now), Created: now},
+		{Type: blockBlob, HasUncommitted: true, BlockIDLen: 8, ETag: 42, Created: now},
+		{Type: blockBlob, Committed: true, HasUncommitted: true, BlockIDLen: 64, ETag: 7, Created: now, Tier: "Cool",
+			Props:    contentprops.Props{Type: "text/plain", Encoding: "gzip", Language: "en", Disposition: "inline", CacheControl: "no-cache", MD5: []byte("0123456789abcdef")},
+			Metadata: metadata.Set{{Name: "a", Value: "1"}, {Name: "b", Value: ""}},
+			Lease:    lease.Lease{ID: "aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa", Duration: 15, Expires: now.Add(15 * time.Second)}},
+	}
+	cases[2].SetSegments([]segment{{Extent: "e1", Length: 10, BlockID: "b1"}, {Extent: "e2", Offset: 5, Length: 3, BlockID: "b2"}})
+	for i, want := range cases {
+		got, err := decodeBlob(want.encode())
+		if err != nil {
+			t.Fatalf("case %d: %v", i, err)
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("case %d:\n got %+v\nwant %+v", i, got, want)
+		}
+		light, err := decodeBlobProperties(want.encode())
+		if err != nil || light.segments != nil || light.Size != want.Size {
+			t.Fatalf("case %d: properties-only decode kept segments or lost the size", i)
+		}
+	}
+	segs, err := cases[2].Segments()
+	if err != nil || len(segs) != 2 || segs[1].Offset != 5 || cases[2].Size != 13 {
+		t.Fatalf("segments %+v size %d (%v)", segs, cases[2].Size, err)
+	}
+	// Unknown tags from a later format are skipped; garbage is an error.
+	extra := append(cases[0].encode(), 99, 2, 'x', 'y')
+	if _, err := decodeBlob(extra); err != nil {
+		t.Fatalf("unknown tag: %v", err)
+	}
+	for _, bad := range [][]byte{nil, {2}, {recordFormat, btagCore, 50}} {
+		if _, err := decodeBlob(bad); err == nil {
+			t.Fatalf("decoded garbage %v", bad)
+		}
+	}
+}
+
+func TestContainerRecordRoundTrip(t *testing.T) {
+	now := time.Unix(1700000000, 0).UTC()
+	start := now.Add(time.Hour)
+	want := &containerRecord{ETag: 99, Created: now, Public: accessContainer, Metadata: metadata.Set{{Name: "k", Value: "v"}},
+		Lease: lease.Lease{ID: "x", Duration: lease.Infinite, BreakEnds: now},
+		ACL:   []signedIdentifier{{ID: "p1", Start: &start, Permission: "rl"}, {ID: "p2"}}}
+	got, err := decodeContainer(want.encode())
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Fatalf("got %+v (%v)\nwant %+v", got, err, want)
+	}
+}
+
+func TestRefDeltaNets(t *testing.T) {
+	d := refDelta{}
+	d.add("a")
+	d.drop("a")
+	d.add("b")
+	d.addSegments([]segment{{Extent: "c"}, {Extent: "c"}})
+	d.dropSegments([]segment{{Extent: "b"}})
+	if d["a"] != 0 || d["b"] != 0 || d["c"] != 2 {
+		t.Fatalf("delta %v", d)
+	}
+}
+
+func TestValidContainerName(t *testing.T) {
+	for name, ok := range map[string]bool{"abc": true, "a1-b2": true, "$root": true, "$logs": true, "$web": true,
+		"ab": false, "ABC": false, "a--b": false, "-ab": false, "ab-": false, "a.b": false, "$other": false, "": false} {
+		if got := validContainerName(name) == nil; got != ok {
+			t.Errorf("validContainerName(%q) = %v, want %v", name, got, ok)
+		}
+	}
+}
+
+func TestParsePath(t *testing.T) {
+	cases := []struct {
+		path, query string
+		want        target
+		level       route.Level
+	}{
+		{"", "comp=list", target{}, route.Service},
+		{"/", "", target{}, route.Service},
+		{"/c", "restype=container", target{Container: "c"}, route.Container},
+		{"/c/", "", target{Container: "c"}, route.Container},
+		{"/c/b/d", "", target{Container: "c", Blob: "b/d"}, route.Object},
+		{"/blob", "", target{Container: rootContainer, Blob: "blob"}, route.Object},
+	}
+	for _, tc := range cases {
+		r := &http.Request{URL: &url.URL{RawQuery: tc.query}}
+		got, level := parsePath(tc.path, r)
+		if got != tc.want || level != tc.level {
+			t.Errorf("parsePath(%q, %q) = %+v, %v", tc.path, tc.query, got, level)
+		}
+	}
+}

@@ -1,0 +1,187 @@
+package blob
+
+import (
+	"bytes"
+	"time"
+
+	"github.com/lazuli-storage/lazuli/internal/base/record"
+	"github.com/lazuli-storage/lazuli/internal/engine/store"
+)
+
+// The version tag index serves Find Blobs by Tags with include=versions.
+// A previous version keeps the tags it had when it stopped being current
+// (Set Blob Tags may still change them), so each one is found by its own
+// tags. Every previous version with tags has two entries:
+//
+//	(account, "tv", key, value, container, name, versionID)
+//	(account, "tvc", container, key, value, name, versionID)
+//
+// valued, as in tags_index.go, by its whole tag set. The current version
+// is the base blob, found through the base index; a query with
+// include=versions reads this index first, then the base index, and its
+// marker (a key of either) tells which of the two it stopped in.
+//
+// keepVersion adds a version's entries, dropState removes them, Set Blob
+// Tags on a version and container moves move them. A path that dropped a
+// version without dropState would leave its entries stale: the query
+// loads the version each entry names and skips those gone, so a stale
+// entry costs a read, never a wrong answer.
+
+const (
+	tagFamilyVersions          = "tv"
+	tagFamilyContainerVersions = "tvc"
+)
+
+// versionTagIndexPrefix is the start of the account-wide version entries
+// of key.
+func versionTagIndexPrefix(account, key string) store.Key {
+	return store.NewKey(store.SpaceBlobIndex).Str(account).Str(tagFamilyVersions).Str(key)
+}
+
+// containerVersionTagIndexPrefix is the start of one container's version
+// entries of key.
+func containerVersionTagIndexPrefix(account, container, key string) store.Key {
+	return store.NewKey(store.SpaceBlobIndex).Str(account).Str(tagFamilyContainerVersions).Str(container).Str(key)
+}
+
+func versionTagIndexKeys(account, container, name, versionID string, t tag) (byAccount, byContainer []byte) {
+	return versionTagIndexPrefix(account, t.Key).Str(t.Value).Str(container).Str(name).Str(versionID),
+		containerVersionTagIndexPrefix(account, container, t.Key).Str(t.Value).Str(name).Str(versionID)
+}
+
+// putVersionTags indexes the tags of the previous version b.
+func putVersionTags(tx store.Tx, account, container, name string, b *blobRecord) error {
+	tags := indexedTags(b)
+	if len(tags) == 0 {
+		return nil
+	}
+	var e record.Encoder
+	tags.encode(&e)
+	for _, t := range tags {
+		a, c := versionTagIndexKeys(account, container, name, b.VersionID, t)
+		if err := tx.Put(a, bytes.Clone(e.Bytes())); err != nil {
+			return err
+		}
+		if err := tx.Put(c, bytes.Clone(e.Bytes())); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// dropVersionTags removes the entries putVersionTags made for b.
+func dropVersionTags(tx store.Tx, account, container, name string, b *blobRecord) error {
+	for _, t := range indexedTags(b) {
+		a, c := versionTagIndexKeys(account, container, name, b.VersionID, t)
+		if err := tx.Delete(a); err != nil {
+			return err
+		}
+		if err := tx.Delete(c); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// dropStateVersionTags removes the version entries of the state stored
+// under key when it is a previous version.
+func dropStateVersionTags(tx store.Tx, key []byte, b *blobRecord) error {
+	rd := store.ReadKey(key, store.SpaceBlob)
+	account, container, name, elem := rd.Str(), rd.Str(), rd.Str(), rd.Str()
+	if rd.Err() != nil || len(elem) == 0 || elem[:1] != versionPrefix {
+		return rd.Err()
+	}
+	return dropVersionTags(tx, account, container, name, b)
+}
+
+// versionTagEntry reads the container, blob name and version ID of a
+// version index key.
+func versionTagEntry(k []byte, containerFamily bool) (container, name, versionID string, err error) {
+	rd := store.ReadKey(k, store.SpaceBlobIndex)
+	rd.Str() // account
+	rd.Str() // family
+	if containerFamily {
+		container = rd.Str()
+		rd.Str() // key
+		rd.Str() // value
+	} else {
+		rd.Str() // key
+		rd.Str() // value
+		container = rd.Str()
+	}
+	name = rd.Str()
+	versionID = rd.Str()
+	return container, name, versionID, rd.Err()
+}
+
+// scanWithVersions is scanTagIndex for include=versions: the previous
+// versions first, then the current blobs, up to max matches in all.
+func scanWithVersions(tx store.Tx, account, container string, a findArgs, now time.Time) ([]foundBlob, []byte, error) {
+	versions := planTagScan(account, container, a.expr, true)
+	current := planTagScan(account, container, a.expr, false)
+	if a.marker != nil && !versions.holds(a.marker) {
+		found, next, err := scanTagRange(tx, current, a.marker, a.max, a.expr)
+		if err == nil {
+			found, err = currentVersions(tx, account, found, now)
+		}
+		return found, next, err
+	}
+	found, next, err := scanTagRange(tx, versions, a.marker, a.max, a.expr)
+	if err == nil {
+		found, err = liveVersions(tx, account, found, a.expr, now)
+	}
+	if err != nil || next != nil {
+		return found, next, err
+	}
+	more, next, err := scanTagRange(tx, current, nil, a.max-len(found), a.expr)
+	if err == nil {
+		more, err = currentVersions(tx, account, more, now)
+	}
+	return append(found, more...), next, err
+}
+
+// holds reports whether key lies in the range.
+func (r tagRange) holds(key []byte) bool {
+	return bytes.Compare(key, r.start) >= 0 && bytes.Compare(key, r.end) < 0
+}
+
+// liveVersions keeps the matches of a version index scan whose version
+// still exists, not soft-deleted, with tags that match: an entry may be
+// stale, and the version's own tags decide.
+func liveVersions(tx store.Tx, account string, found []foundBlob, e *tagExpr, now time.Time) ([]foundBlob, error) {
+	live := found[:0]
+	for _, f := range found {
+		b, err := loadRecord(tx, recordKey(account, f.container, f.name, versionPrefix+f.versionID))
+		if err != nil {
+			return nil, err
+		}
+		if b == nil || !b.Committed || !e.match(b.Tags, f.container) {
+			continue
+		}
+		if deleted, _ := b.softDeleted(now); deleted {
+			continue
+		}
+		f.tags = b.Tags
+		live = append(live, f)
+	}
+	return live, nil
+}
+
+// currentVersions gives the matches of a base index scan their version ID
+// (none for a blob written while versioning was off), dropping expired
+// blobs.
+func currentVersions(tx store.Tx, account string, found []foundBlob, now time.Time) ([]foundBlob, error) {
+	live := found[:0]
+	for _, f := range found {
+		b, err := loadLiveBlob(tx, account, f.container, f.name, now)
+		if err != nil {
+			return nil, err
+		}
+		if b == nil {
+			continue
+		}
+		f.versionID, f.current = b.VersionID, b.VersionID != ""
+		live = append(live, f)
+	}
+	return live, nil
+}

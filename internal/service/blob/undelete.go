@@ -1,0 +1,105 @@
+package blob
+
+import (
+	"time"
+
+	"net/http"
+
+	"github.com/lazuli-storage/lazuli/internal/engine/store"
+	"github.com/lazuli-storage/lazuli/internal/frame/request"
+)
+
+// undeleteBlob is Undelete Blob: every soft-deleted state of the blob
+// whose retention has not ended comes back. The soft-deleted base blob
+// becomes the base blob again, or, when the blob was written again since,
+// a snapshot; soft-deleted snapshots and versions become live ones.
+func (s *Service) undeleteBlob(w http.ResponseWriter, r *http.Request) error {
+	t := targetOf(r)
+	if _, err := parseBaseRequest(r, 0); err != nil {
+		return err
+	}
+	account := request.Of(r).Account
+	err := s.store.Update(r.Context(), func(tx store.Tx) error {
+		if _, found, err := loadContainer(tx, account, t.Container); err != nil || !found {
+			return firstErr(err, containerNotFound())
+		}
+		// An expired base blob is gone: what is restored takes its place.
+		if _, err := loadBlobForWrite(tx, account, t.Container, t.Blob, s.now()); err != nil {
+			return err
+		}
+		d, err := s.newDeletion(tx, account, t)
+		if err != nil {
+			return err
+		}
+		if err := d.purgeExpired(tx); err != nil {
+			return err
+		}
+		if err := d.restore(tx); err != nil {
+			return err
+		}
+		return d.refs.apply(tx, d.now)
+	})
+	if err != nil {
+		return err
+	}
+	return write(w, http.StatusOK)
+}
+
+// restore brings back the soft-deleted states (expired ones are purged
+// already). Without a base blob and with nothing to restore the blob does
+// not exist: 404.
+func (d *deletion) restore(tx store.Tx) error {
+	all, err := d.states(tx)
+	if err != nil {
+		return err
+	}
+	var base *blobRecord
+	for _, st := range all {
+		switch deleted, _ := st.rec.softDeleted(d.now); {
+		case st.elem == elemBase:
+			base = st.rec
+		case st.elem == elemDeleted:
+			if err := d.restoreBase(tx, st.rec, base); err != nil {
+				return err
+			}
+			if base == nil || !base.Committed {
+				base = st.rec
+			}
+		case deleted:
+			st.rec.DeletedAt, st.rec.Purge = time.Time{}, time.Time{}
+			if err := tx.Put(d.key(st.elem), st.rec.encode()); err != nil {
+				return err
+			}
+		}
+	}
+	if base == nil || !base.Committed {
+		return blobNotFound()
+	}
+	return nil
+}
+
+// restoreBase brings back the soft-deleted base blob: as the base blob
+// when there is none (a placeholder's uncommitted blocks are kept), else
+// as a snapshot taken when it was deleted. The record moves, and its
+// extent references with it.
+func (d *deletion) restoreBase(tx store.Tx, rec, base *blobRecord) error {
+	deletedAt := rec.DeletedAt
+	rec.DeletedAt, rec.Purge = time.Time{}, time.Time{}
+	if err := tx.Delete(d.key(elemDeleted)); err != nil {
+		return err
+	}
+	if base != nil && base.Committed {
+		id, err := freeStamp(tx, d.account, d.container, d.name, snapshotPrefix, deletedAt)
+		if err != nil {
+			return err
+		}
+		return tx.Put(d.key(snapshotPrefix+id), rec.encode())
+	}
+	if base != nil {
+		rec.HasUncommitted, rec.BlockIDLen = base.HasUncommitted, base.BlockIDLen
+	}
+	if err := reindexTags(tx, d.account, d.container, d.name, base, rec); err != nil {
+		return err
+	}
+	return tx.Put(d.key(elemBase), rec.encode())
+}

@@ -1,0 +1,52 @@
+package file
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/lazuli-storage/lazuli/internal/engine/store"
+	"github.com/lazuli-storage/lazuli/internal/service/file/smbstate"
+)
+
+// OpenHandle records an SMB open on the file or directory at path
+// ("dir/file", "" for the share's root) of a live share, as the SMB
+// endpoint will once it exists.
+func OpenHandle(st store.Store, account, share, path string, o smbstate.Open) error {
+	return updateSMB(st, account, share, path, func(n *node) { n.Opens = append(n.Opens, o) })
+}
+
+// MarkDeletePending sets an entry's SMB delete-pending flag.
+func MarkDeletePending(st store.Store, account, share, path string, pending bool) error {
+	return updateSMB(st, account, share, path, func(n *node) { n.DeletePending = pending })
+}
+
+func updateSMB(st store.Store, account, share, path string, change func(*node)) error {
+	fp, err := parsePath(path, true)
+	if err != nil {
+		return err
+	}
+	return st.Update(context.Background(), func(tx store.Tx) error {
+		n, found, err := loadNode(tx, account, share, "", fp)
+		if err != nil {
+			return err
+		}
+		if !found {
+			return fmt.Errorf("no entry at %q", path)
+		}
+		change(n)
+		return saveNode(tx, account, share, "", fp, n)
+	})
+}
+
+// MarkShareDeleting marks a live share as being deleted, as the first
+// Update of Delete Share does before its records go.
+func MarkShareDeleting(st store.Store, account, share string) error {
+	return st.Update(context.Background(), func(tx store.Tx) error {
+		sh, found, err := loadShare(tx, account, share, "")
+		if err != nil || !found {
+			return fmt.Errorf("no share %q: %v", share, err)
+		}
+		sh.Deleting = true
+		return saveShare(tx, account, share, "", sh)
+	})
+}

@@ -1,0 +1,200 @@
+package file
+
+import (
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/lazuli-storage/lazuli/internal/base/record"
+	"github.com/lazuli-storage/lazuli/internal/rule/azerr"
+)
+
+// NFS properties of files and directories on NFS shares (nfs.go): the
+// owner (x-ms-owner, a UID) and group (x-ms-group, a GID), 0 (root) by
+// default, the mode (x-ms-mode, octal such as 0644 or symbolic such as
+// rw-r--r--, answered in octal), and the file type, Regular or Directory
+// (x-ms-file-file-type; Create File takes only Regular). A node is on an
+// NFS share when its parent is: the share's root carries the properties
+// from Create Share on. Nodes of SMB shares have none, and refuse the
+// headers (400 InvalidHeaderValue).
+
+// ntagNFS is the node record field of the NFS properties (tags 8-29 are
+// left to other node state).
+const ntagNFS = 30
+
+// Default modes of new files and directories (rw-rw-r--, rwxrwxr-x).
+const (
+	defaultFileMode = 0o664
+	defaultDirMode  = 0o775
+)
+
+// nfsProps are a node's NFS properties.
+type nfsProps struct {
+	Owner, Group string
+	Mode         uint16
+}
+
+func (p *nfsProps) encode(e *record.Encoder) {
+	e.Str(p.Owner)
+	e.Str(p.Group)
+	e.Uvarint(uint64(p.Mode))
+}
+
+func decodeNFS(d *record.Decoder) *nfsProps {
+	return &nfsProps{Owner: d.Str(), Group: d.Str(), Mode: uint16(d.Uvarint())}
+}
+
+// nfsRequest is the NFS headers of a create or set; nil fields were not
+// sent.
+type nfsRequest struct {
+	owner, group *string
+	mode         *uint16
+	fileType     string
+}
+
+func (q nfsRequest) empty() bool {
+	return q.owner == nil && q.group == nil && q.mode == nil && q.fileType == ""
+}
+
+// parseNFSRequest reads x-ms-owner, x-ms-group, x-ms-mode and
+// x-ms-file-file-type.
+func parseNFSRequest(h http.Header) (nfsRequest, error) {
+	var q nfsRequest
+	for _, id := range []struct {
+		name string
+		dst  **string
+	}{{"x-ms-owner", &q.owner}, {"x-ms-group", &q.group}} {
+		raw := h.Get(id.name)
+		if raw == "" {
+			continue
+		}
+		if _, err := strconv.ParseUint(raw, 10, 32); err != nil {
+			return q, azerr.InvalidHeader(id.name, raw)
+		}
+		v := raw
+		*id.dst = &v
+	}
+	if raw := h.Get("x-ms-mode"); raw != "" {
+		mode, ok := parseMode(raw)
+		if !ok {
+			return q, azerr.InvalidHeader("x-ms-mode", raw)
+		}
+		q.mode = &mode
+	}
+	if raw := h.Get("x-ms-file-file-type"); raw != "" {
+		if !strings.EqualFold(raw, "Regular") {
+			return q, azerr.InvalidHeader("x-ms-file-file-type", raw)
+		}
+		q.fileType = "Regular"
+	}
+	return q, nil
+}
+
+// parseMode reads a mode in octal (four digits) or symbolic (nine
+// characters, with s, S, t and T for setuid, setgid and sticky) notation.
+func parseMode(raw string) (uint16, bool) {
+	if len(raw) == 4 {
+		v, err := strconv.ParseUint(raw, 8, 16)
+		return uint16(v), err == nil
+	}
+	if len(raw) != 9 {
+		return 0, false
+	}
+	var mode uint16
+	special := [3]uint16{0o4000, 0o2000, 0o1000}
+	specialLetter := [3]byte{'s', 's', 't'}
+	for i := 0; i < 3; i++ {
+		shift := uint(6 - 3*i)
+		r, w, x := raw[3*i], raw[3*i+1], raw[3*i+2]
+		switch {
+		case r == 'r':
+			mode |= 4 << shift
+		case r != '-':
+			return 0, false
+		}
+		switch {
+		case w == 'w':
+			mode |= 2 << shift
+		case w != '-':
+			return 0, false
+		}
+		switch {
+		case x == 'x':
+			mode |= 1 << shift
+		case x == specialLetter[i]:
+			mode |= 1<<shift | special[i]
+		case x == specialLetter[i]-'a'+'A':
+			mode |= special[i]
+		case x != '-':
+			return 0, false
+		}
+	}
+	return mode, true
+}
+
+// create gives a new node on an NFS share (its parent has NFS properties)
+// its NFS properties, and refuses NFS headers elsewhere.
+func (q nfsRequest) create(n, parent *node) error {
+	if parent.NFS == nil {
+		return q.refuseOnSMB()
+	}
+	if q.fileType != "" && n.Dir {
+		return azerr.InvalidHeader("x-ms-file-file-type", q.fileType)
+	}
+	p := &nfsProps{Owner: "0", Group: "0", Mode: defaultFileMode}
+	if n.Dir {
+		p.Mode = defaultDirMode
+	}
+	n.NFS = p
+	q.apply(p)
+	return nil
+}
+
+// set changes the NFS properties of a node on an NFS share.
+func (q nfsRequest) set(n *node) error {
+	if n.NFS == nil {
+		return q.refuseOnSMB()
+	}
+	if q.fileType != "" {
+		return azerr.InvalidHeader("x-ms-file-file-type", q.fileType)
+	}
+	q.apply(n.NFS)
+	return nil
+}
+
+func (q nfsRequest) apply(p *nfsProps) {
+	if q.owner != nil {
+		p.Owner = *q.owner
+	}
+	if q.group != nil {
+		p.Group = *q.group
+	}
+	if q.mode != nil {
+		p.Mode = *q.mode
+	}
+}
+
+// refuseOnSMB is the answer to NFS headers on a node of an SMB share.
+func (q nfsRequest) refuseOnSMB() error {
+	if q.empty() {
+		return nil
+	}
+	return azerr.Newf(azerr.InvalidHeaderValue, "NFS properties apply to files and directories of NFS shares only.")
+}
+
+// setNFSHeaders writes the NFS properties of a node of an NFS share.
+func setNFSHeaders(h http.Header, n *node) {
+	if n.NFS == nil {
+		return
+	}
+	h.Set("X-Ms-Owner", n.NFS.Owner)
+	h.Set("X-Ms-Group", n.NFS.Group)
+	h.Set("X-Ms-Mode", fmt.Sprintf("%04o", n.NFS.Mode))
+	fileType := "Regular"
+	if n.Dir {
+		fileType = "Directory"
+	}
+	h.Set("X-Ms-File-File-Type", fileType)
+	h.Set("X-Ms-Link-Count", "1")
+}

@@ -1,0 +1,174 @@
+package file_test
+
+import (
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore/to"
+	"github.com/Azure/azure-sdk-for-go/sdk/storage/azfile/lease"
+	"github.com/Azure/azure-sdk-for-go/sdk/storage/azfile/service"
+	"github.com/Azure/azure-sdk-for-go/sdk/storage/azfile/share"
+
+	"github.com/lazuli-storage/lazuli/internal/check/lazulitest"
+)
+
+func shareLease(t *testing.T, sh *share.Client, id string) *lease.ShareClient {
+	t.Helper()
+	var opts *lease.ShareClientOptions
+	if id != "" {
+		opts = &lease.ShareClientOptions{LeaseID: to.Ptr(id)}
+	}
+	lc, err := lease.NewShareClient(sh, opts)
+	must(t, err)
+	return lc
+}
+
+const (
+	leaseA = "aaaaaaaa-0000-4000-8000-000000000001"
+	leaseB = "bbbbbbbb-0000-4000-8000-000000000002"
+	leaseC = "cccccccc-0000-4000-8000-000000000003"
+)
+
+func TestShareLeaseGuardsDelete(t *testing.T) {
+	in, svc := start(t, lazulitest.Options{InMemory: true})
+	sh := newShare(t, svc, "leased")
+	a := shareLease(t, sh, leaseA)
+	for _, d := range []int32{14, 61, 0} {
+		_, err := a.Acquire(ctx, d, nil)
+		wantCode(t, err, http.StatusBadRequest, "InvalidHeaderValue")
+	}
+	acq, err := a.Acquire(ctx, 15, nil)
+	must(t, err)
+	if *acq.LeaseID != leaseA {
+		t.Fatalf("acquired %s", *acq.LeaseID)
+	}
+	props, err := sh.GetProperties(ctx, nil)
+	must(t, err)
+	if *props.LeaseState != "leased" || *props.LeaseStatus != "locked" || *props.LeaseDuration != "fixed" {
+		t.Errorf("lease state %s status %s duration %s", *props.LeaseState, *props.LeaseStatus, *props.LeaseDuration)
+	}
+	// Other operations ignore the share lease; only Delete Share needs it.
+	_, err = sh.SetMetadata(ctx, nil)
+	must(t, err)
+	_, err = sh.Delete(ctx, nil)
+	wantCode(t, err, http.StatusPreconditionFailed, "LeaseIdMissing")
+	_, err = sh.Delete(ctx, &share.DeleteOptions{LeaseAccessConditions: &share.LeaseAccessConditions{LeaseID: to.Ptr(leaseB)}})
+	if _, status := code(err); status != http.StatusPreconditionFailed {
+		t.Fatalf("delete with the wrong lease: %v", err)
+	}
+	// Renew, change and release follow the container table.
+	_, err = shareLease(t, sh, leaseB).Renew(ctx, nil)
+	wantCode(t, err, http.StatusConflict, "LeaseIdMismatchWithLeaseOperation")
+	_, err = a.Renew(ctx, nil)
+	must(t, err)
+	_, err = a.Change(ctx, leaseC, nil)
+	must(t, err)
+	c := shareLease(t, sh, leaseC)
+	// A fixed lease expires with the clock; Delete then needs no lease.
+	in.Fake.Advance(16 * time.Second)
+	props, err = sh.GetProperties(ctx, nil)
+	must(t, err)
+	if *props.LeaseState != "expired" {
+		t.Fatalf("lease state after 16 s = %s", *props.LeaseState)
+	}
+	// An expired share lease is still renewable (no write forgets it).
+	_, err = c.Renew(ctx, nil)
+	must(t, err)
+	brk, err := c.Break(ctx, &lease.ShareBreakOptions{BreakPeriod: to.Ptr(int32(5))})
+	must(t, err)
+	if *brk.LeaseTime != 5 {
+		t.Errorf("break lease time %d, want 5", *brk.LeaseTime)
+	}
+	_, err = sh.Delete(ctx, nil)
+	wantCode(t, err, http.StatusPreconditionFailed, "LeaseIdMissing")
+	in.Fake.Advance(6 * time.Second)
+	_, err = sh.Delete(ctx, nil)
+	must(t, err)
+}
+
+func TestShareLeaseInfiniteAndRelease(t *testing.T) {
+	_, svc := start(t, lazulitest.Options{InMemory: true})
+	sh := newShare(t, svc, "infinite")
+	a := shareLease(t, sh, leaseA)
+	_, err := a.Acquire(ctx, -1, nil)
+	must(t, err)
+	_, err = shareLease(t, sh, leaseB).Acquire(ctx, -1, nil)
+	wantCode(t, err, http.StatusConflict, "LeaseAlreadyPresent")
+	props, err := sh.GetProperties(ctx, nil)
+	must(t, err)
+	if *props.LeaseDuration != "infinite" {
+		t.Errorf("duration %s", *props.LeaseDuration)
+	}
+	_, err = a.Release(ctx, nil)
+	must(t, err)
+	_, err = a.Release(ctx, nil)
+	wantCode(t, err, http.StatusConflict, "LeaseIdMismatchWithLeaseOperation")
+	_, err = sh.Delete(ctx, nil)
+	must(t, err)
+}
+
+func TestSnapshotLeaseBlocksShareDelete(t *testing.T) {
+	_, svc := start(t, lazulitest.Options{InMemory: true})
+	sh := newShare(t, svc, "snaplease")
+	snap, err := sh.CreateSnapshot(ctx, nil)
+	must(t, err)
+	_, err = shareLease(t, sh, leaseA).Acquire(ctx, -1, &lease.ShareAcquireOptions{ShareSnapshot: snap.Snapshot})
+	must(t, err)
+	_, err = sh.Delete(ctx, &share.DeleteOptions{ShareSnapshot: snap.Snapshot})
+	wantCode(t, err, http.StatusPreconditionFailed, "LeaseIdMissing")
+	_, err = sh.Delete(ctx, &share.DeleteOptions{DeleteSnapshots: to.Ptr(share.DeleteSnapshotsOptionTypeInclude)})
+	wantCode(t, err, http.StatusConflict, "DeleteShareWhenSnapshotLeased")
+	_, err = sh.Delete(ctx, &share.DeleteOptions{DeleteSnapshots: to.Ptr(share.DeleteSnapshotsOptionTypeIncludeLeased)})
+	must(t, err)
+}
+
+func TestServiceProperties(t *testing.T) {
+	in, svc := start(t, lazulitest.Options{InMemory: true})
+	_, err := svc.SetProperties(ctx, &service.SetPropertiesOptions{
+		HourMetrics:   &service.Metrics{Enabled: to.Ptr(true), IncludeAPIs: to.Ptr(true), Version: to.Ptr("1.0"), RetentionPolicy: &service.RetentionPolicy{Enabled: to.Ptr(true), Days: to.Ptr(int32(7))}},
+		MinuteMetrics: &service.Metrics{Enabled: to.Ptr(false), Version: to.Ptr("1.0"), RetentionPolicy: &service.RetentionPolicy{Enabled: to.Ptr(false)}},
+		CORS: []*service.CORSRule{{AllowedOrigins: to.Ptr("https://example.com"), AllowedMethods: to.Ptr("GET,PUT"),
+			AllowedHeaders: to.Ptr("x-ms-*"), ExposedHeaders: to.Ptr("x-ms-request-id"), MaxAgeInSeconds: to.Ptr(int32(60))}},
+		Protocol: &service.ProtocolSettings{Smb: &service.SMBSettings{Multichannel: &service.SMBMultichannel{Enabled: to.Ptr(true)}}},
+	})
+	must(t, err)
+	// ShareDeleteRetentionPolicy has no field in this SDK: set it raw.
+	body := `<?xml version="1.0" encoding="utf-8"?><StorageServiceProperties><ShareDeleteRetentionPolicy><Enabled>true</Enabled><Days>9</Days></ShareDeleteRetentionPolicy></StorageServiceProperties>`
+	resp := rawRequest(t, in, http.MethodPut, "", "restype=service&comp=properties", nil, body)
+	if resp.StatusCode != http.StatusAccepted {
+		t.Fatalf("raw set properties: %d", resp.StatusCode)
+	}
+	got, err := svc.GetProperties(ctx, nil)
+	must(t, err)
+	if !*got.HourMetrics.Enabled || *got.HourMetrics.RetentionPolicy.Days != 7 || *got.MinuteMetrics.Enabled {
+		t.Errorf("metrics: %+v %+v", got.HourMetrics, got.MinuteMetrics)
+	}
+	if len(got.CORS) != 1 || *got.CORS[0].AllowedOrigins != "https://example.com" || *got.CORS[0].MaxAgeInSeconds != 60 {
+		t.Errorf("CORS: %+v", got.CORS)
+	}
+	if got.Protocol == nil || got.Protocol.Smb == nil || !*got.Protocol.Smb.Multichannel.Enabled {
+		t.Errorf("protocol settings: %+v", got.Protocol)
+	}
+	raw := rawRequest(t, in, http.MethodGet, "", "restype=service&comp=properties", nil, "")
+	doc, _ := io.ReadAll(raw.Body)
+	if !strings.Contains(string(doc), "<ShareDeleteRetentionPolicy><Enabled>true</Enabled><Days>9</Days>") {
+		t.Errorf("ShareDeleteRetentionPolicy not returned: %s", doc)
+	}
+	if strings.Contains(string(doc), "<Logging>") {
+		t.Errorf("the File service has no Logging element: %s", doc)
+	}
+	// The middleware answers CORS from these rules.
+	pre, err := http.NewRequest(http.MethodOptions, in.FileURL+"anyshare", nil)
+	must(t, err)
+	pre.Header.Set("Origin", "https://example.com")
+	pre.Header.Set("Access-Control-Request-Method", "PUT")
+	presp, err := (&http.Client{Transport: transport}).Do(pre)
+	must(t, err)
+	presp.Body.Close()
+	if presp.StatusCode != http.StatusOK || presp.Header.Get("Access-Control-Allow-Origin") != "https://example.com" {
+		t.Fatalf("preflight: %d %v", presp.StatusCode, presp.Header)
+	}
+}
