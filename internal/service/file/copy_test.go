@@ -157,9 +157,19 @@ func TestPutRangeFromURL(t *testing.T) {
 	// Source CRC-64s: the checksum of source bytes 2..9 (holes as zeros).
 	sum := stdcrc64.Checksum([]byte("\x00\x00ABCD\x00\x00"), stdcrc64.MakeTable(0x9A6C9329AC4BC9B5))
 	sumBytes := binary.LittleEndian.AppendUint64(nil, sum)
-	_, err = dst.UploadRangeFromURL(ctx, src.URL(), 2, 8, 8, &file.UploadRangeFromURLOptions{
+	resp, err := dst.UploadRangeFromURL(ctx, src.URL(), 2, 8, 8, &file.UploadRangeFromURLOptions{
 		SourceContentValidation: file.SourceContentValidationTypeCRC64(sum)})
 	must(t, err)
+	if !bytes.Equal(resp.XMSContentCRC64, sumBytes) {
+		t.Errorf("x-ms-content-crc64 %x, want %x", resp.XMSContentCRC64, sumBytes)
+	}
+	// The range's CRC-64 is answered when nothing asked for it too, as
+	// azfile's live tests (TestFileUploadRangeFromURLNow) expect.
+	resp, err = dst.UploadRangeFromURL(ctx, src.URL(), 2, 8, 8, nil)
+	must(t, err)
+	if !bytes.Equal(resp.XMSContentCRC64, sumBytes) {
+		t.Errorf("unasked x-ms-content-crc64 %x, want %x", resp.XMSContentCRC64, sumBytes)
+	}
 	_, err = dst.UploadRangeFromURL(ctx, src.URL(), 2, 8, 8, &file.UploadRangeFromURLOptions{
 		SourceContentValidation: file.SourceContentValidationTypeCRC64(sum + 1)})
 	wantCode(t, err, http.StatusBadRequest, "Crc64Mismatch")

@@ -57,6 +57,7 @@ func (s *Service) putRangeFromURL(w http.ResponseWriter, r *http.Request) error 
 	} else if err := s.authorizeSource(r, src); err != nil {
 		return err
 	}
+	var crc []byte
 	n, err := s.updateFile(r, t, smbstate.PutRange, func(tx store.Tx, n *node, now time.Time) error {
 		if rw.end > n.Size {
 			return azerr.New(azerr.InvalidRange).With("RangeRequested", byteRange{rw.start, rw.end - 1}.String())
@@ -65,7 +66,7 @@ func (s *Service) putRangeFromURL(w http.ResponseWriter, r *http.Request) error 
 		if err != nil {
 			return err
 		}
-		if err := s.checkSourceCRC(r.Context(), checks, segs, rw.start, rw.end); err != nil {
+		if crc, err = s.sourceCRC(r.Context(), checks, segs, rw.start, rw.end); err != nil {
 			return err
 		}
 		if !rw.preserveWrite {
@@ -76,6 +77,8 @@ func (s *Service) putRangeFromURL(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
+	// The service answers the CRC-64 of the range it wrote, asked for or not.
+	w.Header().Set("X-Ms-Content-Crc64", base64.StdEncoding.EncodeToString(crc))
 	writeRangeResult(w, n, nil)
 	return nil
 }
@@ -86,8 +89,6 @@ func (s *Service) putRangeFromURL(w http.ResponseWriter, r *http.Request) error 
 type sourceCRCs struct {
 	content, ifMatch, ifNoneMatch []byte
 }
-
-func (c sourceCRCs) any() bool { return c.content != nil || c.ifMatch != nil || c.ifNoneMatch != nil }
 
 func parseSourceCRCs(h http.Header) (sourceCRCs, error) {
 	var c sourceCRCs
@@ -108,32 +109,30 @@ func parseSourceCRCs(h http.Header) (sourceCRCs, error) {
 	return c, nil
 }
 
-// checkSourceCRC computes the CRC-64 of the source bytes (segments placed
-// at [start, end), holes reading as zeros) when a CRC-64 header asks for
-// it: a different x-ms-source-content-crc64 is 400 Crc64Mismatch, an
-// unmet source condition 412 SourceConditionNotMet.
-func (s *Service) checkSourceCRC(ctx context.Context, c sourceCRCs, segs []ranges.Segment, start, end int64) error {
-	if !c.any() {
-		return nil
-	}
+// sourceCRC computes the CRC-64 of the source bytes (segments placed at
+// [start, end), holes reading as zeros), which the answer carries, and
+// checks it against the CRC-64 headers: a different
+// x-ms-source-content-crc64 is 400 Crc64Mismatch, an unmet source
+// condition 412 SourceConditionNotMet.
+func (s *Service) sourceCRC(ctx context.Context, c sourceCRCs, segs []ranges.Segment, start, end int64) ([]byte, error) {
 	plan := ranges.Plan(segs, start, end)
 	readers, err := s.openPlan(ctx, plan)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer closeReaders(readers)
 	var sum crcWriter
 	if err := copyPlan(&sum, plan, readers); err != nil {
-		return err
+		return nil, err
 	}
 	got := binary.LittleEndian.AppendUint64(nil, uint64(sum))
 	switch {
 	case c.content != nil && !bytes.Equal(c.content, got):
-		return azerr.New(azerr.Crc64Mismatch)
+		return nil, azerr.New(azerr.Crc64Mismatch)
 	case c.ifMatch != nil && !bytes.Equal(c.ifMatch, got), c.ifNoneMatch != nil && bytes.Equal(c.ifNoneMatch, got):
-		return azerr.New(azerr.SourceConditionNotMet)
+		return nil, azerr.New(azerr.SourceConditionNotMet)
 	}
-	return nil
+	return got, nil
 }
 
 // crcWriter accumulates the CRC-64 of what is written to it.
