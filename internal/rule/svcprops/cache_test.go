@@ -2,6 +2,8 @@ package svcprops
 
 import (
 	"context"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -80,4 +82,36 @@ func TestCacheForget(t *testing.T) {
 	if got := origins(t, c); got != "" {
 		t.Fatalf("after Forget the cache answered %q", got)
 	}
+}
+
+// Many readers racing writers through this process: once a Set has
+// returned, no read that starts afterwards answers an older value.
+func TestCacheRacingSets(t *testing.T) {
+	st := memory.New()
+	c := NewCache(st, time.Hour)
+	origin := func(i int) string { return "http://" + string(rune('a'+i%26)) + ".example" }
+	var done atomic.Bool
+	var wg sync.WaitGroup
+	for r := 0; r < 8; r++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for !done.Load() {
+				if _, err := c.Get(context.Background(), "acct", "blob"); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		}()
+	}
+	for i := 0; i < 200; i++ {
+		if err := Set(context.Background(), st, "acct", "blob", corsRuleFor(origin(i))); err != nil {
+			t.Fatal(err)
+		}
+		if got := origins(t, c); got != origin(i) {
+			t.Fatalf("after Set %d the cache answered %q, want %q", i, got, origin(i))
+		}
+	}
+	done.Store(true)
+	wg.Wait()
 }
