@@ -8,7 +8,9 @@ import (
 
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/blockblob"
 
+	"github.com/lazuli-storage/lazuli/internal/check/lazulitest"
 	"github.com/lazuli-storage/lazuli/internal/engine/store"
+	"github.com/lazuli-storage/lazuli/internal/run/config"
 )
 
 // An expiry set through one node holds on the other: both compare the
@@ -16,7 +18,8 @@ import (
 // blobs are there up to the instant and gone from it on, on both nodes;
 // then both nodes' reapers remove the records, each blob once.
 func TestBlobExpiryAcrossNodes(t *testing.T) {
-	c := startCluster(t, "blob")
+	// Expiry is served to accounts with a hierarchical namespace.
+	c := startClusterWith(t, func(cfg *config.Config) { cfg.HNSAccounts = []string{lazulitest.Account} }, "blob")
 	c.container(t, "expiring")
 	const n = 20
 	for i := 0; i < n; i++ {

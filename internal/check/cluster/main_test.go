@@ -15,6 +15,7 @@ import (
 
 	"github.com/lazuli-storage/lazuli/internal/check/lazulitest"
 	"github.com/lazuli-storage/lazuli/internal/engine/store/postgres/pgtest"
+	"github.com/lazuli-storage/lazuli/internal/run/config"
 )
 
 func TestMain(m *testing.M) {
@@ -44,9 +45,16 @@ const nodes = 2
 // startCluster starts the nodes on a database of the test's own.
 func startCluster(t *testing.T, services ...string) *cluster {
 	t.Helper()
+	return startClusterWith(t, nil, services...)
+}
+
+// startClusterWith starts the nodes with configure applied to each one's
+// configuration.
+func startClusterWith(t *testing.T, configure func(*config.Config), services ...string) *cluster {
+	t.Helper()
 	db := lazulitest.PostgresDatabase(t, pgtest.URL(t))
 	c := &cluster{ctx: context.Background()}
-	c.nodes = lazulitest.StartNodes(t, nodes, lazulitest.Options{Store: db, Services: services})
+	c.nodes = lazulitest.StartNodes(t, nodes, lazulitest.Options{Store: db, Services: services, Configure: configure})
 	for _, n := range c.nodes {
 		c.connect(t, n.ConnectionString)
 	}

@@ -24,7 +24,10 @@ import (
 type testAccount struct {
 	// Premium accounts are Lazuli's --premiumAccounts: page blob tiers
 	// P4 to P80, NFS shares.
-	Premium      bool
+	Premium bool
+	// HNS accounts are Lazuli's --hnsAccounts: a hierarchical namespace,
+	// which Set Blob Expiry needs.
+	HNS          bool
 	Name         string
 	Key          string
 	NameEnv      []string
@@ -64,7 +67,7 @@ func newTestAccounts() []testAccount {
 			BlobSettings: "<DeleteRetentionPolicy><Enabled>true</Enabled><Days>1</Days><AllowPermanentDelete>true</AllowPermanentDelete></DeleteRetentionPolicy>" +
 				versioning + containerSoftDelete,
 			FileSettings: "<ShareDeleteRetentionPolicy><Enabled>true</Enabled><Days>1</Days></ShareDeleteRetentionPolicy>"},
-		{Name: "lazulidatalake", NameEnv: []string{"DATALAKE_AZURE_STORAGE_ACCOUNT_NAME"}, KeyEnv: []string{"DATALAKE_AZURE_STORAGE_ACCOUNT_KEY"},
+		{Name: "lazulidatalake", HNS: true, NameEnv: []string{"DATALAKE_AZURE_STORAGE_ACCOUNT_NAME"}, KeyEnv: []string{"DATALAKE_AZURE_STORAGE_ACCOUNT_KEY"},
 			BlobSettings: containerSoftDelete},
 		{Name: "lazuliimmutable", NameEnv: []string{"IMMUTABLE_AZURE_STORAGE_ACCOUNT_NAME"}, KeyEnv: []string{"IMMUTABLE_AZURE_STORAGE_ACCOUNT_KEY"}, BlobSettings: versioning},
 		{Name: "lazulicosmos", NameEnv: []string{"TABLES_COSMOS_ACCOUNT_NAME"}, KeyEnv: []string{"TABLES_PRIMARY_COSMOS_ACCOUNT_KEY"}},
@@ -85,12 +88,12 @@ func newTestAccounts() []testAccount {
 // account the scopes --encryptionScopes names.
 const encryptionScope = "lazuliscope"
 
-// premiumAccounts is the --premiumAccounts value: the premium accounts'
-// names, comma-separated.
-func premiumAccounts(accounts []testAccount) string {
+// accountsWhere is the comma-separated names of the accounts that are of a
+// kind: the value of --premiumAccounts or --hnsAccounts.
+func accountsWhere(accounts []testAccount, kind func(testAccount) bool) string {
 	var names []string
 	for _, a := range accounts {
-		if a.Premium {
+		if kind(a) {
 			names = append(names, a.Name)
 		}
 	}

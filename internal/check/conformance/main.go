@@ -216,7 +216,9 @@ func startTarget(o options, work string) (map[string]string, func(), error) {
 	// Azure host names, which Lazuli would look up in DNS and fetch from:
 	// allowing only localhost keeps every such fetch on the machine.
 	flags := []string{"--oauthKeys", keyFile, "--copySourceAllow", "localhost",
-		"--premiumAccounts", premiumAccounts(accounts), "--encryptionScopes", encryptionScope}
+		"--premiumAccounts", accountsWhere(accounts, func(a testAccount) bool { return a.Premium }),
+		"--hnsAccounts", accountsWhere(accounts, func(a testAccount) bool { return a.HNS }),
+		"--encryptionScopes", encryptionScope}
 	if o.memory {
 		flags = append(flags, "--inMemoryPersistence")
 	} else {

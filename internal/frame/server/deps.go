@@ -47,4 +47,7 @@ type Deps struct {
 	// PremiumAccounts are the accounts that are premium page blob ones
 	// (--premiumAccounts).
 	PremiumAccounts []string
+	// HNSAccounts are the accounts with a hierarchical namespace
+	// (--hnsAccounts).
+	HNSAccounts []string
 }

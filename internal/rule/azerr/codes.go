@@ -177,6 +177,9 @@ const (
 	// Version-level immutability.
 	BlobImmutableDueToLegalHold            = "BlobImmutableDueToLegalHold"
 	ImmutabilityPolicyDeleteOnLockedPolicy = "ImmutabilityPolicyDeleteOnLockedPolicy"
+
+	// Account kinds.
+	HierarchicalNamespaceNotEnabled = "HierarchicalNamespaceNotEnabled"
 )
 
 type entry struct {
@@ -358,4 +361,7 @@ var catalogue = map[string]entry{
 	// Version-level immutability.
 	BlobImmutableDueToLegalHold:            {409, "This operation is not permitted as the blob is immutable due to one or more legal holds."},
 	ImmutabilityPolicyDeleteOnLockedPolicy: {409, "This operation is not permitted as the immutability policy is locked."},
+
+	// Account kinds.
+	HierarchicalNamespaceNotEnabled: {400, "This operation is only supported on a hierarchical namespace account."},
 }

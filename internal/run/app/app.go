@@ -132,7 +132,8 @@ func (a *App) listen(cfg *config.Config, opts Options) error {
 	deps := server.Deps{Store: a.Store, Extents: a.Extents, Clock: opts.Clock, Accounts: cfg.Accounts,
 		Logger: opts.Logger, Loose: cfg.Loose, OAuth: cfg.OAuth, ByteLocks: a.byteLocks, Liveness: a.Liveness,
 		Changes: a.changes, CopySources: copySources, BlobVersioning: cfg.BlobVersioning,
-		EncryptionScopes: cfg.EncryptionScopes, PremiumAccounts: cfg.PremiumAccounts}
+		EncryptionScopes: cfg.EncryptionScopes, PremiumAccounts: cfg.PremiumAccounts,
+		HNSAccounts: cfg.HNSAccounts}
 	authn := &auth.Authenticator{Accounts: cfg.Accounts, Clock: opts.Clock, RequestClock: clock.Real{},
 		Logger: opts.Logger, Debug: opts.Debug, OAuth: cfg.OAuth}
 	mw := server.Options{Store: a.Store, Auth: authn, Clock: opts.Clock, SkipAPIVersionCheck: cfg.SkipAPIVersionCheck,

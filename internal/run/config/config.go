@@ -60,6 +60,9 @@ type Config struct {
 	// PremiumAccounts are the accounts served as premium page blob
 	// accounts (--premiumAccounts): page blobs have tiers P4 to P80.
 	PremiumAccounts []string
+	// HNSAccounts are the accounts served with a hierarchical namespace
+	// (--hnsAccounts): Set Blob Expiry is theirs only, as on Azure.
+	HNSAccounts []string
 	// PostgresConns sizes the connection pools of the postgres engines
 	// (0: pgx's default).
 	PostgresConns int
@@ -142,6 +145,7 @@ func Parse(args []string, getenv func(string) string, usageOut io.Writer) (*Conf
 	})
 	fs.Func("encryptionScopes", "comma-separated Blob encryption scopes every account has (x-ms-encryption-scope, container default scopes)", appendList(&c.EncryptionScopes))
 	fs.Func("premiumAccounts", "comma-separated accounts served as premium page blob accounts (tiers P4 to P80)", appendList(&c.PremiumAccounts))
+	fs.Func("hnsAccounts", "comma-separated accounts served with a hierarchical namespace (Set Blob Expiry and x-ms-expiry-option need one)", appendList(&c.HNSAccounts))
 	fs.IntVar(&c.MaxConns, "maxConns", server.DefaultMaxConns, "connections each listener serves at once; more wait to be accepted (0: no limit)")
 	for _, n := range []string{"L", "loose"} {
 		fs.BoolVar(&c.Loose, n, false, "ignore headers of unsupported features instead of rejecting the request")

@@ -21,11 +21,12 @@ import (
 // later, by the expiry reaper (expiry_reaper.go), or by the first write
 // that finds it (loadBlobForWrite), never by a read.
 //
-// Azure serves Set Blob Expiry only on accounts with a hierarchical
-// namespace (a flat account answers 400 HierarchicalNamespaceNotEnabled).
-// Lazuli serves it on every account, so that code written against such an
-// account runs unchanged; Get Account Information still reports no
-// hierarchical namespace. Only the base blob expires: its snapshots and
+// Azure serves Set Blob Expiry, and the expiry headers of Put Blob, only on
+// accounts with a hierarchical namespace; a flat account answers 400
+// HierarchicalNamespaceNotEnabled ("Set Blob Expiry": "allowed only on
+// hierarchical namespace-enabled accounts"; the SDK's recorded
+// TestBlockBlobSetExpiryOnHnsDisabledAccount). Lazuli's accounts are flat
+// unless --hnsAccounts names them. Only the base blob expires: its snapshots and
 // previous versions stay. A write that replaces the whole blob (Put Blob,
 // Put Block List, a copy, creating a page or append blob) starts with no
 // expiry unless it sets one; the other writes keep it.
@@ -101,7 +102,7 @@ const createExpiryVersion = "2023-08-03"
 
 // parseCreateExpiry reads the expiry headers of a write that creates the
 // blob (Put Blob); nil when there are none.
-func parseCreateExpiry(r *http.Request) (*expiryRequest, error) {
+func (s *Service) parseCreateExpiry(r *http.Request) (*expiryRequest, error) {
 	if v := request.Of(r).Version; v != "" && v < createExpiryVersion {
 		return nil, nil
 	}
@@ -109,7 +110,18 @@ func parseCreateExpiry(r *http.Request) (*expiryRequest, error) {
 	if err != nil || !ok {
 		return nil, err
 	}
-	return &e, nil
+	return &e, s.needHNS(r)
+}
+
+// isHNS reports whether the request's account has a hierarchical namespace.
+func (s *Service) isHNS(r *http.Request) bool { return s.hns[request.Of(r).Account] }
+
+// needHNS refuses an expiry on an account without a hierarchical namespace.
+func (s *Service) needHNS(r *http.Request) error {
+	if !s.isHNS(r) {
+		return azerr.New(azerr.HierarchicalNamespaceNotEnabled)
+	}
+	return nil
 }
 
 // apply gives a blob being written the expiry the request asks for; a nil
@@ -155,6 +167,9 @@ func (e expiryRequest) resolve(now, created time.Time) (time.Time, error) {
 // no conditional headers.
 func (s *Service) setBlobExpiry(w http.ResponseWriter, r *http.Request) error {
 	if _, err := parseBaseRequest(r, 0); err != nil {
+		return err
+	}
+	if err := s.needHNS(r); err != nil {
 		return err
 	}
 	e, ok, err := parseExpiry(r.Header)

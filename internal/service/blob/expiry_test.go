@@ -15,17 +15,21 @@ import (
 
 	"github.com/lazuli-storage/lazuli/internal/check/lazulitest"
 	"github.com/lazuli-storage/lazuli/internal/engine/store"
+	"github.com/lazuli-storage/lazuli/internal/run/config"
 )
 
 // engines runs a scenario on the memory engine and on sqlite with file
-// extents.
+// extents, the account having a hierarchical namespace so that its blobs
+// may expire.
 func engines(t *testing.T, run func(t *testing.T, e *env)) {
 	for _, inMemory := range []bool{true, false} {
 		name := "sqlite"
 		if inMemory {
 			name = "memory"
 		}
-		t.Run(name, func(t *testing.T) { run(t, startWith(t, lazulitest.Options{InMemory: inMemory})) })
+		t.Run(name, func(t *testing.T) {
+			run(t, startWith(t, lazulitest.Options{InMemory: inMemory, Configure: withHNS}))
+		})
 	}
 }
 
@@ -109,7 +113,7 @@ func listedItem(t *testing.T, e *env, c *container.Client, name string) *contain
 }
 
 func TestSetBlobExpiryNeverAndErrors(t *testing.T) {
-	e := start(t)
+	e := startHNS(t)
 	c := e.container("expiry")
 	b := e.upload(c, "doc", []byte("x"))
 	before := e.props(b.BlobClient())
@@ -170,7 +174,7 @@ func TestSetBlobExpiryNeverAndErrors(t *testing.T) {
 // Put Blob takes x-ms-expiry-option and -time (version 2023-08-03); an
 // overwrite without them starts with no expiry.
 func TestPutBlobWithExpiry(t *testing.T) {
-	e := start(t)
+	e := startHNS(t)
 	c := e.container("expiry")
 	put := func(h http.Header) *http.Response {
 		h.Set("X-Ms-Blob-Type", "BlockBlob")
@@ -261,7 +265,7 @@ func waitFor(t *testing.T, cond func() bool) {
 // transactions, and a write that meets an expired blob starts afresh:
 // blocks staged after the instant belong to a new blob.
 func TestManyExpiredBlobsAndWritesAfterExpiry(t *testing.T) {
-	e := start(t)
+	e := startHNS(t)
 	c := e.container("many")
 	const n = 300 // more than one reaper transaction takes
 	for i := 0; i < n; i++ {
@@ -291,7 +295,7 @@ func TestManyExpiredBlobsAndWritesAfterExpiry(t *testing.T) {
 // entries until the reaper removes them: the answer leaves it out from the
 // instant on all the same.
 func TestFindBlobsByTagsLeavesExpiredBlobsOut(t *testing.T) {
-	e := start(t)
+	e := startHNS(t)
 	c := e.container("tagged")
 	for _, name := range []string{"short", "long"} {
 		b := c.NewBlockBlobClient(name)
@@ -323,7 +327,7 @@ func TestFindBlobsByTagsLeavesExpiredBlobsOut(t *testing.T) {
 // answers 409 InvalidBlobType. Put Blob takes the expiry headers from
 // version 2023-08-03 and ignores them before.
 func TestExpiryBlobTypesAndVersions(t *testing.T) {
-	e := start(t)
+	e := startHNS(t)
 	c := e.container("kinds")
 	ab := c.NewAppendBlobClient("log")
 	must(ab.Create(e.ctx, nil)).on(t)
@@ -351,4 +355,45 @@ func TestExpiryBlobTypesAndVersions(t *testing.T) {
 	if p := e.props(c.NewBlobClient("old")); p.ExpiresOn != nil {
 		t.Fatal("an older version's expiry headers were applied")
 	}
+}
+
+// withHNS gives the test account a hierarchical namespace (--hnsAccounts).
+func withHNS(c *config.Config) { c.HNSAccounts = []string{lazulitest.Account} }
+
+// Set Blob Expiry is "allowed only on hierarchical namespace-enabled
+// accounts"; a flat one answers 400 HierarchicalNamespaceNotEnabled, as
+// the SDK's recorded TestBlockBlobSetExpiryOnHnsDisabledAccount shows, and
+// so does Put Blob with x-ms-expiry-option. Get Account Information tells
+// which kind the account is.
+func TestExpiryNeedsAHierarchicalNamespace(t *testing.T) {
+	flat := start(t)
+	c := flat.container("flat")
+	bb := flat.upload(c, "b", []byte("x"))
+	_, err := bb.SetExpiry(flat.ctx, blockblob.ExpiryTypeNever{}, nil)
+	wantCode(t, err, 400, "HierarchicalNamespaceNotEnabled")
+	_, err = bb.SetExpiry(flat.ctx, blockblob.ExpiryTypeRelativeToNow(time.Hour), nil)
+	wantCode(t, err, 400, "HierarchicalNamespaceNotEnabled")
+	resp := flat.raw(http.MethodPut, "flat/withexpiry", http.Header{"X-Ms-Blob-Type": {"BlockBlob"},
+		"X-Ms-Expiry-Option": {"RelativeToNow"}, "X-Ms-Expiry-Time": {"60000"}}, []byte("x"))
+	if resp.StatusCode != 400 || resp.Header.Get("x-ms-error-code") != "HierarchicalNamespaceNotEnabled" {
+		t.Fatalf("Put Blob with expiry on a flat account: %d %s", resp.StatusCode, resp.Header.Get("x-ms-error-code"))
+	}
+	info := must(flat.svc.GetAccountInfo(flat.ctx, nil)).on(t)
+	if info.IsHierarchicalNamespaceEnabled == nil || *info.IsHierarchicalNamespaceEnabled {
+		t.Fatalf("flat account reports a hierarchical namespace")
+	}
+
+	hns := startHNS(t)
+	must(hns.upload(hns.container("tree"), "b", []byte("x")).SetExpiry(hns.ctx, blockblob.ExpiryTypeNever{}, nil)).on(t)
+	info = must(hns.svc.GetAccountInfo(hns.ctx, nil)).on(t)
+	if info.IsHierarchicalNamespaceEnabled == nil || !*info.IsHierarchicalNamespaceEnabled {
+		t.Fatalf("--hnsAccounts account reports no hierarchical namespace")
+	}
+}
+
+// startHNS starts an in-memory Lazuli whose account has a hierarchical
+// namespace.
+func startHNS(t *testing.T) *env {
+	t.Helper()
+	return startWith(t, lazulitest.Options{InMemory: true, Configure: withHNS})
 }

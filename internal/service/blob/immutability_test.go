@@ -257,10 +257,11 @@ func TestImmutabilityWithServiceSAS(t *testing.T) {
 }
 
 // Azure offers expiry on hierarchical-namespace accounts and version-level
-// immutability on the others, never both; Lazuli offers both, and a
-// protected blob does not expire until it is no longer protected.
+// immutability on the others, never both; Lazuli offers both to an account
+// --hnsAccounts names, and a protected blob does not expire until it is no
+// longer protected.
 func TestProtectedBlobsOutliveTheirExpiry(t *testing.T) {
-	e := start(t)
+	e := startHNS(t)
 	e.enableImmutability(true)
 	c := e.container("worm")
 	bb := e.upload(c, "doc", []byte("x"))

@@ -69,7 +69,7 @@ type putBlobArgs struct {
 	expiry   *expiryRequest // nil when the request sets none
 }
 
-func parsePutBlob(r *http.Request) (putBlobArgs, error) {
+func (s *Service) parsePutBlob(r *http.Request) (putBlobArgs, error) {
 	var a putBlobArgs
 	var err error
 	if a.conds, err = parseContentWrite(r); err != nil {
@@ -87,7 +87,7 @@ func parsePutBlob(r *http.Request) (putBlobArgs, error) {
 	if a.sums, err = parseChecksums(r.Header); err != nil {
 		return a, err
 	}
-	if a.expiry, err = parseCreateExpiry(r); err != nil {
+	if a.expiry, err = s.parseCreateExpiry(r); err != nil {
 		return a, err
 	}
 	a.length, err = contentLength(r, versionLimit(r, largeLimitsVersion, maxPutBlobBytes, legacyPutBlobBytes))
@@ -98,7 +98,7 @@ func parsePutBlob(r *http.Request) (putBlobArgs, error) {
 // then one Update replaces the blob's record (its content, properties and
 // metadata; an active lease survives).
 func (s *Service) putBlob(w http.ResponseWriter, r *http.Request) error {
-	a, err := parsePutBlob(r)
+	a, err := s.parsePutBlob(r)
 	if err != nil {
 		return err
 	}

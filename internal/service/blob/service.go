@@ -39,8 +39,9 @@ type Service struct {
 	// properties do not set it (--blobVersioning).
 	versioningDefault bool
 	// scopes are the encryption scopes every account has (scope.go);
-	// premium the accounts that are premium ones (premium.go).
-	scopes, premium map[string]bool
+	// premium the accounts that are premium ones (premium.go); hns those
+	// with a hierarchical namespace (expiry.go).
+	scopes, premium, hns map[string]bool
 }
 
 // New builds the Blob service on the host's storage.
@@ -64,12 +65,15 @@ func New(d server.Deps) (*Service, error) {
 	s.authn = &auth.Authenticator{Accounts: accounts, Clock: s.clock, RequestClock: clock.Real{}, Logger: s.logger, OAuth: d.OAuth}
 	s.sources = fetchguard.OrLocal(d.CopySources)
 	s.fetcher = s.sources.Client(30 * time.Minute)
-	s.scopes, s.premium = map[string]bool{}, map[string]bool{}
+	s.scopes, s.premium, s.hns = map[string]bool{}, map[string]bool{}, map[string]bool{}
 	for _, name := range d.EncryptionScopes {
 		s.scopes[name] = true
 	}
 	for _, name := range d.PremiumAccounts {
 		s.premium[name] = true
+	}
+	for _, name := range d.HNSAccounts {
+		s.hns[name] = true
 	}
 	s.routes = s.table()
 	return s, nil

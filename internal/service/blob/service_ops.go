@@ -2,6 +2,7 @@ package blob
 
 import (
 	"net/http"
+	"strconv"
 
 	"github.com/lazuli-storage/lazuli/internal/frame/request"
 	"github.com/lazuli-storage/lazuli/internal/rule/auth"
@@ -49,7 +50,7 @@ func (s *Service) getServiceStats(w http.ResponseWriter, r *http.Request) error 
 
 // getAccountInfo is Get Account Information: a general-purpose v2 account
 // with read-access geo-redundant storage, as the emulator's account is
-// presented, and no hierarchical namespace.
+// presented, with a hierarchical namespace when --hnsAccounts names it.
 func (s *Service) getAccountInfo(w http.ResponseWriter, r *http.Request) error {
 	h := w.Header()
 	sku := "Standard_RAGRS"
@@ -58,6 +59,6 @@ func (s *Service) getAccountInfo(w http.ResponseWriter, r *http.Request) error {
 	}
 	h.Set("X-Ms-Sku-Name", sku)
 	h.Set("X-Ms-Account-Kind", "StorageV2")
-	h.Set("X-Ms-Is-Hns-Enabled", "false")
+	h.Set("X-Ms-Is-Hns-Enabled", strconv.FormatBool(s.isHNS(r)))
 	return write(w, http.StatusOK)
 }
