@@ -14,8 +14,11 @@ import (
 // proxy on loopback that tunnels "<account>.<service>.core.windows.net:443"
 // (and "<account>-secondary...") to the Lazuli listener of that service and
 // refuses every other destination, so nothing a test sends leaves the
-// machine. Plain (non-CONNECT) proxy requests, which Go sends for http://
-// URLs such as the managed-identity endpoint, are refused as well.
+// machine. A plain (non-CONNECT) proxy request, which Go sends for an
+// http:// URL, goes to the same Lazuli listener when it names such a host
+// on port 80 (Lazuli answers it 400 AccountRequiresHttps, as Azure answers
+// an account that requires secure transfer); any other, such as the
+// managed-identity endpoint, is refused.
 type connectProxy struct {
 	listener net.Listener
 	// route maps a CONNECT target host (no port) to a Lazuli address.
@@ -80,7 +83,14 @@ func (p *connectProxy) handle(client net.Conn) {
 		return
 	}
 	defer upstream.Close()
-	if _, err := io.WriteString(client, "HTTP/1.1 200 Connection Established\r\n\r\n"); err != nil {
+	if req.Method == http.MethodConnect {
+		_, err = io.WriteString(client, "HTTP/1.1 200 Connection Established\r\n\r\n")
+	} else {
+		// The first request goes on in origin form; the rest of the
+		// connection is relayed as it comes.
+		err = req.Write(upstream)
+	}
+	if err != nil {
 		return
 	}
 	done := make(chan struct{}, 2)
@@ -104,14 +114,21 @@ func (p *connectProxy) handle(client net.Conn) {
 	<-done
 }
 
-// target is the Lazuli address a CONNECT request is tunnelled to; only
-// port 443 of a routed host qualifies.
+// target is the Lazuli address a request is relayed to: a CONNECT to port
+// 443 of a routed host, or a plain request for http:// on port 80 of one.
 func (p *connectProxy) target(req *http.Request) (string, bool) {
+	hostPort, wantPort := req.Host, "443"
 	if req.Method != http.MethodConnect {
-		return "", false
+		if req.URL == nil || req.URL.Scheme != "http" {
+			return "", false
+		}
+		hostPort, wantPort = req.URL.Host, "80"
+		if req.URL.Port() == "" {
+			hostPort = net.JoinHostPort(req.URL.Hostname(), "80")
+		}
 	}
-	host, port, err := net.SplitHostPort(req.Host)
-	if err != nil || port != "443" {
+	host, port, err := net.SplitHostPort(hostPort)
+	if err != nil || port != wantPort {
 		return "", false
 	}
 	return p.route(strings.ToLower(host))

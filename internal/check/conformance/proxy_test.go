@@ -6,6 +6,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 )
@@ -81,5 +82,62 @@ func TestProxyTunnelsOnlyLazuliHosts(t *testing.T) {
 	}
 	if got := p.Refused()["login.microsoftonline.com:443"]; got != 1 {
 		t.Errorf("refusals of login.microsoftonline.com counted %d, want 1", got)
+	}
+}
+
+// A plain http:// request for an account's host reaches Lazuli in origin
+// form (where Lazuli answers AccountRequiresHttps); others are refused.
+func TestProxyRelaysPlainHTTPToLazuliHostsOnly(t *testing.T) {
+	backend, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer backend.Close()
+	go func() {
+		for {
+			c, err := backend.Accept()
+			if err != nil {
+				return
+			}
+			go func() { defer c.Close(); io.Copy(c, c) }() // echo
+		}
+	}()
+	addr := backend.Addr().String()
+	p, err := startProxy(router([]testAccount{{Name: "acct"}},
+		map[string]string{"blob": addr, "queue": addr, "table": addr, "file": addr}, nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	for _, tc := range []struct {
+		url   string
+		relay bool
+	}{
+		{"http://acct.blob.core.windows.net/?comp=list", true},
+		{"http://acct.file.core.windows.net:80/share", true},
+		{"http://acct.blob.core.windows.net:8080/", false},
+		{"http://other.blob.core.windows.net/", false},
+		{"https://acct.blob.core.windows.net/", false},
+	} {
+		conn, err := net.Dial("tcp", strings.TrimPrefix(p.URL(), "http://"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(conn, "GET %s HTTP/1.1\r\nHost: x\r\n\r\n", tc.url)
+		reader := bufio.NewReader(conn)
+		if !tc.relay {
+			resp, err := http.ReadResponse(reader, nil)
+			if err != nil || resp.StatusCode != http.StatusForbidden {
+				t.Errorf("%s: %v %v, want 403", tc.url, resp, err)
+			}
+			conn.Close()
+			continue
+		}
+		line, err := reader.ReadString('\n')
+		u, _ := url.Parse(tc.url)
+		if want := "GET " + u.RequestURI() + " HTTP/1.1\r\n"; err != nil || line != want {
+			t.Errorf("%s: relayed %q, %v; want origin form", tc.url, line, err)
+		}
+		conn.Close()
 	}
 }

@@ -24,7 +24,15 @@ type Listener struct {
 
 	ln  net.Listener
 	srv *http.Server
+	// With TLS, plainLn and plainSrv serve the clients that speak plain
+	// HTTP to the port (plainhttp.go); nil without.
+	plainLn  net.Listener
+	plainSrv *http.Server
 }
+
+// headerTimeout bounds how long a client may take to send a request's
+// headers (and, on a TLS port, its first byte).
+const headerTimeout = 30 * time.Second
 
 // Bound is the address the listener actually has (after port 0 picked one).
 func (l *Listener) Bound() string { return l.ln.Addr().String() }
@@ -48,19 +56,23 @@ func Listen(listeners []*Listener, tlsConfig *tls.Config) (*Server, error) {
 			return nil, fmt.Errorf("%s service: listen on %s: %w", l.Name, l.Addr, err)
 		}
 		ln = limitConns(ln, l.MaxConns)
+		l.ln, l.srv = ln, l.httpServer()
 		if tlsConfig != nil {
-			ln = tls.NewListener(ln, tlsConfig)
-		}
-		l.ln = ln
-		l.srv = &http.Server{
-			Handler:           l.Handler,
-			ConnState:         l.ConnState,
-			ReadHeaderTimeout: 30 * time.Second,
-			IdleTimeout:       2 * time.Minute,
-			ErrorLog:          slog.NewLogLogger(slog.Default().Handler(), slog.LevelDebug),
+			split := newSplitListener(ln, tlsConfig, headerTimeout)
+			l.ln, l.plainLn, l.plainSrv = split.secure, split.plain, l.httpServer()
 		}
 	}
 	return s, nil
+}
+
+func (l *Listener) httpServer() *http.Server {
+	return &http.Server{
+		Handler:           l.Handler,
+		ConnState:         l.ConnState,
+		ReadHeaderTimeout: headerTimeout,
+		IdleTimeout:       2 * time.Minute,
+		ErrorLog:          slog.NewLogLogger(slog.Default().Handler(), slog.LevelDebug),
+	}
 }
 
 func (s *Server) closeListeners() {
@@ -85,14 +97,23 @@ func (s *Server) Scheme() string {
 // Serve starts serving every listener in the background.
 func (s *Server) Serve() {
 	for _, l := range s.listeners {
-		s.wg.Add(1)
-		go func(l *Listener) {
-			defer s.wg.Done()
-			if err := l.srv.Serve(l.ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
-				s.errs <- fmt.Errorf("%s service: %w", l.Name, err)
-			}
-		}(l)
+		s.serve(l.Name, l.srv, l.ln)
+		if l.plainSrv != nil {
+			s.serve(l.Name, l.plainSrv, l.plainLn)
+		}
 	}
+}
+
+func (s *Server) serve(name string, srv *http.Server, ln net.Listener) {
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		// A TLS port's two servers share one socket: the first to shut
+		// down closes it under the other, an orderly stop too.
+		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) && !errors.Is(err, net.ErrClosed) {
+			s.errs <- fmt.Errorf("%s service: %w", name, err)
+		}
+	}()
 }
 
 // Errors reports a listener that stopped unexpectedly.
@@ -103,10 +124,15 @@ func (s *Server) Errors() <-chan error { return s.errs }
 func (s *Server) Shutdown(ctx context.Context) error {
 	var first error
 	for _, l := range s.listeners {
-		if err := l.srv.Shutdown(ctx); err != nil {
-			_ = l.srv.Close()
-			if first == nil {
-				first = err
+		for _, srv := range []*http.Server{l.srv, l.plainSrv} {
+			if srv == nil {
+				continue
+			}
+			if err := srv.Shutdown(ctx); err != nil {
+				_ = srv.Close()
+				if first == nil {
+					first = err
+				}
 			}
 		}
 	}

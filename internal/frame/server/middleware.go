@@ -64,6 +64,10 @@ type Options struct {
 	Faults *fault.Set
 	// Observer learns every answered request (metrics); nil for none.
 	Observer Observer
+	// RequireTLS refuses a request that did not come over TLS with 400
+	// AccountRequiresHttps: the listeners serve HTTPS, and a client that
+	// speaks plain HTTP to them gets Azure's answer (plainhttp.go).
+	RequireTLS bool
 }
 
 // Observer is told about every answered request: its service, operation
@@ -208,6 +212,9 @@ func (c *chain) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 }
 
 func (c *chain) serve(w http.ResponseWriter, r *http.Request, info *request.Info) error {
+	if c.opts.RequireTLS && r.TLS == nil {
+		return azerr.New(azerr.AccountRequiresHttps)
+	}
 	if err := c.resolveAccount(r, info); err != nil {
 		return err
 	}

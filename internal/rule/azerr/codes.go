@@ -178,8 +178,9 @@ const (
 	BlobImmutableDueToLegalHold            = "BlobImmutableDueToLegalHold"
 	ImmutabilityPolicyDeleteOnLockedPolicy = "ImmutabilityPolicyDeleteOnLockedPolicy"
 
-	// Account kinds.
+	// Account kinds and settings.
 	HierarchicalNamespaceNotEnabled = "HierarchicalNamespaceNotEnabled"
+	AccountRequiresHttps            = "AccountRequiresHttps"
 )
 
 type entry struct {
@@ -362,6 +363,7 @@ var catalogue = map[string]entry{
 	BlobImmutableDueToLegalHold:            {409, "This operation is not permitted as the blob is immutable due to one or more legal holds."},
 	ImmutabilityPolicyDeleteOnLockedPolicy: {409, "This operation is not permitted as the immutability policy is locked."},
 
-	// Account kinds.
+	// Account kinds and settings.
 	HierarchicalNamespaceNotEnabled: {400, "This operation is only supported on a hierarchical namespace account."},
+	AccountRequiresHttps:            {400, "The account being accessed does not support http."},
 }

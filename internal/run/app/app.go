@@ -136,7 +136,11 @@ func (a *App) listen(cfg *config.Config, opts Options) error {
 		HNSAccounts: cfg.HNSAccounts}
 	authn := &auth.Authenticator{Accounts: cfg.Accounts, Clock: opts.Clock, RequestClock: clock.Real{},
 		Logger: opts.Logger, Debug: opts.Debug, OAuth: cfg.OAuth}
-	mw := server.Options{Store: a.Store, Auth: authn, Clock: opts.Clock, SkipAPIVersionCheck: cfg.SkipAPIVersionCheck,
+	tlsConfig, err := loadTLS(cfg)
+	if err != nil {
+		return err
+	}
+	mw := server.Options{Store: a.Store, RequireTLS: tlsConfig != nil, Auth: authn, Clock: opts.Clock, SkipAPIVersionCheck: cfg.SkipAPIVersionCheck,
 		DisableProductStyleURL: cfg.DisableProductStyleURL, AccessLog: opts.AccessLog, Faults: a.Faults,
 		Observer: a.Metrics, BodyTimeout: cfg.BodyTimeout, WriteTimeout: cfg.WriteTimeout, Logger: opts.Logger}
 	var listeners []*server.Listener
@@ -155,10 +159,6 @@ func (a *App) listen(cfg *config.Config, opts Options) error {
 		if b, ok := svc.(server.Background); ok {
 			a.background = append(a.background, b)
 		}
-	}
-	tlsConfig, err := loadTLS(cfg)
-	if err != nil {
-		return err
 	}
 	srv, err := server.Listen(listeners, tlsConfig)
 	if err != nil {
