@@ -181,6 +181,9 @@ const (
 	// Account kinds and settings.
 	HierarchicalNamespaceNotEnabled = "HierarchicalNamespaceNotEnabled"
 	AccountRequiresHttps            = "AccountRequiresHttps"
+
+	// Access tier conditions (Delete Blob, 2026-02-06).
+	AccessTierChangeTimeConditionNotMet = "AccessTierChangeTimeConditionNotMet"
 )
 
 type entry struct {
@@ -366,4 +369,7 @@ var catalogue = map[string]entry{
 	// Account kinds and settings.
 	HierarchicalNamespaceNotEnabled: {400, "This operation is only supported on a hierarchical namespace account."},
 	AccountRequiresHttps:            {400, "The account being accessed does not support http."},
+
+	// Access tier conditions (Delete Blob, 2026-02-06).
+	AccessTierChangeTimeConditionNotMet: {412, "The access tier change time condition specified using HTTP conditional header(s) is not met."},
 }

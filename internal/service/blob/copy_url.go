@@ -129,7 +129,8 @@ func (s *Service) putBlobFromURL(w http.ResponseWriter, r *http.Request) error {
 		if rec.Props.Type == "" {
 			rec.Props.Type = contentprops.DefaultType
 		}
-		rec.Metadata, rec.Tier, rec.Tags = a.metadata, a.tier, a.tags
+		rec.Metadata, rec.Tags = a.metadata, a.tags
+		rec.setTier(a.tier, s.now())
 		if a.copyTags {
 			rec.Tags = src.Tags
 		}

@@ -15,6 +15,7 @@ import (
 // deleteArgs is a parsed Delete Blob request.
 type deleteArgs struct {
 	conds cond.Conditions
+	tier  cond.TierConditions
 	sel   selector
 	// snapshots is x-ms-delete-snapshots: "", "include" or "only".
 	snapshots string
@@ -27,6 +28,9 @@ func parseDelete(r *http.Request) (deleteArgs, error) {
 	var a deleteArgs
 	var err error
 	if a.conds, a.sel, err = parseSelectedRequest(r, cond.AllConditions); err != nil {
+		return a, err
+	}
+	if a.tier, err = cond.ParseTier(r.Header); err != nil {
 		return a, err
 	}
 	switch a.snapshots = r.Header.Get("X-Ms-Delete-Snapshots"); a.snapshots {
@@ -157,7 +161,7 @@ func (d *deletion) deleteState(tx store.Tx, r *http.Request, a deleteArgs, elem 
 	case deleted:
 		return blobNotFound()
 	}
-	if err := checkWriteConditions(a.conds, rec); err != nil {
+	if err := checkDeleteConditions(a, rec, d.now); err != nil {
 		return err
 	}
 	if err := rec.Lease.CheckWrite(leaseID(r), d.now, lease.Blob); err != nil {
@@ -174,9 +178,23 @@ func (d *deletion) deleteState(tx store.Tx, r *http.Request, a deleteArgs, elem 
 	return dropState(tx, key, rec, d.refs)
 }
 
+// checkDeleteConditions evaluates a delete's conditional headers and its
+// access tier conditions against the state it deletes. A tier never set
+// explicitly has been the blob's since it was created.
+func checkDeleteConditions(a deleteArgs, rec *blobRecord, now time.Time) error {
+	if err := checkWriteConditions(a.conds, rec); err != nil {
+		return err
+	}
+	changed := rec.tierChangedAt(now)
+	if changed.IsZero() {
+		changed = rec.Created
+	}
+	return a.tier.Check(changed)
+}
+
 // deleteBase deletes the base blob, its snapshots, or both.
 func (d *deletion) deleteBase(tx store.Tx, r *http.Request, a deleteArgs, base *blobRecord) error {
-	if err := checkWriteConditions(a.conds, base); err != nil {
+	if err := checkDeleteConditions(a, base, d.now); err != nil {
 		return err
 	}
 	if err := base.Lease.CheckWrite(leaseID(r), d.now, lease.Blob); err != nil {

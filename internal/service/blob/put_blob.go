@@ -115,7 +115,8 @@ func (s *Service) putBlob(w http.ResponseWriter, r *http.Request) error {
 		if err != nil {
 			return nil, err
 		}
-		rec.Props, rec.Metadata, rec.Tier = a.props, a.metadata, a.tier
+		rec.Props, rec.Metadata = a.props, a.metadata
+		rec.setTier(a.tier, s.now())
 		rec.Tags = a.tags
 		if err := a.expiry.apply(rec, s.now()); err != nil {
 			return nil, err

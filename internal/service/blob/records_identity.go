@@ -128,6 +128,17 @@ func (b *blobRecord) archivedAt(now time.Time) bool {
 	return tier == "Archive"
 }
 
+// setTier gives a blob being written the tier its request names, changed
+// now: Put Blob with x-ms-access-tier answers x-ms-access-tier-change-time
+// (the SDK's recorded TestBlobDeleteAccessTier* read it right after the
+// upload). No tier leaves it inferred, with no change time.
+func (b *blobRecord) setTier(tier string, now time.Time) {
+	b.Tier, b.TierChanged = tier, time.Time{}
+	if tier != "" {
+		b.TierChanged = now
+	}
+}
+
 // tierChangedAt is x-ms-access-tier-change-time: a completed rehydration
 // changed the tier when it ended.
 func (b *blobRecord) tierChangedAt(now time.Time) time.Time {

@@ -139,3 +139,42 @@ func TestGetBlobAnswersAccessTier(t *testing.T) {
 		t.Fatalf("version 2025-01-05 answered x-ms-access-tier %q", r.Header.Get("X-Ms-Access-Tier"))
 	}
 }
+
+// Put Blob with a tier records when the tier was set, and Delete Blob's
+// x-ms-access-tier-if-(un)modified-since compare that instant: a failing
+// one is 412 AccessTierChangeTimeConditionNotMet (the SDK's recorded
+// TestBlobDeleteAccessTierIfModifiedSince* and IfUnmodifiedSince* tests).
+func TestDeleteBlobAccessTierConditions(t *testing.T) {
+	e := start(t)
+	c := e.container("tiers")
+	upload := func(name string) (*blockblob.Client, time.Time) {
+		bb := c.NewBlockBlobClient(name)
+		must(bb.Upload(e.ctx, nopCloser([]byte("x")), &blockblob.UploadOptions{Tier: to.Ptr(blob.AccessTierHot)})).on(t)
+		props := must(bb.GetProperties(e.ctx, nil)).on(t)
+		if props.AccessTierChangeTime == nil {
+			t.Fatalf("%s: no x-ms-access-tier-change-time after Put Blob with a tier", name)
+		}
+		return bb, *props.AccessTierChangeTime
+	}
+	del := func(bb *blockblob.Client, cond blob.AccessTierConditions) error {
+		_, err := bb.Delete(e.ctx, &blob.DeleteOptions{AccessTierConditions: &cond})
+		return err
+	}
+	bb, changed := upload("a")
+	later, earlier := changed.Add(10*time.Second), changed.Add(-10*time.Second)
+	wantCode(t, del(bb, blob.AccessTierConditions{IfModifiedSince: &later}), 412, "AccessTierChangeTimeConditionNotMet")
+	wantCode(t, del(bb, blob.AccessTierConditions{IfUnmodifiedSince: &earlier}), 412, "AccessTierChangeTimeConditionNotMet")
+	if err := del(bb, blob.AccessTierConditions{IfModifiedSince: &earlier}); err != nil {
+		t.Fatal(err)
+	}
+	bb, _ = upload("b")
+	if err := del(bb, blob.AccessTierConditions{IfUnmodifiedSince: &later}); err != nil {
+		t.Fatal(err)
+	}
+
+	// Without a tier the tier is inferred and has no change time.
+	plain := e.upload(c, "inferred", []byte("x"))
+	if props := must(plain.GetProperties(e.ctx, nil)).on(t); props.AccessTierChangeTime != nil {
+		t.Fatalf("inferred tier has a change time %v", props.AccessTierChangeTime)
+	}
+}
