@@ -71,6 +71,28 @@ type RetentionPolicy struct {
 	Enabled              bool  `xml:"Enabled"`
 	Days                 *int  `xml:"Days,omitempty"`
 	AllowPermanentDelete *bool `xml:"AllowPermanentDelete,omitempty"`
+
+	// enabledMissing records a policy sent without its Enabled element.
+	enabledMissing bool
+}
+
+// UnmarshalXML reads a retention policy, noting a missing Enabled: the
+// element is required, and the service refuses an empty policy (azblob's
+// TestAccountDeleteRetentionPolicyEmpty).
+func (rp *RetentionPolicy) UnmarshalXML(d *xml.Decoder, start xml.StartElement) error {
+	var wire struct {
+		Enabled              *bool `xml:"Enabled"`
+		Days                 *int  `xml:"Days"`
+		AllowPermanentDelete *bool `xml:"AllowPermanentDelete"`
+	}
+	if err := d.DecodeElement(&wire, &start); err != nil {
+		return err
+	}
+	*rp = RetentionPolicy{Days: wire.Days, AllowPermanentDelete: wire.AllowPermanentDelete, enabledMissing: wire.Enabled == nil}
+	if wire.Enabled != nil {
+		rp.Enabled = *wire.Enabled
+	}
+	return nil
 }
 
 // StaticWebsite is the blob service's static website setting.
@@ -131,6 +153,9 @@ func (p Properties) validate() error {
 	for _, rp := range []*RetentionPolicy{retention(p.Logging), metricsRetention(p.HourMetrics),
 		metricsRetention(p.MinuteMetrics), p.DeleteRetentionPolicy, p.ShareDeleteRetentionPolicy,
 		p.ContainerDeleteRetentionPolicy} {
+		if rp != nil && rp.enabledMissing {
+			return azerr.New(azerr.InvalidXmlDocument)
+		}
 		if rp == nil || !rp.Enabled {
 			continue
 		}

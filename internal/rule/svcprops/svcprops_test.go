@@ -41,7 +41,10 @@ func TestParseRejects(t *testing.T) {
 		"bad method":   `<StorageServiceProperties><Cors><CorsRule><AllowedOrigins>*</AllowedOrigins><AllowedMethods>FETCH</AllowedMethods><MaxAgeInSeconds>1</MaxAgeInSeconds></CorsRule></Cors></StorageServiceProperties>`,
 		"days range":   `<StorageServiceProperties><DeleteRetentionPolicy><Enabled>true</Enabled><Days>400</Days></DeleteRetentionPolicy></StorageServiceProperties>`,
 		"days missing": `<StorageServiceProperties><DeleteRetentionPolicy><Enabled>true</Enabled></DeleteRetentionPolicy></StorageServiceProperties>`,
-		"six rules":    "<StorageServiceProperties><Cors>" + strings.Repeat("<CorsRule><AllowedOrigins>*</AllowedOrigins><AllowedMethods>GET</AllowedMethods><MaxAgeInSeconds>1</MaxAgeInSeconds></CorsRule>", 6) + "</Cors></StorageServiceProperties>",
+		// Enabled is required (azblob's TestAccountDeleteRetentionPolicyEmpty).
+		"empty policy":            `<StorageServiceProperties><DeleteRetentionPolicy></DeleteRetentionPolicy></StorageServiceProperties>`,
+		"logging without enabled": `<StorageServiceProperties><Logging><Version>1.0</Version><Delete>false</Delete><Read>false</Read><Write>false</Write><RetentionPolicy><Days>3</Days></RetentionPolicy></Logging></StorageServiceProperties>`,
+		"six rules":               "<StorageServiceProperties><Cors>" + strings.Repeat("<CorsRule><AllowedOrigins>*</AllowedOrigins><AllowedMethods>GET</AllowedMethods><MaxAgeInSeconds>1</MaxAgeInSeconds></CorsRule>", 6) + "</Cors></StorageServiceProperties>",
 	}
 	for name, body := range cases {
 		_, err := Parse(strings.NewReader(body))

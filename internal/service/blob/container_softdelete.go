@@ -65,18 +65,18 @@ func (s *Service) finishSoftDelete(ctx context.Context, account, name, tombstone
 // container name.
 func (s *Service) restoreContainer(w http.ResponseWriter, r *http.Request) error {
 	t := targetOf(r)
-	if err := validContainerName(t.Container); err != nil {
-		return err
-	}
-	if _, err := containerConditions(r, 0); err != nil {
-		return err
-	}
 	deleted, version := r.Header.Get("X-Ms-Deleted-Container-Name"), r.Header.Get("X-Ms-Deleted-Container-Version")
 	switch {
 	case deleted == "":
 		return azerr.MissingHeader("x-ms-deleted-container-name")
 	case version == "":
 		return azerr.MissingHeader("x-ms-deleted-container-version")
+	}
+	if err := validContainerName(t.Container); err != nil {
+		return err
+	}
+	if _, err := containerConditions(r, 0); err != nil {
+		return err
 	}
 	if err := validContainerName(deleted); err != nil {
 		return err

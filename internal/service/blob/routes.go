@@ -56,6 +56,10 @@ func (s *Service) table() route.Table {
 		// takes the account segment for a container; Azurite serves that as
 		// the service's batch (batch_scope_test.go).
 		{Op: "BlobBatch", Method: PST, Level: svc, Restype: "container", Comp: "batch", Access: auth.OnService(auth.AnyPermission), Handle: s.blobBatch},
+		// Restore Container of a container with no name (the SDK's
+		// RestoreContainer("", ...)): the service answers its missing
+		// headers first (TestContainerRestoreFailures).
+		{Op: "RestoreContainer", Method: PUT, Level: svc, Restype: "container", Comp: "undelete", Access: ctrWrite, Handle: s.restoreContainer},
 
 		// Containers.
 		{Op: "CreateContainer", Method: PUT, Level: ctr, Restype: "container", Access: auth.OnContainer("cw").NoServiceSAS(), Handle: s.createContainer},
