@@ -20,3 +20,9 @@ func NewRaw() [Size]byte { return uuid.New() }
 
 // Format renders 16 bytes in the canonical form.
 func Format(raw [Size]byte) string { return uuid.UUID(raw).String() }
+
+// Valid reports whether s is a GUID, in any form a client may send.
+func Valid(s string) bool {
+	_, err := uuid.Parse(s)
+	return err == nil
+}

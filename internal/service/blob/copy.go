@@ -9,6 +9,7 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/base/guid"
 	"github.com/lazuli-storage/lazuli/internal/engine/store"
 	"github.com/lazuli-storage/lazuli/internal/frame/request"
+	"github.com/lazuli-storage/lazuli/internal/rule/abortcopy"
 	"github.com/lazuli-storage/lazuli/internal/rule/azerr"
 	"github.com/lazuli-storage/lazuli/internal/rule/cond"
 	"github.com/lazuli-storage/lazuli/internal/rule/contentprops"
@@ -341,20 +342,12 @@ func (s *Service) abortCopy(w http.ResponseWriter, r *http.Request) error {
 	if _, err := parseBaseRequest(r, 0); err != nil {
 		return err
 	}
-	switch action := r.Header.Get("X-Ms-Copy-Action"); action {
-	case "abort":
-	case "":
-		return azerr.MissingHeader("x-ms-copy-action")
-	default:
-		return azerr.InvalidHeader("x-ms-copy-action", action)
+	copyID, err := abortcopy.Parse(r)
+	if err != nil {
+		return err
 	}
-	raw, ok := r.URL.Query()["copyid"]
-	if !ok || raw[0] == "" {
-		return azerr.New(azerr.MissingRequiredQueryParameter).With("QueryParameterName", "copyid")
-	}
-	copyID := raw[0]
 	account := request.Of(r).Account
-	err := s.store.Update(r.Context(), func(tx store.Tx) error {
+	err = s.store.Update(r.Context(), func(tx store.Tx) error {
 		if _, found, err := loadContainer(tx, account, t.Container); err != nil || !found {
 			return firstErr(err, containerNotFound())
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/base/guid"
 	"github.com/lazuli-storage/lazuli/internal/engine/extent"
 	"github.com/lazuli-storage/lazuli/internal/engine/store"
+	"github.com/lazuli-storage/lazuli/internal/rule/abortcopy"
 	"github.com/lazuli-storage/lazuli/internal/rule/auth"
 	"github.com/lazuli-storage/lazuli/internal/rule/azerr"
 	"github.com/lazuli-storage/lazuli/internal/rule/etag"
@@ -256,16 +257,9 @@ func (s *Service) abortCopy(w http.ResponseWriter, r *http.Request) error {
 	if err := readOnlySnapshot(t); err != nil {
 		return err
 	}
-	action := r.Header.Get("X-Ms-Copy-Action")
-	switch {
-	case action == "":
-		return azerr.MissingHeader("x-ms-copy-action")
-	case !strings.EqualFold(action, "abort"):
-		return azerr.InvalidHeader("x-ms-copy-action", action)
-	}
-	id := r.URL.Query().Get("copyid")
-	if id == "" {
-		return azerr.New(azerr.MissingRequiredQueryParameter).With("QueryParameterName", "copyid")
+	id, err := abortcopy.Parse(r)
+	if err != nil {
+		return err
 	}
 	now := s.now()
 	return s.store.View(r.Context(), func(tx store.Tx) error {
