@@ -85,24 +85,18 @@ func FromResponse(h http.Header) Props {
 	return p
 }
 
-// WriteHeaders writes the properties as a file read answers them:
-// Content-Type always (DefaultType when unset), the others when set.
-// Content-MD5 is the caller's, because a range read answers it differently.
-func (p *Props) WriteHeaders(h http.Header) {
-	ct := p.Type
-	if ct == "" {
-		ct = DefaultType
-	}
-	h.Set("Content-Type", ct)
-	p.WriteSetHeaders(h)
-}
-
 // WriteSetHeaders writes the properties that are set, Content-Type
-// included, as a blob read answers them: a blob is stored with DefaultType
-// when created without a type, so an empty one was cleared by Set Blob
-// Properties, and the service then answers no Content-Type.
+// included, as a blob or file read answers them: blobs and files are
+// stored with DefaultType when created without a type, so an empty one was
+// cleared by Set Blob Properties or Set File Properties, and the service
+// then answers no Content-Type (the SDKs' recorded
+// TestFileGetSetPropertiesDefault), nor one net/http would sniff.
+// Content-MD5 is the caller's, because a range read answers it differently.
 func (p *Props) WriteSetHeaders(h http.Header) {
 	setIf(h, "Content-Type", p.Type)
+	if p.Type == "" {
+		h["Content-Type"] = nil
+	}
 	setIf(h, "Content-Encoding", p.Encoding)
 	setIf(h, "Content-Language", p.Language)
 	setIf(h, "Content-Disposition", p.Disposition)

@@ -90,14 +90,15 @@ func TestFromResponse(t *testing.T) {
 	}
 }
 
-func TestWriteHeaders(t *testing.T) {
+func TestWriteSetHeaders(t *testing.T) {
+	// An empty type was cleared: no Content-Type, and none sniffed.
 	h := http.Header{}
-	(&Props{MD5: []byte("0123456789abcdef")}).WriteHeaders(h)
-	if !reflect.DeepEqual(h, http.Header{"Content-Type": {DefaultType}}) {
+	(&Props{MD5: []byte("0123456789abcdef")}).WriteSetHeaders(h)
+	if ct, present := h["Content-Type"]; !present || ct != nil || len(h) != 1 {
 		t.Fatalf("unset properties wrote %v", h)
 	}
 	h = http.Header{}
-	(&Props{Type: "a/b", Encoding: "gzip", Language: "en", Disposition: "inline", CacheControl: "no-cache"}).WriteHeaders(h)
+	(&Props{Type: "a/b", Encoding: "gzip", Language: "en", Disposition: "inline", CacheControl: "no-cache"}).WriteSetHeaders(h)
 	want := http.Header{"Content-Type": {"a/b"}, "Content-Encoding": {"gzip"}, "Content-Language": {"en"},
 		"Content-Disposition": {"inline"}, "Cache-Control": {"no-cache"}}
 	if !reflect.DeepEqual(h, want) {

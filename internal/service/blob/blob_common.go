@@ -130,9 +130,6 @@ func setBlobETag(h http.Header, b *blobRecord) {
 func setBlobHeaders(h http.Header, b *blobRecord, now time.Time) {
 	setBlobETag(h, b)
 	b.Props.WriteSetHeaders(h)
-	if b.Props.Type == "" {
-		h["Content-Type"] = nil // nor one net/http would sniff
-	}
 	h.Set("X-Ms-Blob-Type", b.Type.String())
 	h.Set("X-Ms-Creation-Time", httpTime(b.Created))
 	h.Set("Accept-Ranges", "bytes")

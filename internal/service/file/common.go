@@ -53,7 +53,7 @@ func nodeFor(tx store.Tx, t *target) (*node, error) {
 		if _, err := shareFor(tx, t); err != nil {
 			return nil, err
 		}
-		return nil, azerr.New(azerr.ResourceNotFound)
+		return nil, missingNode(tx, t)
 	}
 	if err := forgetDeadOpens(tx, t.live, n); err != nil {
 		return nil, err
@@ -62,6 +62,25 @@ func nodeFor(tx store.Tx, t *target) (*node, error) {
 		return nil, azerr.New(azerr.DeletePending)
 	}
 	return n, nil
+}
+
+// missingNode is the error for a path that names nothing: 404
+// ParentNotFound when its directory does not exist either (the SDK's
+// recorded TestDirectoryRenameDefault reads a file of a directory renamed
+// away), else 404 ResourceNotFound.
+func missingNode(tx store.Tx, t *target) error {
+	parent := t.Path.parent()
+	if parent.isRoot() {
+		return azerr.New(azerr.ResourceNotFound)
+	}
+	dir, found, err := loadNode(tx, t.Account, t.Share, t.Snapshot, parent)
+	switch {
+	case err != nil:
+		return err
+	case !found || !dir.Dir:
+		return azerr.New(azerr.ParentNotFound)
+	}
+	return azerr.New(azerr.ResourceNotFound)
 }
 
 // fileFor loads the file a request targets; a directory there is 404

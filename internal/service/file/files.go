@@ -27,13 +27,19 @@ import (
 const maxFileSize = 4 << 40
 
 // parseSize reads a file size header (x-ms-content-length): 0 to 4 TiB.
+// A negative number is 400 OutOfRangeInput (the SDK's recorded
+// TestFileResizeInvalidSizeNegative); anything else outside the range, or
+// not a number, is 400 InvalidHeaderValue.
 func parseSize(h http.Header, name string) (int64, bool, error) {
 	raw := strings.TrimSpace(h.Get(name))
 	if raw == "" {
 		return 0, false, nil
 	}
 	n, err := strconv.ParseInt(raw, 10, 64)
-	if err != nil || n < 0 || n > maxFileSize {
+	switch {
+	case err == nil && n < 0:
+		return 0, false, azerr.New(azerr.OutOfRangeInput).With("HeaderName", name).With("HeaderValue", raw)
+	case err != nil || n > maxFileSize:
 		return 0, false, azerr.InvalidHeader(name, raw)
 	}
 	return n, true, nil
@@ -75,6 +81,9 @@ func (s *Service) createFile(w http.ResponseWriter, r *http.Request) error {
 	props, err := parseContentProps(r.Header)
 	if err != nil {
 		return err
+	}
+	if props.Type == "" {
+		props.Type = contentprops.DefaultType // "The default type is application/octet-stream."
 	}
 	meta, err := metadata.Parse(r.Header)
 	if err != nil {

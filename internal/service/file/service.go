@@ -140,7 +140,11 @@ func parseTarget(r *http.Request) (*target, route.Level, error) {
 		return nil, 0, err
 	}
 	t.Share = share
-	if raw := q.Get("sharesnapshot"); raw != "" {
+	// Snapshot Share ignores sharesnapshot, even one that is no date: a
+	// snapshot of a snapshot is a snapshot of the share (the SDK's recorded
+	// TestShareCreateSnapshotNegativeSnapshotOfSnapshot).
+	snapshotShare := q.Get("restype") == "share" && q.Get("comp") == "snapshot"
+	if raw := q.Get("sharesnapshot"); raw != "" && !snapshotShare {
 		snap, err := parseSnapshot(raw)
 		if err != nil {
 			return nil, 0, err

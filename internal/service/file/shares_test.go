@@ -261,6 +261,18 @@ func TestShareSnapshots(t *testing.T) {
 	wantCode(t, err, http.StatusBadRequest, "ShareSnapshotOperationNotSupported")
 	_, err = old.NewRootDirectoryClient().NewSubdirectoryClient("d").Create(ctx, nil)
 	wantCode(t, err, http.StatusBadRequest, "ShareSnapshotOperationNotSupported")
+	// Snapshot Share ignores sharesnapshot: a snapshot of a snapshot is a
+	// snapshot of the share as it is now (the SDK's recorded
+	// TestShareCreateSnapshotNegativeSnapshotOfSnapshot).
+	again, err := old.CreateSnapshot(ctx, nil)
+	must(t, err)
+	fromAgain, err := sh.WithSnapshot(*again.Snapshot)
+	must(t, err)
+	if got := download(t, fromAgain.NewRootDirectoryClient().NewFileClient("f.txt")); got != "later" {
+		t.Fatalf("snapshot taken through a snapshot reads %q, want the share's later", got)
+	}
+	_, err = sh.Delete(ctx, &share.DeleteOptions{ShareSnapshot: again.Snapshot})
+	must(t, err)
 	// Deleting the file leaves the snapshot's copy readable.
 	_, err = f.Delete(ctx, nil)
 	must(t, err)

@@ -13,6 +13,7 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/engine/extent"
 	"github.com/lazuli-storage/lazuli/internal/engine/store"
 	"github.com/lazuli-storage/lazuli/internal/frame/liveness"
+	"github.com/lazuli-storage/lazuli/internal/rule/contentprops"
 	"github.com/lazuli-storage/lazuli/internal/rule/etag"
 	"github.com/lazuli-storage/lazuli/internal/rule/lease"
 	"github.com/lazuli-storage/lazuli/internal/rule/sddl"
@@ -195,6 +196,9 @@ func (fs *SMBFS) create(tx store.Tx, t *target, req OpenRequest, now time.Time) 
 		return nil, ErrDeletePending
 	}
 	n := &node{Name: t.Path.name(), Dir: req.Dir, ID: newFileID(), ParentID: parent.ID}
+	if !req.Dir {
+		n.Props.Type = contentprops.DefaultType // as Create File gives one
+	}
 	n.ETag = etag.Next(now, 0)
 	attrs := attributes(req.Attrs) & (attrReadOnly | attrHidden | attrSystem | attrArchive | attrTemporary | attrNotContentIndexed)
 	r := smbRequest{attrs: &attrs}
