@@ -49,14 +49,12 @@ func parseRead(r *http.Request) (readArgs, error) {
 	// x-ms-range wins over Range. A malformed x-ms-range is an error; a
 	// malformed Range is ignored, as HTTP asks of a Range it cannot parse.
 	if raw := r.Header.Get("X-Ms-Range"); raw != "" {
-		rng, err := byterange.Parse(raw)
-		if err != nil {
+		if a.rng, err = byterange.ParseRead(raw); err != nil {
 			return a, azerr.InvalidHeader("x-ms-range", raw)
 		}
-		a.rng = &rng
 	} else if raw := r.Header.Get("Range"); raw != "" {
-		if rng, err := byterange.Parse(raw); err == nil {
-			a.rng = &rng
+		if rng, err := byterange.ParseRead(raw); err == nil {
+			a.rng = rng
 		}
 	}
 	if a.wantMD5, err = checksumFlag(r, "x-ms-range-get-content-md5", a.rng); err != nil {

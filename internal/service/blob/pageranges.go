@@ -94,9 +94,12 @@ func (a *pageRangesArgs) parseRange(h http.Header) error {
 	if raw == "" {
 		return nil
 	}
-	rng, err := byterange.Parse(raw)
+	rng, err := byterange.ParseRead(raw)
 	if err != nil {
 		return azerr.InvalidHeader(name, raw)
+	}
+	if rng == nil {
+		return nil
 	}
 	a.rangeStart = rng.Start
 	a.from = rng.Start / pageSize * pageSize

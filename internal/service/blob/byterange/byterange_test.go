@@ -86,3 +86,17 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+func TestParseReadIgnoresNegativeStarts(t *testing.T) {
+	for _, s := range []string{"bytes=-1-", "bytes=-22--9", "bytes=-500"} {
+		if r, err := ParseRead(s); r != nil || err != nil {
+			t.Errorf("ParseRead(%q) = %v, %v; want no range", s, r, err)
+		}
+	}
+	if r, err := ParseRead("bytes=5-9"); err != nil || *r != (Range{Start: 5, End: 9}) {
+		t.Errorf("ParseRead(bytes=5-9) = %v, %v", r, err)
+	}
+	if _, err := ParseRead("bytes=x-"); err == nil {
+		t.Error("ParseRead accepted bytes=x-")
+	}
+}
