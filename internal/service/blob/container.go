@@ -99,6 +99,7 @@ func (s *Service) createContainer(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
+	s.recentlyDeleted.Created(account, t.Container)
 	setContainerHeaders(w.Header(), rec)
 	return write(w, http.StatusCreated)
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/lazuli-storage/lazuli/internal/engine/store"
 	"github.com/lazuli-storage/lazuli/internal/frame/request"
+	"github.com/lazuli-storage/lazuli/internal/rule/azerr"
 	"github.com/lazuli-storage/lazuli/internal/rule/cond"
 	"github.com/lazuli-storage/lazuli/internal/rule/lease"
 )
@@ -61,6 +62,9 @@ func (s *Service) deleteContainer(w http.ResponseWriter, r *http.Request) error 
 		c.Deleting = true
 		return saveContainer(tx, account, t.Container, c)
 	})
+	if azerr.Is(err, azerr.ContainerNotFound) && s.recentlyDeleted.Recent(account, t.Container, s.now()) {
+		return write(w, http.StatusAccepted) // still "being deleted" on Azure
+	}
 	if err != nil {
 		return err
 	}
@@ -72,6 +76,7 @@ func (s *Service) deleteContainer(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
+	s.recentlyDeleted.Deleted(account, t.Container, s.now())
 	return write(w, http.StatusAccepted)
 }
 

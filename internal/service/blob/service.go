@@ -11,6 +11,7 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/base/clock"
 	"github.com/lazuli-storage/lazuli/internal/engine/extent"
 	"github.com/lazuli-storage/lazuli/internal/engine/store"
+	"github.com/lazuli-storage/lazuli/internal/frame/recentdelete"
 	"github.com/lazuli-storage/lazuli/internal/frame/request"
 	"github.com/lazuli-storage/lazuli/internal/frame/route"
 	"github.com/lazuli-storage/lazuli/internal/frame/server"
@@ -42,6 +43,9 @@ type Service struct {
 	// premium the accounts that are premium ones (premium.go); hns those
 	// with a hierarchical namespace (expiry.go).
 	scopes, premium, hns map[string]bool
+	// recentlyDeleted answers a repeat Delete of a container or share as
+	// Azure's asynchronous deletion does (frame/recentdelete).
+	recentlyDeleted *recentdelete.Names
 }
 
 // New builds the Blob service on the host's storage.
@@ -75,6 +79,7 @@ func New(d server.Deps) (*Service, error) {
 	for _, name := range d.HNSAccounts {
 		s.hns[name] = true
 	}
+	s.recentlyDeleted = recentdelete.New()
 	s.routes = s.table()
 	return s, nil
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/engine/store"
 	"github.com/lazuli-storage/lazuli/internal/frame/changefeed"
 	"github.com/lazuli-storage/lazuli/internal/frame/liveness"
+	"github.com/lazuli-storage/lazuli/internal/frame/recentdelete"
 	"github.com/lazuli-storage/lazuli/internal/frame/request"
 	"github.com/lazuli-storage/lazuli/internal/frame/route"
 	"github.com/lazuli-storage/lazuli/internal/frame/server"
@@ -52,6 +53,9 @@ type Service struct {
 	// fetcher the HTTP client that keeps to it, for blob sources.
 	sources *fetchguard.Guard
 	fetcher *http.Client
+	// recentlyDeleted answers a repeat Delete of a container or share as
+	// Azure's asynchronous deletion does (frame/recentdelete).
+	recentlyDeleted *recentdelete.Names
 }
 
 // New builds the File service on the host's storage.
@@ -75,6 +79,7 @@ func New(d server.Deps) (*Service, error) {
 	for _, name := range d.PremiumAccounts {
 		s.premium[name] = true
 	}
+	s.recentlyDeleted = recentdelete.New()
 	s.routes = s.table()
 	s.sources = fetchguard.OrLocal(d.CopySources)
 	s.fetcher = s.sources.Client(30 * time.Minute)

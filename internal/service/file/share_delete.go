@@ -72,6 +72,10 @@ func (s *Service) deleteShare(w http.ResponseWriter, r *http.Request) error {
 		sh.Deleting = true
 		return saveShare(tx, t.Account, t.Share, "", sh)
 	})
+	if azerr.Is(err, azerr.ShareNotFound) && s.recentlyDeleted.Recent(t.Account, t.Share, now) {
+		w.WriteHeader(http.StatusAccepted) // still "being deleted" on Azure
+		return nil
+	}
 	if err != nil {
 		return err
 	}
@@ -83,6 +87,7 @@ func (s *Service) deleteShare(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	s.recentlyDeleted.Deleted(t.Account, t.Share, now)
 	w.WriteHeader(http.StatusAccepted)
 	return nil
 }

@@ -97,6 +97,7 @@ func (s *Service) createShare(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	s.recentlyDeleted.Created(t.Account, t.Share)
 	setETag(w.Header(), sh.ETag)
 	w.WriteHeader(http.StatusCreated)
 	return nil
