@@ -176,6 +176,9 @@ func (s *Service) copyFromURL(w http.ResponseWriter, r *http.Request) error {
 	if md5 == nil {
 		md5 = res.rec.Props.MD5
 	}
+	// It answers the scope it wrote under, as the other writes of data
+	// do (the SDK's TestCopyBlockBlobFromURLWithEncryptionScope).
+	setIf(w.Header(), "X-Ms-Encryption-Scope", keyOf(r).Scope)
 	return res.send(w, md5)
 }
 

@@ -7,6 +7,7 @@ import (
 	"encoding/base64"
 	"net/http"
 
+	"github.com/lazuli-storage/lazuli/internal/frame/request"
 	"github.com/lazuli-storage/lazuli/internal/rule/azerr"
 )
 
@@ -114,12 +115,34 @@ func (s *Service) withEncryption(r *http.Request, op string) (*http.Request, err
 		}
 	}
 	if rule.scoped {
-		if k.scopeHeader, err = s.parseScope(r.Header.Get(hdrEncryptionScope)); err != nil {
+		named, err := requestedScope(r)
+		if err != nil {
+			return r, err
+		}
+		if k.scopeHeader, err = s.parseScope(named); err != nil {
 			return r, err
 		}
 		k.Scope = k.scopeHeader
 	}
 	return r.WithContext(context.WithValue(r.Context(), ctxEncryption{}, k)), nil
+}
+
+// requestedScope is the encryption scope a write names: x-ms-encryption-scope,
+// or the signed encryption scope (ses) of the SAS that authorized it, which
+// "indicates the encryption scope to use to encrypt the request contents"
+// (Create an account SAS, Create a service SAS; the SDK's
+// TestAccountEncryptionScopeSAS and TestBlobEncryptionScopeSAS read it back).
+// A header naming another scope than the SAS is 400 InvalidHeaderValue.
+func requestedScope(r *http.Request) (string, error) {
+	header := r.Header.Get(hdrEncryptionScope)
+	id := request.Of(r).Identity
+	if id == nil || id.SAS == nil || id.SAS.EncryptionScope == "" {
+		return header, nil
+	}
+	if header != "" && header != id.SAS.EncryptionScope {
+		return "", azerr.InvalidHeader(hdrEncryptionScope, header)
+	}
+	return id.SAS.EncryptionScope, nil
 }
 
 // keyOf is the request's key and scope (none for an operation that takes

@@ -3,12 +3,14 @@ package blob_test
 import (
 	"net/http"
 	"testing"
+	"time"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/to"
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/appendblob"
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/blob"
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/blockblob"
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/container"
+	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/sas"
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/service"
 
 	"github.com/lazuli-storage/lazuli/internal/check/lazulitest"
@@ -130,4 +132,37 @@ func TestContainerDefaultEncryptionScope(t *testing.T) {
 	_, err = e.svc.NewContainerClient("nosuch").Create(e.ctx, &container.CreateOptions{CPKScopeInfo: &container.CPKScopeInfo{
 		DefaultEncryptionScope: to.Ptr("mumbojumboscope")}})
 	wantCode(t, err, http.StatusConflict, "EncryptionScopeNotAvailable")
+}
+
+// A SAS's signed encryption scope (ses) is "the encryption scope to use to
+// encrypt the request contents": a write through it is under that scope
+// and says so (the SDK's TestAccountEncryptionScopeSAS,
+// TestBlobEncryptionScopeSAS); a header naming another scope is 400.
+func TestSASEncryptionScope(t *testing.T) {
+	e := startWithScopes(t, "scope1", "scope2")
+	e.container("ses")
+	cred, _ := service.NewSharedKeyCredential(lazulitest.Account, lazulitest.Key)
+	q, err := sas.AccountSignatureValues{Protocol: sas.ProtocolHTTPSandHTTP, ExpiryTime: e.in.Clock.Now().Add(time.Hour),
+		Permissions:     (&sas.AccountPermissions{Read: true, Create: true, Write: true}).String(),
+		ResourceTypes:   (&sas.AccountResourceTypes{Object: true}).String(),
+		EncryptionScope: "scope1"}.SignWithSharedKey(cred)
+	if err != nil {
+		t.Fatal(err)
+	}
+	url := e.in.BlobURL + "ses/log?" + q.Encode()
+	ab, err := appendblob.NewClientWithNoCredential(url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	created, err := ab.Create(e.ctx, nil)
+	if err != nil || created.EncryptionScope == nil || *created.EncryptionScope != "scope1" {
+		t.Fatalf("Create Append Blob through a SAS with ses: %v %v", created.EncryptionScope, err)
+	}
+	props, err := ab.GetProperties(e.ctx, nil)
+	if err != nil || props.EncryptionScope == nil || *props.EncryptionScope != "scope1" {
+		t.Fatalf("stored scope %v, %v", props.EncryptionScope, err)
+	}
+	bb, _ := blockblob.NewClientWithNoCredential(e.in.BlobURL+"ses/other?"+q.Encode(), nil)
+	_, err = bb.Upload(e.ctx, nopCloser([]byte("x")), &blockblob.UploadOptions{CPKScopeInfo: &blob.CPKScopeInfo{EncryptionScope: to.Ptr("scope2")}})
+	wantCode(t, err, http.StatusBadRequest, "InvalidHeaderValue")
 }
