@@ -183,7 +183,9 @@ func expect(svc string, want rule, srt byte, c caller, onObject bool) outcome {
 		}
 		// Creating is granted, replacing is not: the answer depends on
 		// whether the target exists (TestCreateOnlySASCannotOverwrite
-		// in package blob pins both).
+		// in package blob pins both); Blob names the refusal
+		// UnauthorizedBlobOverwrite.
+		o = deny(forbidden, "AuthorizationPermissionMismatch", "UnauthorizedBlobOverwrite")
 		o.either = true
 	}
 	return o

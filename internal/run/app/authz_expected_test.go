@@ -114,10 +114,10 @@ var expected = map[string]map[string]rule{
 		// The account SAS table lists w for Put Block and Put Block List;
 		// the service SAS page's c ("write a new blob") is how an SDK
 		// uploads a new blob in blocks with a create-only SAS, and
-		// replacing an existing blob still needs w. Lazuli keeps c for
-		// them (difference noted in the issue).
-		"PutBlock":        {srt: 'o', perm: "cw", serviceSAS: true},
-		"PutBlockFromURL": {srt: 'o', perm: "cw", serviceSAS: true},
+		// staging for or committing over an existing blob needs w (the
+		// SDK's TestStageBlockWithUDSCreatePermission and ...OverwriteFails).
+		"PutBlock":        {srt: 'o', perm: "cw", replace: "w", serviceSAS: true},
+		"PutBlockFromURL": {srt: 'o', perm: "cw", replace: "w", serviceSAS: true},
 		"PutBlockList":    {srt: 'o', perm: "cw", replace: "w", serviceSAS: true},
 		"GetBlockList":    {srt: 'o', perm: "r", serviceSAS: true, public: "blob"},
 		"PutPage":         {srt: 'o', perm: "w", serviceSAS: true},

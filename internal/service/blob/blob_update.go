@@ -6,6 +6,7 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/engine/store"
 	"github.com/lazuli-storage/lazuli/internal/frame/request"
 	"github.com/lazuli-storage/lazuli/internal/frame/route"
+	"github.com/lazuli-storage/lazuli/internal/rule/auth"
 	"github.com/lazuli-storage/lazuli/internal/rule/azerr"
 	"github.com/lazuli-storage/lazuli/internal/rule/cond"
 	"github.com/lazuli-storage/lazuli/internal/rule/etag"
@@ -51,7 +52,7 @@ func (s *Service) writeBlobAs(r *http.Request, conds cond.Conditions, creates bo
 		case committed && creates:
 			// Decided here, in the write's own transaction: a create-only
 			// SAS may not replace the blob that now exists.
-			if err := route.AuthorizeReplace(r, containerTarget(t, c)); err != nil {
+			if err := authorizeOverwrite(r, containerTarget(t, c)); err != nil {
 				return err
 			}
 		}
@@ -147,4 +148,17 @@ func (s *Service) replaced(tx store.Tx, r *http.Request, old *blobRecord, refs r
 		}
 	}
 	return rec, nil
+}
+
+// authorizeOverwrite applies the matched row's rule for replacing a blob
+// that exists: a SAS granting create but not write is refused with 403
+// UnauthorizedBlobOverwrite, "This request is not authorized to perform
+// blob overwrites" (the SDK's TestCommitBlockListWithUDSCreatePermission-
+// OverwriteFails and TestStageBlock*WithUDSCreatePermissionOverwriteFails).
+func authorizeOverwrite(r *http.Request, t auth.Target) error {
+	err := route.AuthorizeReplace(r, t)
+	if azerr.Is(err, azerr.AuthorizationPermissionMismatch) {
+		return azerr.New(azerr.UnauthorizedBlobOverwrite)
+	}
+	return err
 }

@@ -84,6 +84,14 @@ func (s *Service) commitBlock(w http.ResponseWriter, r *http.Request, id string,
 		if err != nil {
 			return err
 		}
+		if b != nil && b.Committed {
+			// Staging a block for a blob that exists prepares its
+			// overwrite: a create-only SAS may not (the SDK's
+			// TestStageBlockWithUDSCreatePermissionOverwriteFails).
+			if err := authorizeOverwrite(r, containerTarget(t, c)); err != nil {
+				return err
+			}
+		}
 		return s.stageBlock(tx, r, b, id, uncommittedBlock{ID: id, Extent: info.ID, Size: info.Size})
 	})
 	if err != nil {

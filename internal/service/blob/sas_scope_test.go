@@ -32,8 +32,9 @@ func accountSASQuery(t *testing.T, e *env, perms sas.AccountPermissions, types s
 
 // TestCreateOnlySASCannotOverwrite: the create permission (c) writes new
 // blobs only; replacing an existing one needs write (w), as the "Create a
-// service SAS" and "Create an account SAS" pages say. Before, every one of
-// these writes replaced the blob with 201.
+// service SAS" and "Create an account SAS" pages say, and is refused with
+// 403 UnauthorizedBlobOverwrite (the SDK's *WithUDSCreatePermissionOverwrite-
+// Fails tests). Before, every one of these writes replaced the blob with 201.
 func TestCreateOnlySASCannotOverwrite(t *testing.T) {
 	e := start(t)
 	c := e.container("conly")
@@ -48,19 +49,23 @@ func TestCreateOnlySASCannotOverwrite(t *testing.T) {
 	}
 	existing := anonBlob(t, at("existing"))
 	_, err := existing.Upload(e.ctx, nopCloser([]byte("overwritten")), nil)
-	wantCode(t, err, http.StatusForbidden, "AuthorizationPermissionMismatch")
+	wantCode(t, err, http.StatusForbidden, "UnauthorizedBlobOverwrite")
+	// Staging a block for an existing blob prepares its overwrite: refused
+	// too (the SDK's TestStageBlockWithUDSCreatePermissionOverwriteFails);
+	// for a new blob it is allowed.
 	_, err = existing.StageBlock(e.ctx, "YmxvY2sx", nopCloser([]byte("x")), nil)
-	if err != nil {
-		t.Fatalf("c stages a block: %v", err)
+	wantCode(t, err, http.StatusForbidden, "UnauthorizedBlobOverwrite")
+	if _, err := anonBlob(t, at("staged")).StageBlock(e.ctx, "YmxvY2sx", nopCloser([]byte("x")), nil); err != nil {
+		t.Fatalf("c stages a block of a new blob: %v", err)
 	}
 	_, err = existing.CommitBlockList(e.ctx, []string{"YmxvY2sx"}, nil)
-	wantCode(t, err, http.StatusForbidden, "AuthorizationPermissionMismatch")
+	wantCode(t, err, http.StatusForbidden, "UnauthorizedBlobOverwrite")
 	page, _ := pageblob.NewClientWithNoCredential(at("existing"), nil)
 	_, err = page.Create(e.ctx, 512, nil)
-	wantCode(t, err, http.StatusForbidden, "AuthorizationPermissionMismatch")
+	wantCode(t, err, http.StatusForbidden, "UnauthorizedBlobOverwrite")
 	appendClient, _ := appendblob.NewClientWithNoCredential(at("existing"), nil)
 	_, err = appendClient.Create(e.ctx, nil)
-	wantCode(t, err, http.StatusForbidden, "AuthorizationPermissionMismatch")
+	wantCode(t, err, http.StatusForbidden, "UnauthorizedBlobOverwrite")
 
 	// A copy onto an existing blob with an account SAS holding c (and r for
 	// the source) but not w.
@@ -69,9 +74,9 @@ func TestCreateOnlySASCannotOverwrite(t *testing.T) {
 	dst, _ := blockblob.NewClientWithNoCredential(e.in.BlobURL+"conly/existing?"+acct, nil)
 	src := e.in.BlobURL + "conly/source?" + acct
 	_, err = dst.StartCopyFromURL(e.ctx, src, nil)
-	wantCode(t, err, http.StatusForbidden, "AuthorizationPermissionMismatch")
+	wantCode(t, err, http.StatusForbidden, "UnauthorizedBlobOverwrite")
 	_, err = dst.CopyFromURL(e.ctx, src, nil)
-	wantCode(t, err, http.StatusForbidden, "AuthorizationPermissionMismatch")
+	wantCode(t, err, http.StatusForbidden, "UnauthorizedBlobOverwrite")
 	if got := e.download(c.NewBlockBlobClient("existing")); string(got) != "precious" {
 		t.Fatalf("the existing blob now reads %q", got)
 	}
