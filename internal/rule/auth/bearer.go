@@ -174,3 +174,21 @@ func CopySourceToken(h http.Header) (string, error) {
 	}
 	return v, nil
 }
+
+// CallerReadsOwnSource reports whether a source blob or file may be read
+// on the strength of the request's own credential, with no SAS in the
+// source URL and no x-ms-copy-source-authorization: a Shared Key or Bearer
+// caller of the source's own account may for the asynchronous copies (Copy
+// Blob: "a source in the same account may be authorized via Shared Key";
+// Copy File, Incremental Copy Blob) and a page diff against another blob's
+// snapshot. The synchronous from-URL operations (op, the route table's
+// name, ends in FromURL: Put Blob, Copy Blob, Put Block, Append Block, Put
+// Page and Put Range From URL) need the source public or authorized by its
+// URL or the copy source header: the SDKs' live TestPutBlobFromURLNegative
+// and TestFileUploadRangeFromURLNegative are refused without.
+func CallerReadsOwnSource(id *Identity, op, sourceAccount string) bool {
+	if strings.HasSuffix(op, "FromURL") {
+		return false
+	}
+	return id != nil && (id.Kind == SharedKey || id.Kind == Bearer) && id.Account == sourceAccount
+}

@@ -3,6 +3,7 @@ package blob_test
 import (
 	"fmt"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -212,4 +213,13 @@ func TestRetentionDaysOutOfRangeIsInvalidXmlDocument(t *testing.T) {
 			DeleteRetentionPolicy: &service.RetentionPolicy{Enabled: to.Ptr(true), Days: days}})
 		wantCode(t, err, 400, "InvalidXmlDocument")
 	}
+}
+
+// readable is a blob's URL with a read SAS: what a from-URL operation's
+// source needs, the request's own Shared Key not authorizing it.
+func readable(t *testing.T, e *env, blobURL string) string {
+	t.Helper()
+	container, name, _ := strings.Cut(strings.TrimPrefix(blobURL, e.in.BlobURL), "/")
+	return sasURL(t, e, sas.BlobSignatureValues{ContainerName: container, BlobName: name,
+		Permissions: (&sas.BlobPermissions{Read: true}).String()})
 }

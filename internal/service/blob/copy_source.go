@@ -203,8 +203,9 @@ func (s *Service) loadSource(tx store.Tx, r *http.Request, src copySource, a sou
 
 // authorizeSource checks the caller may read a local source: a SAS in the
 // source URL, or else a token in x-ms-copy-source-authorization, must grant
-// read on it; without either, the request must be Shared Key or Bearer for
-// the source's account, or the source's container public.
+// read on it; without either, the source's container must be public, or
+// for Copy Blob the request Shared Key or Bearer for the source's account
+// (auth.CallerReadsOwnSource).
 func (s *Service) authorizeSource(r *http.Request, src copySource, c *containerRecord) error {
 	if err := s.sourceReadable(r, src, c); err != nil {
 		return sourceDenied(err)
@@ -221,8 +222,7 @@ func (s *Service) sourceReadable(r *http.Request, src copySource, c *containerRe
 	case src.authorization != "":
 		return s.sourceReadableAs(r, src, c, http.Header{"Authorization": {src.authorization}})
 	}
-	id := request.Of(r).Identity
-	if id != nil && (id.Kind == auth.SharedKey || id.Kind == auth.Bearer) && id.Account == src.account {
+	if info := request.Of(r); auth.CallerReadsOwnSource(info.Identity, info.Op, src.account) {
 		return nil
 	}
 	// Otherwise the source is read as an anonymous Get Blob: a public

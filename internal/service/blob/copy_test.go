@@ -212,9 +212,16 @@ func TestCopyFromURLAndPutFromURL(t *testing.T) {
 		HTTPHeaders: &blob.HTTPHeaders{BlobContentType: to.Ptr("text/x-src"), BlobCacheControl: to.Ptr("no-cache")},
 		Metadata:    map[string]*string{"m": to.Ptr("1")}})).on(t)
 
+	// The request's own Shared Key does not authorize a from-URL source
+	// (the SDK's live TestPutBlobFromURLNegative); Copy Blob's it does.
+	_, err := c.NewBlockBlobClient("unsigned").UploadBlobFromURL(e.ctx, src.URL(), nil)
+	wantCode(t, err, http.StatusForbidden, "CannotVerifyCopySource")
+	_, err = c.NewBlobClient("unsigned").CopyFromURL(e.ctx, src.URL(), nil)
+	wantCode(t, err, http.StatusForbidden, "CannotVerifyCopySource")
+
 	// Copy Blob From URL.
 	dst := c.NewBlobClient("sync")
-	resp := must(dst.CopyFromURL(e.ctx, src.URL(), &blob.CopyFromURLOptions{SourceContentMD5: sum[:]})).on(t)
+	resp := must(dst.CopyFromURL(e.ctx, readable(t, e, src.URL()), &blob.CopyFromURLOptions{SourceContentMD5: sum[:]})).on(t)
 	if *resp.CopyStatus != "success" || resp.CopyID == nil {
 		t.Fatalf("copy from URL answered %+v", resp)
 	}
@@ -224,13 +231,13 @@ func TestCopyFromURLAndPutFromURL(t *testing.T) {
 	if p := e.props(dst); *p.CopyID != *resp.CopyID || *p.Metadata["M"] != "1" {
 		t.Fatalf("destination: %+v", p)
 	}
-	_, err := dst.CopyFromURL(e.ctx, src.URL(), &blob.CopyFromURLOptions{SourceContentMD5: make([]byte, 16)})
+	_, err = dst.CopyFromURL(e.ctx, readable(t, e, src.URL()), &blob.CopyFromURLOptions{SourceContentMD5: make([]byte, 16)})
 	wantCode(t, err, 400, "Md5Mismatch")
 
 	// Put Blob From URL: the source's properties, the request's metadata,
 	// no copy properties.
 	put := c.NewBlockBlobClient("put")
-	pr := must(put.UploadBlobFromURL(e.ctx, src.URL(), &blockblob.UploadBlobFromURLOptions{
+	pr := must(put.UploadBlobFromURL(e.ctx, readable(t, e, src.URL()), &blockblob.UploadBlobFromURLOptions{
 		Metadata: map[string]*string{"own": to.Ptr("yes")}})).on(t)
 	if !bytes.Equal(pr.ContentMD5, sum[:]) {
 		t.Fatalf("Put Blob From URL Content-MD5 %x", pr.ContentMD5)
@@ -239,26 +246,26 @@ func TestCopyFromURLAndPutFromURL(t *testing.T) {
 	if *p.ContentType != "text/x-src" || *p.CacheControl != "no-cache" || p.CopyID != nil || len(p.Metadata) != 1 || *p.Metadata["Own"] != "yes" {
 		t.Fatalf("Put Blob From URL destination: %+v", p)
 	}
-	must(put.UploadBlobFromURL(e.ctx, src.URL(), &blockblob.UploadBlobFromURLOptions{CopySourceBlobProperties: to.Ptr(false)})).on(t)
+	must(put.UploadBlobFromURL(e.ctx, readable(t, e, src.URL()), &blockblob.UploadBlobFromURLOptions{CopySourceBlobProperties: to.Ptr(false)})).on(t)
 	if p := e.props(put.BlobClient()); *p.ContentType != "application/octet-stream" || p.CacheControl != nil {
 		t.Fatalf("without the source's properties: %+v", p)
 	}
-	_, err = put.UploadBlobFromURL(e.ctx, src.URL(), &blockblob.UploadBlobFromURLOptions{AccessConditions: &blob.AccessConditions{
+	_, err = put.UploadBlobFromURL(e.ctx, readable(t, e, src.URL()), &blockblob.UploadBlobFromURLOptions{AccessConditions: &blob.AccessConditions{
 		ModifiedAccessConditions: &blob.ModifiedAccessConditions{IfMatch: to.Ptr(azcore.ETag(`"0x1"`))}}})
 	wantCode(t, err, 412, "ConditionNotMet")
 
 	// Put Block From URL: ranges of the source staged as blocks.
 	blocks := c.NewBlockBlobClient("blocks")
-	must(blocks.StageBlockFromURL(e.ctx, "QUFB", src.URL(), &blockblob.StageBlockFromURLOptions{Range: blob.HTTPRange{Offset: 0, Count: 11}})).on(t)
-	must(blocks.StageBlockFromURL(e.ctx, "QkJC", src.URL(), &blockblob.StageBlockFromURLOptions{Range: blob.HTTPRange{Offset: 12}})).on(t)
+	must(blocks.StageBlockFromURL(e.ctx, "QUFB", readable(t, e, src.URL()), &blockblob.StageBlockFromURLOptions{Range: blob.HTTPRange{Offset: 0, Count: 11}})).on(t)
+	must(blocks.StageBlockFromURL(e.ctx, "QkJC", readable(t, e, src.URL()), &blockblob.StageBlockFromURLOptions{Range: blob.HTTPRange{Offset: 12}})).on(t)
 	must(blocks.CommitBlockList(e.ctx, []string{"QkJC", "QUFB"}, nil)).on(t)
 	if got := e.read(blocks.BlobClient()); got != "copy contentsynchronous" {
 		t.Fatalf("blocks from URL read %q", got)
 	}
-	_, err = blocks.StageBlockFromURL(e.ctx, "QUFB", src.URL(), &blockblob.StageBlockFromURLOptions{
+	_, err = blocks.StageBlockFromURL(e.ctx, "QUFB", readable(t, e, src.URL()), &blockblob.StageBlockFromURLOptions{
 		SourceContentValidation: blob.SourceContentValidationTypeMD5(make([]byte, 16))})
 	wantCode(t, err, 400, "Md5Mismatch")
-	_, err = blocks.StageBlockFromURL(e.ctx, "QUFB", src.URL(), &blockblob.StageBlockFromURLOptions{Range: blob.HTTPRange{Offset: 1000}})
+	_, err = blocks.StageBlockFromURL(e.ctx, "QUFB", readable(t, e, src.URL()), &blockblob.StageBlockFromURLOptions{Range: blob.HTTPRange{Offset: 1000}})
 	wantCode(t, err, 416, "InvalidRange")
 }
 
@@ -392,18 +399,18 @@ func TestCopyKindsTagsAndSeal(t *testing.T) {
 	_, err := c.NewBlobClient("open").StartCopyFromURL(e.ctx, e.upload(c, "block", []byte("b")).URL(), nil)
 	wantCode(t, err, 409, "InvalidBlobType")
 	// Copy Blob From URL takes block blobs only.
-	_, err = c.NewBlobClient("sync").CopyFromURL(e.ctx, ab.URL(), nil)
+	_, err = c.NewBlobClient("sync").CopyFromURL(e.ctx, readable(t, e, ab.URL()), nil)
 	wantCode(t, err, 409, "InvalidSourceBlobType")
 
 	// Put Blob From URL copies the source's tags when asked to.
 	tagged := c.NewBlockBlobClient("tagged")
 	must(tagged.Upload(e.ctx, nopCloser([]byte("t")), &blockblob.UploadOptions{Tags: map[string]string{"k": "v"}})).on(t)
 	dst := c.NewBlockBlobClient("tags-copied")
-	must(dst.UploadBlobFromURL(e.ctx, tagged.URL(), &blockblob.UploadBlobFromURLOptions{CopySourceTags: to.Ptr(blockblob.BlobCopySourceTagsCopy)})).on(t)
+	must(dst.UploadBlobFromURL(e.ctx, readable(t, e, tagged.URL()), &blockblob.UploadBlobFromURLOptions{CopySourceTags: to.Ptr(blockblob.BlobCopySourceTagsCopy)})).on(t)
 	if tags := must(dst.GetTags(e.ctx, nil)).on(t); len(tags.BlobTagSet) != 1 || *tags.BlobTagSet[0].Key != "k" {
 		t.Fatalf("copied tags: %+v", tags.BlobTagSet)
 	}
-	_, err = dst.UploadBlobFromURL(e.ctx, tagged.URL(), &blockblob.UploadBlobFromURLOptions{
+	_, err = dst.UploadBlobFromURL(e.ctx, readable(t, e, tagged.URL()), &blockblob.UploadBlobFromURLOptions{
 		CopySourceTags: to.Ptr(blockblob.BlobCopySourceTagsCopy), Tags: map[string]string{"a": "b"}})
 	wantCode(t, err, 400, "InvalidHeaderValue")
 }
@@ -458,7 +465,7 @@ func TestCopyFromURLAnswersContentMD5(t *testing.T) {
 	data := make([]byte, 8<<10)
 	sum := md5.Sum(data)
 	src := e.upload(c, "src", data)
-	resp := must(c.NewBlobClient("dst").CopyFromURL(e.ctx, src.URL(), &blob.CopyFromURLOptions{SourceContentMD5: sum[:]})).on(t)
+	resp := must(c.NewBlobClient("dst").CopyFromURL(e.ctx, readable(t, e, src.URL()), &blob.CopyFromURLOptions{SourceContentMD5: sum[:]})).on(t)
 	if !bytes.Equal(resp.ContentMD5, sum[:]) {
 		t.Fatalf("Content-MD5 %x, want %x", resp.ContentMD5, sum)
 	}

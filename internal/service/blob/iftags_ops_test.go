@@ -35,7 +35,7 @@ func TestIfTagsOnEveryOperation(t *testing.T) {
 		{"PUT", "iftagsops/p?comp=properties", http.Header{"X-Ms-Blob-Content-Length": {"1024"}}, nil, "ConditionNotMet"},
 		{"PUT", "iftagsops/a?comp=appendblock", nil, []byte("x"), "ConditionNotMet"},
 		{"PUT", "iftagsops/copy", http.Header{"X-Ms-Copy-Source": {src}}, nil, "SourceConditionNotMet"},
-		{"PUT", "iftagsops/fromurl", http.Header{"X-Ms-Copy-Source": {src}, "X-Ms-Blob-Type": {"BlockBlob"}}, nil, "SourceConditionNotMet"},
+		{"PUT", "iftagsops/fromurl", http.Header{"X-Ms-Copy-Source": {readable(t, e, src)}, "X-Ms-Blob-Type": {"BlockBlob"}}, nil, "SourceConditionNotMet"},
 		{"DELETE", "iftagsops/x", nil, nil, "ConditionNotMet"},
 	}
 	for _, tc := range cases {

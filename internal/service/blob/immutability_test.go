@@ -185,7 +185,7 @@ func TestImmutabilityOnWrites(t *testing.T) {
 	must(bl.CommitBlockList(e.ctx, []string{"YQ=="}, &blockblob.CommitBlockListOptions{
 		ImmutabilityPolicyExpiryTime: &until, ImmutabilityPolicyMode: unlocked, LegalHold: to.Ptr(true)})).on(t)
 	check("blocks")
-	must(c.NewBlockBlobClient("copy").CopyFromURL(e.ctx, c.NewBlobClient("put").URL(), &blob.CopyFromURLOptions{
+	must(c.NewBlockBlobClient("copy").CopyFromURL(e.ctx, readable(t, e, c.NewBlobClient("put").URL()), &blob.CopyFromURLOptions{
 		ImmutabilityPolicyExpiry: &until, ImmutabilityPolicyMode: unlocked, LegalHold: to.Ptr(true)})).on(t)
 	check("copy")
 	resp := e.raw(http.MethodPut, "worm/append", http.Header{"X-Ms-Blob-Type": {"AppendBlob"},

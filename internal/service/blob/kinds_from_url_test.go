@@ -40,7 +40,7 @@ func TestAppendBlockFromURL(t *testing.T) {
 	_, err = ab.AppendBlockFromURL(e.ctx, src, &appendblob.AppendBlockFromURLOptions{
 		AppendPositionAccessConditions: &appendblob.AppendPositionAccessConditions{AppendPosition: to.Ptr(int64(1))}})
 	wantCode(t, err, 412, "AppendPositionConditionNotMet")
-	_, err = ab.AppendBlockFromURL(e.ctx, e.in.BlobURL+"fromurl/none", nil)
+	_, err = ab.AppendBlockFromURL(e.ctx, readable(t, e, e.in.BlobURL+"fromurl/none"), nil)
 	wantCode(t, err, 404, "CannotVerifyCopySource")
 }
 
@@ -50,7 +50,7 @@ func TestPutPageFromURL(t *testing.T) {
 	data := fill(1024, 5)
 	e.upload(c, "src", data)
 	pb := e.newPageBlob(c, "disk", 4096, nil)
-	resp, err := pb.UploadPagesFromURL(e.ctx, e.in.BlobURL+"pagefromurl/src", 0, 2048, 1024, nil)
+	resp, err := pb.UploadPagesFromURL(e.ctx, readable(t, e, e.in.BlobURL+"pagefromurl/src"), 0, 2048, 1024, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,10 +63,10 @@ func TestPutPageFromURL(t *testing.T) {
 		t.Fatal("content differs")
 	}
 	// A piece of the source, and a sequence number condition.
-	_, err = pb.UploadPagesFromURL(e.ctx, e.in.BlobURL+"pagefromurl/src", 512, 0, 512, &pageblob.UploadPagesFromURLOptions{
+	_, err = pb.UploadPagesFromURL(e.ctx, readable(t, e, e.in.BlobURL+"pagefromurl/src"), 512, 0, 512, &pageblob.UploadPagesFromURLOptions{
 		SequenceNumberAccessConditions: &pageblob.SequenceNumberAccessConditions{IfSequenceNumberEqualTo: to.Ptr(int64(1))}})
 	wantCode(t, err, 412, "SequenceNumberConditionNotMet")
-	if _, err := pb.UploadPagesFromURL(e.ctx, e.in.BlobURL+"pagefromurl/src", 512, 0, 512, nil); err != nil {
+	if _, err := pb.UploadPagesFromURL(e.ctx, readable(t, e, e.in.BlobURL+"pagefromurl/src"), 512, 0, 512, nil); err != nil {
 		t.Fatal(err)
 	}
 	copy(want, data[512:])
@@ -77,6 +77,6 @@ func TestPutPageFromURL(t *testing.T) {
 		t.Fatalf("ranges %v", r)
 	}
 	// The source range must be as long as the destination's.
-	_, err = pb.UploadPagesFromURL(e.ctx, e.in.BlobURL+"pagefromurl/src", 0, 0, 1000, nil)
+	_, err = pb.UploadPagesFromURL(e.ctx, readable(t, e, e.in.BlobURL+"pagefromurl/src"), 0, 0, 1000, nil)
 	wantCode(t, err, 416, "InvalidPageRange")
 }

@@ -6,10 +6,13 @@ import (
 	stdcrc64 "hash/crc64"
 	"net/http"
 	"testing"
+	"time"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/to"
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob"
+	blobsas "github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/sas"
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azfile/file"
+	filesas "github.com/Azure/azure-sdk-for-go/sdk/storage/azfile/sas"
 
 	"github.com/lazuli-storage/lazuli/internal/check/lazulitest"
 )
@@ -121,6 +124,26 @@ func uploadBlob(t *testing.T, in *lazulitest.Instance, container, name string, d
 	return in.BlobURL + container + "/" + name
 }
 
+// readableBlob is a blob's URL with a read SAS: what Put Range From URL's
+// source needs, the request's own Shared Key not authorizing it.
+func readableBlob(t *testing.T, in *lazulitest.Instance, container, name string) string {
+	t.Helper()
+	cred, err := azblob.NewSharedKeyCredential(lazulitest.Account, lazulitest.Key)
+	must(t, err)
+	q, err := blobsas.BlobSignatureValues{Protocol: blobsas.ProtocolHTTPSandHTTP, ExpiryTime: time.Now().Add(time.Hour),
+		ContainerName: container, BlobName: name, Permissions: (&blobsas.BlobPermissions{Read: true}).String()}.SignWithSharedKey(cred)
+	must(t, err)
+	return in.BlobURL + container + "/" + name + "?" + q.Encode()
+}
+
+// readableFile is a file's URL with a read SAS.
+func readableFile(t *testing.T, f *file.Client) string {
+	t.Helper()
+	u, err := f.GetSASURL(filesas.FilePermissions{Read: true}, time.Now().Add(time.Hour), nil)
+	must(t, err)
+	return u
+}
+
 func TestPutRangeFromURL(t *testing.T) {
 	in, svc := start(t, lazulitest.Options{InMemory: true})
 	sh := newShare(t, svc, "fromurl")
@@ -135,7 +158,11 @@ func TestPutRangeFromURL(t *testing.T) {
 	_, err = dst.UploadRange(ctx, 0, streamOf(bytes.Repeat([]byte("z"), 16)), nil)
 	must(t, err)
 	// Source bytes 2..9: two zeros, ABCD, two zeros; the holes stay holes.
+	// The request's own Shared Key does not authorize the source (the
+	// SDK's live TestFileUploadRangeFromURLNegative): a SAS does.
 	_, err = dst.UploadRangeFromURL(ctx, src.URL(), 2, 8, 8, nil)
+	wantCode(t, err, http.StatusForbidden, "CannotVerifyCopySource")
+	_, err = dst.UploadRangeFromURL(ctx, readableFile(t, src), 2, 8, 8, nil)
 	must(t, err)
 	if got := download(t, dst); got != "zzzzzzzz\x00\x00ABCD\x00\x00" {
 		t.Fatalf("dst reads %q", got)
@@ -145,19 +172,20 @@ func TestPutRangeFromURL(t *testing.T) {
 	if got := rangeString(ranges.Ranges); got != "[0-7 10-13]" {
 		t.Errorf("ranges %s", got)
 	}
-	blobURL := uploadBlob(t, in, "rangeblobs", "r.bin", []byte("0123456789"))
+	uploadBlob(t, in, "rangeblobs", "r.bin", []byte("0123456789"))
+	blobURL := readableBlob(t, in, "rangeblobs", "r.bin")
 	_, err = dst.UploadRangeFromURL(ctx, blobURL, 3, 0, 4, nil)
 	must(t, err)
 	if got := download(t, dst)[:4]; got != "3456" {
 		t.Fatalf("range from blob reads %q", got)
 	}
-	_, err = dst.UploadRangeFromURL(ctx, src.URL(), 10, 0, 8, nil)
+	_, err = dst.UploadRangeFromURL(ctx, readableFile(t, src), 10, 0, 8, nil)
 	wantCode(t, err, http.StatusRequestedRangeNotSatisfiable, "InvalidRange")
 
 	// Source CRC-64s: the checksum of source bytes 2..9 (holes as zeros).
 	sum := stdcrc64.Checksum([]byte("\x00\x00ABCD\x00\x00"), stdcrc64.MakeTable(0x9A6C9329AC4BC9B5))
 	sumBytes := binary.LittleEndian.AppendUint64(nil, sum)
-	resp, err := dst.UploadRangeFromURL(ctx, src.URL(), 2, 8, 8, &file.UploadRangeFromURLOptions{
+	resp, err := dst.UploadRangeFromURL(ctx, readableFile(t, src), 2, 8, 8, &file.UploadRangeFromURLOptions{
 		SourceContentValidation: file.SourceContentValidationTypeCRC64(sum)})
 	must(t, err)
 	if !bytes.Equal(resp.XMSContentCRC64, sumBytes) {
@@ -165,18 +193,18 @@ func TestPutRangeFromURL(t *testing.T) {
 	}
 	// The range's CRC-64 is answered when nothing asked for it too, as
 	// azfile's live tests (TestFileUploadRangeFromURLNow) expect.
-	resp, err = dst.UploadRangeFromURL(ctx, src.URL(), 2, 8, 8, nil)
+	resp, err = dst.UploadRangeFromURL(ctx, readableFile(t, src), 2, 8, 8, nil)
 	must(t, err)
 	if !bytes.Equal(resp.XMSContentCRC64, sumBytes) {
 		t.Errorf("unasked x-ms-content-crc64 %x, want %x", resp.XMSContentCRC64, sumBytes)
 	}
-	_, err = dst.UploadRangeFromURL(ctx, src.URL(), 2, 8, 8, &file.UploadRangeFromURLOptions{
+	_, err = dst.UploadRangeFromURL(ctx, readableFile(t, src), 2, 8, 8, &file.UploadRangeFromURLOptions{
 		SourceContentValidation: file.SourceContentValidationTypeCRC64(sum + 1)})
 	wantCode(t, err, http.StatusBadRequest, "Crc64Mismatch")
-	_, err = dst.UploadRangeFromURL(ctx, src.URL(), 2, 8, 8, &file.UploadRangeFromURLOptions{
+	_, err = dst.UploadRangeFromURL(ctx, readableFile(t, src), 2, 8, 8, &file.UploadRangeFromURLOptions{
 		SourceModifiedAccessConditions: &file.SourceModifiedAccessConditions{SourceIfMatchCRC64: sumBytes}})
 	must(t, err)
-	_, err = dst.UploadRangeFromURL(ctx, src.URL(), 2, 8, 8, &file.UploadRangeFromURLOptions{
+	_, err = dst.UploadRangeFromURL(ctx, readableFile(t, src), 2, 8, 8, &file.UploadRangeFromURLOptions{
 		SourceModifiedAccessConditions: &file.SourceModifiedAccessConditions{SourceIfNoneMatchCRC64: sumBytes}})
 	wantCode(t, err, http.StatusPreconditionFailed, "SourceConditionNotMet")
 	_, err = dst.UploadRangeFromURL(ctx, blobURL, 3, 0, 4, &file.UploadRangeFromURLOptions{

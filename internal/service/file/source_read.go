@@ -30,9 +30,9 @@ const blobServer = "Lazuli-Blob/1.0"
 
 // readBlob reads a blob source (all of it, or rng) into a new extent. A
 // source URL without a SAS carries the token of
-// x-ms-copy-source-authorization, or else is signed with the account's key
-// when the request itself was Shared Key for the same account, which is how
-// the service authorizes same-account sources.
+// x-ms-copy-source-authorization, or else, for Copy File, is signed with
+// the account's key when the request itself was Shared Key for the same
+// account, which is how the service authorizes same-account sources there.
 //
 // The Blob service owns the blob records, so the File service asks it over
 // HTTP, as the real service reads a copy source by URL, through the client
@@ -50,13 +50,12 @@ func (s *Service) readBlob(r *http.Request, src sourceRef, rng *byteRange) (*blo
 	if rng != nil {
 		req.Header.Set("X-Ms-Range", rng.String())
 	}
-	id := request.Of(r).Identity
 	token, _ := auth.CopySourceToken(r.Header)
 	switch {
 	case src.hasSAS():
 	case token != "":
 		req.Header.Set("Authorization", token)
-	case id != nil && id.Kind == auth.SharedKey && id.Account == src.account:
+	case ownSource(r, src.account):
 		if acct, ok := s.accounts.Lookup(src.account); ok && len(acct.Keys) > 0 {
 			auth.SignSharedKey(req, auth.Blob, src.account, acct.Keys[0])
 		}
@@ -145,9 +144,16 @@ func (s *Service) authorizeSource(r *http.Request, src sourceRef) error {
 		}
 		return nil
 	}
-	id := request.Of(r).Identity
-	if id != nil && id.Kind == auth.SharedKey && id.Account == src.account {
+	if ownSource(r, src.account) {
 		return nil
 	}
 	return denied
+}
+
+// ownSource reports whether the request's own Shared Key authorizes a
+// source of account: for Copy File only (auth.CallerReadsOwnSource).
+func ownSource(r *http.Request, account string) bool {
+	info := request.Of(r)
+	return info.Identity != nil && info.Identity.Kind == auth.SharedKey &&
+		auth.CallerReadsOwnSource(info.Identity, info.Op, account)
 }
