@@ -2,10 +2,7 @@ package blob
 
 import (
 	"github.com/lazuli-storage/lazuli/internal/base/xmlw"
-	"net/url"
-	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/lazuli-storage/lazuli/internal/rule/lease"
 	"github.com/lazuli-storage/lazuli/internal/rule/metadata"
@@ -21,31 +18,14 @@ func newXMLWriter() *xmlWriter { return xmlw.New(xmlw.Decl, xmlw.Standard) }
 // percent-encoded names.
 const encodedNamesVersion = "2019-12-12"
 
-// writeName writes a <Name>. A name holding a character XML cannot carry
-// (a control character other than tab, CR and LF, U+FFFE, U+FFFF) is
-// written percent-encoded with Encoded="true" when the client understands
-// it, as the service lists such names; otherwise XML would turn it into
-// U+FFFD and two blobs could list under one name that reaches neither.
+// writeName writes a <Name>, percent-encoded with Encoded="true" when XML
+// cannot carry it and the client understands that (xmlw.EncodedElem).
 func writeName(x *xmlWriter, name string, encode bool) {
-	if !encode || xmlCarries(name) {
+	if !encode {
 		x.Elem("Name", name)
 		return
 	}
-	x.Open("Name", "Encoded", "true")
-	x.Text(strings.ReplaceAll(url.QueryEscape(name), "+", "%20"))
-	x.Close("Name")
-}
-
-// xmlCarries reports whether every character of s is one XML 1.0 allows.
-func xmlCarries(s string) bool {
-	for _, r := range s {
-		switch {
-		case r == '\t' || r == '\n' || r == '\r':
-		case r < 0x20, r == 0xFFFE, r == 0xFFFF, r == utf8.RuneError:
-			return false
-		}
-	}
-	return true
+	x.EncodedElem("Name", name)
 }
 
 // writeLeaseElements writes LeaseStatus, LeaseState and LeaseDuration.

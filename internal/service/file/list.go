@@ -125,7 +125,7 @@ func writeDirectoryList(w http.ResponseWriter, r *http.Request, t *target, dir *
 	if marker != "" {
 		x.Elem("Marker", marker)
 	}
-	x.Elem("Prefix", prefix)
+	x.EncodedElem("Prefix", prefix)
 	if maxRaw != "" {
 		x.Elem("MaxResults", maxRaw)
 	}
@@ -152,7 +152,9 @@ func writeEntry(x *xmlWriter, n *node, inc listInclude) {
 		kind = "Directory"
 	}
 	x.Open(kind)
-	x.Elem("Name", n.Name)
+	// Names XML cannot carry are listed percent-encoded (the SDK's
+	// recorded TestListFileDirEncoded* list U+FFFE and U+FFFF names).
+	x.EncodedElem("Name", n.Name)
 	if inc.extended {
 		x.Elem("FileId", strconv.FormatUint(n.ID, 10))
 	}
