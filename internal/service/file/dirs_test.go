@@ -183,10 +183,12 @@ func TestListDirectoriesAndFiles(t *testing.T) {
 			t.Errorf("missing %s in %s", w, seen)
 		}
 	}
-	// Without include or extended info, entries carry only names and sizes.
+	// Without include or extended info, entries carry names, ids and sizes
+	// (the SDK's recorded TestDirListFilesAndDirsDefault).
 	page, err := root.NewListFilesAndDirectoriesPager(nil).NextPage(ctx)
 	must(t, err)
-	if len(page.Segment.Files) != 4 || page.Segment.Files[0].ID != nil || page.Segment.Files[0].Properties.ContentLength == nil {
+	if len(page.Segment.Files) != 4 || page.Segment.Files[0].ID == nil || page.Segment.Files[0].Properties.ContentLength == nil ||
+		page.Segment.Files[0].Properties.ETag != nil {
 		t.Errorf("plain listing: %d files, first %+v", len(page.Segment.Files), page.Segment.Files[0])
 	}
 	page, err = root.NewListFilesAndDirectoriesPager(&directory.ListFilesAndDirectoriesOptions{IncludeExtendedInfo: to.Ptr(true)}).NextPage(ctx)

@@ -13,7 +13,8 @@ import (
 // listInclude is what List Directories and Files adds to each entry.
 type listInclude struct {
 	timestamps, etag, attributes, permissionKey bool
-	// extended adds file ids (x-ms-file-extended-info, implied by include).
+	// extended adds the directory's id (x-ms-file-extended-info, implied
+	// by include).
 	extended bool
 }
 
@@ -155,9 +156,9 @@ func writeEntry(x *xmlWriter, n *node, inc listInclude) {
 	// Names XML cannot carry are listed percent-encoded (the SDK's
 	// recorded TestListFileDirEncoded* list U+FFFE and U+FFFF names).
 	x.EncodedElem("Name", n.Name)
-	if inc.extended {
-		x.Elem("FileId", strconv.FormatUint(n.ID, 10))
-	}
+	// Every entry carries its FileId, asked for or not (the SDK's recorded
+	// TestDirListFilesAndDirsDefault reads the ID of a default listing).
+	x.Elem("FileId", strconv.FormatUint(n.ID, 10))
 	x.Open("Properties")
 	if !n.Dir {
 		x.Elem("Content-Length", strconv.FormatInt(n.Size, 10))
