@@ -37,7 +37,10 @@ type copyRequest struct {
 	timesFromSrc     [3]bool // creation, last write, change
 	permFromSource   bool
 	ignoreReadOnly   bool
-	leaseID          string
+	// setArchive is x-ms-file-copy-set-archive: the copy gets the Archive
+	// attribute whatever else it has (TestFileStartCopySetArchiveAttributeTrue).
+	setArchive bool
+	leaseID    string
 }
 
 func parseCopyRequest(h http.Header) (copyRequest, error) {
@@ -61,7 +64,13 @@ func parseCopyRequest(h http.Header) (copyRequest, error) {
 		h.Del("X-Ms-File-Attributes")
 	}
 	switch mode := strings.ToLower(h.Get("X-Ms-File-Permission-Copy-Mode")); mode {
-	case "", "override":
+	case "":
+	case "override":
+		// Override needs the permission to set (the SDK's recorded
+		// TestNegativeFileStartCopyOverrideMode).
+		if h.Get("X-Ms-File-Permission") == "" && h.Get("X-Ms-File-Permission-Key") == "" {
+			return req, azerr.MissingHeader("x-ms-file-permission")
+		}
 	case "source":
 		req.permFromSource = true
 	default:
@@ -71,6 +80,9 @@ func parseCopyRequest(h http.Header) (copyRequest, error) {
 		return req, err
 	}
 	if req.ignoreReadOnly, err = boolHeader(h, "x-ms-file-copy-ignore-readonly"); err != nil {
+		return req, err
+	}
+	if req.setArchive, err = boolHeader(h, "x-ms-file-copy-set-archive"); err != nil {
 		return req, err
 	}
 	req.leaseID = h.Get(lease.HeaderID)
@@ -140,8 +152,10 @@ func (s *Service) copyIn(tx store.Tx, t *target, src sourceRef, fromBlob *blobCo
 			segs = []ranges.Segment{{Start: 0, Length: fromBlob.size, Extent: fromBlob.extent}}
 		}
 	} else {
+		// A missing source file is the copy's own 404 ResourceNotFound
+		// (the SDK's recorded TestFileStartCopySourceNonExistent).
 		if srcNode, err = fileFor(tx, src.file, false); err != nil {
-			return nil, sourceError(err)
+			return nil, err
 		}
 		if src.file.Snapshot == "" {
 			if err := smbstate.Check(smbstate.CopySource, srcNode.Opens); err != nil {
@@ -194,7 +208,7 @@ func (s *Service) copyIn(tx store.Tx, t *target, src sourceRef, fromBlob *blobCo
 // copyTarget checks the file a copy replaces, if any: its lease, its
 // read-only attribute and its open handles.
 func (s *Service) copyTarget(tx store.Tx, t *target, req copyRequest, now time.Time) (*node, error) {
-	old, err := s.replaceable(tx, t, req.leaseID, now)
+	old, err := s.replaceable(tx, t, req.leaseID, req.ignoreReadOnly, now)
 	if err != nil || old == nil {
 		return old, err
 	}
@@ -202,9 +216,6 @@ func (s *Service) copyTarget(tx store.Tx, t *target, req copyRequest, now time.T
 		if err := req.authorizeReplace(tx); err != nil {
 			return nil, err
 		}
-	}
-	if old.SMB.Attrs&attrReadOnly != 0 && !req.ignoreReadOnly {
-		return nil, azerr.New(azerr.ReadOnlyAttribute)
 	}
 	return old, nil
 }
@@ -217,6 +228,9 @@ func (req copyRequest) applySMB(tx store.Tx, t *target, n *node, src sourceRef, 
 	if srcNode != nil {
 		if req.attrsFromSrc {
 			n.SMB.Attrs = srcNode.SMB.Attrs
+		}
+		if req.setArchive {
+			n.SMB.Attrs |= attrArchive
 		}
 		for i, dst := range []*time.Time{&n.SMB.Created, &n.SMB.Written, &n.SMB.Changed} {
 			if req.timesFromSrc[i] {

@@ -66,8 +66,10 @@ func TestCopyFileFromFile(t *testing.T) {
 	if got := download(t, s); got != "CHANGED!!" {
 		t.Fatalf("self copy reads %q", got)
 	}
+	// A missing source file is the copy's own ResourceNotFound (the SDK's
+	// recorded TestFileStartCopySourceNonExistent).
 	_, err = d.StartCopyFromURL(ctx, src.NewRootDirectoryClient().NewFileClient("nope").URL(), nil)
-	wantCode(t, err, http.StatusNotFound, "CannotVerifyCopySource")
+	wantCode(t, err, http.StatusNotFound, "ResourceNotFound")
 	_, err = d.StartCopyFromURL(ctx, "http://example.invalid/devstoreaccount1/copysrc/source.txt", nil)
 	wantCode(t, err, http.StatusBadRequest, "InvalidHeaderValue")
 }

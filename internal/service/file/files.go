@@ -106,7 +106,7 @@ func (s *Service) createFile(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 		n = &node{Name: t.Path.name(), ID: newFileID(), ParentID: parent.ID, Size: size, Props: props, Metadata: meta}
-		old, err := s.replaceable(tx, t, leaseID, now)
+		old, err := s.replaceable(tx, t, leaseID, false, now)
 		if err != nil {
 			return err
 		}
@@ -190,7 +190,7 @@ func (s *Service) receiveCreateContent(r *http.Request, size int64) (*extent.Inf
 // is none), after the checks a replace must pass: the lease, open SMB
 // handles, and a directory in the way. A lease ID for a missing file is
 // 412, as for any write to a resource without a lease.
-func (s *Service) replaceable(tx store.Tx, t *target, leaseID string, now time.Time) (*node, error) {
+func (s *Service) replaceable(tx store.Tx, t *target, leaseID string, ignoreReadOnly bool, now time.Time) (*node, error) {
 	old, found, err := loadNode(tx, t.Account, t.Share, "", t.Path)
 	if err != nil {
 		return nil, err
@@ -210,7 +210,7 @@ func (s *Service) replaceable(tx store.Tx, t *target, leaseID string, now time.T
 	if err := old.Lease.CheckWrite(leaseID, now, lease.File); err != nil {
 		return nil, err
 	}
-	if err := smbstate.CheckReadOnly(smbstate.CreateFile, old.SMB.Attrs&attrReadOnly != 0); err != nil {
+	if err := smbstate.CheckReadOnly(smbstate.CreateFile, old.SMB.Attrs&attrReadOnly != 0 && !ignoreReadOnly); err != nil {
 		return nil, err
 	}
 	return old, smbstate.Check(smbstate.CreateFile, old.Opens)
