@@ -178,3 +178,21 @@ func TestDeleteBlobAccessTierConditions(t *testing.T) {
 		t.Fatalf("inferred tier has a change time %v", props.AccessTierChangeTime)
 	}
 }
+
+// An archived snapshot cannot be rehydrated: "rehydrating a blob version
+// or snapshot from the archive tier is not supported" (Set Blob Tier; the
+// SDK's recorded TestBlockBlobSetTierOnSnapshots).
+func TestArchivedSnapshotStaysArchived(t *testing.T) {
+	e := start(t)
+	c := e.container("snaptier")
+	bb := e.upload(c, "b", []byte("x"))
+	snap := must(bb.CreateSnapshot(e.ctx, nil)).on(t)
+	atSnap, err := bb.WithSnapshot(*snap.Snapshot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	must(atSnap.SetTier(e.ctx, blob.AccessTierArchive, nil)).on(t)
+	_, err = atSnap.SetTier(e.ctx, blob.AccessTierCool, nil)
+	wantCode(t, err, http.StatusConflict, "BlobArchived")
+	must(bb.SetTier(e.ctx, blob.AccessTierCool, nil)).on(t) // the base blob is not archived
+}
