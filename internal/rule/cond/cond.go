@@ -40,10 +40,20 @@ type Conditions struct {
 	// IfTags is the raw x-ms-if-tags predicate, evaluated by the blob service.
 	IfTags string
 
-	// source records that these came from the x-ms-source-* headers, so that
-	// errors name the header the client actually sent.
-	source bool
+	// family records which headers these came from (plain, x-ms-source-*
+	// or x-ms-blob-*), so that errors name the header the client sent.
+	family family
 }
+
+// family is a set of conditional headers: the plain ones, a copy's
+// x-ms-source-if-*, or the x-ms-blob-if-* of Get and Set Blob Tags.
+type family int
+
+const (
+	plainHeaders family = iota
+	sourceHeaders
+	blobHeaders
+)
 
 // Resource is what conditions are evaluated against.
 type Resource struct {
@@ -67,27 +77,35 @@ const (
 	AllConditions = IfMatch | IfNoneMatch | IfModifiedSince | IfUnmodifiedSince | IfTags
 )
 
-// headerNames are the request headers of each condition, plain and source.
-var headerNames = map[Allowed][2]string{
-	IfMatch:           {"If-Match", "x-ms-source-if-match"},
-	IfNoneMatch:       {"If-None-Match", "x-ms-source-if-none-match"},
-	IfModifiedSince:   {"If-Modified-Since", "x-ms-source-if-modified-since"},
-	IfUnmodifiedSince: {"If-Unmodified-Since", "x-ms-source-if-unmodified-since"},
-	IfTags:            {"x-ms-if-tags", "x-ms-source-if-tags"},
+// headerNames are the request headers of each condition, by family. The
+// blob family has no tags condition of its own.
+var headerNames = map[Allowed][3]string{
+	IfMatch:           {"If-Match", "x-ms-source-if-match", "x-ms-blob-if-match"},
+	IfNoneMatch:       {"If-None-Match", "x-ms-source-if-none-match", "x-ms-blob-if-none-match"},
+	IfModifiedSince:   {"If-Modified-Since", "x-ms-source-if-modified-since", "x-ms-blob-if-modified-since"},
+	IfUnmodifiedSince: {"If-Unmodified-Since", "x-ms-source-if-unmodified-since", "x-ms-blob-if-unmodified-since"},
+	IfTags:            {"x-ms-if-tags", "x-ms-source-if-tags", ""},
 }
 
 // Parse reads the plain conditional headers of h.
 func Parse(h http.Header) (Conditions, error) {
-	return parse(h, false)
+	return parse(h, plainHeaders)
 }
 
 // ParseSource reads the x-ms-source-if-* headers of a copy-type request.
 func ParseSource(h http.Header) (Conditions, error) {
-	return parse(h, true)
+	return parse(h, sourceHeaders)
 }
 
-func parse(h http.Header, source bool) (Conditions, error) {
-	c := Conditions{source: source}
+// ParseBlob reads the x-ms-blob-if-* headers of Get and Set Blob Tags,
+// conditions on the blob's ETag and Last-Modified (the SDK's recorded
+// TestGetSetTagsWithBlobModifiedAccessConditions), beside x-ms-if-tags.
+func ParseBlob(h http.Header) (Conditions, error) {
+	return parse(h, blobHeaders)
+}
+
+func parse(h http.Header, f family) (Conditions, error) {
+	c := Conditions{family: f}
 	c.IfMatch = parseETags(h.Values(c.header(IfMatch)))
 	c.IfNoneMatch = parseETags(h.Values(c.header(IfNoneMatch)))
 	var err error
@@ -97,17 +115,15 @@ func parse(h http.Header, source bool) (Conditions, error) {
 	if c.IfUnmodifiedSince, err = parseDate(h, c.header(IfUnmodifiedSince)); err != nil {
 		return Conditions{}, err
 	}
-	c.IfTags = strings.Join(h.Values(c.header(IfTags)), ",")
+	if name := c.header(IfTags); name != "" {
+		c.IfTags = strings.Join(h.Values(name), ",")
+	}
 	return c, nil
 }
 
 // header names the request header of condition a as this request sent it.
 func (c Conditions) header(a Allowed) string {
-	names := headerNames[a]
-	if c.source {
-		return names[1]
-	}
-	return names[0]
+	return headerNames[a][c.family]
 }
 
 // parseETags splits comma-separated ETag lists (RFC 7232 §3.1) over all

@@ -14,7 +14,7 @@ import (
 
 // getBlobTags is Get Blob Tags, of the base blob, a snapshot or a version.
 func (s *Service) getBlobTags(w http.ResponseWriter, r *http.Request) error {
-	conds, sel, err := parseSelectedRequest(r, cond.IfTags)
+	conds, sel, err := parseTagsRequest(r)
 	if err != nil {
 		return err
 	}
@@ -37,7 +37,7 @@ func (s *Service) getBlobTags(w http.ResponseWriter, r *http.Request) error {
 }
 
 // tagTarget loads and checks the blob state a tags request addresses.
-func (s *Service) tagTarget(tx store.Tx, r *http.Request, account string, t target, sel selector, conds cond.Conditions) (*blobRecord, error) {
+func (s *Service) tagTarget(tx store.Tx, r *http.Request, account string, t target, sel selector, conds tagsConditions) (*blobRecord, error) {
 	_, found, err := loadContainer(tx, account, t.Container)
 	if err != nil {
 		return nil, err
@@ -52,10 +52,32 @@ func (s *Service) tagTarget(tx store.Tx, r *http.Request, account string, t targ
 	if b == nil {
 		return nil, blobNotFound()
 	}
-	if err := ifTagsHold(conds, b); err != nil {
+	if err := ifTagsHold(conds.tags, b); err != nil {
+		return nil, err
+	}
+	if err := checkWriteConditions(conds.blob, b); err != nil {
 		return nil, err
 	}
 	return b, b.Lease.CheckRead(leaseID(r), s.now(), lease.Blob)
+}
+
+// tagsConditions are a tags request's x-ms-if-tags and its x-ms-blob-if-*
+// conditions on the blob's ETag and Last-Modified.
+type tagsConditions struct {
+	tags, blob cond.Conditions
+}
+
+// parseTagsRequest reads the conditions and the snapshot or version of Get
+// or Set Blob Tags.
+func parseTagsRequest(r *http.Request) (tagsConditions, selector, error) {
+	var c tagsConditions
+	var err error
+	var sel selector
+	if c.tags, sel, err = parseSelectedRequest(r, cond.IfTags); err != nil {
+		return c, sel, err
+	}
+	c.blob, err = cond.ParseBlob(r.Header)
+	return c, sel, err
 }
 
 // setBlobTags is Set Blob Tags: it replaces the tags of the base blob or
@@ -64,7 +86,7 @@ func (s *Service) tagTarget(tx store.Tx, r *http.Request, account string, t targ
 // Tags, it needs the lease ID of a leased blob (412 LeaseIdMissing), as
 // azblob's live test TestSetBlobTagsWithLeaseId requires.
 func (s *Service) setBlobTags(w http.ResponseWriter, r *http.Request) error {
-	conds, sel, err := parseSelectedRequest(r, cond.IfTags)
+	conds, sel, err := parseTagsRequest(r)
 	if err != nil {
 		return err
 	}

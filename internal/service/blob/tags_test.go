@@ -459,3 +459,30 @@ func TestFindBlobsTenUniqueTagsOverSockets(t *testing.T) {
 	_, err = c.FilterBlobs(e.ctx, where, nil)
 	wantCode(t, err, 400, "InvalidQueryParameterValue")
 }
+
+// Get and Set Blob Tags take x-ms-blob-if-* conditions on the blob's ETag
+// and Last-Modified (the SDK's recorded
+// TestGetSetTagsWithBlobModifiedAccessConditions): a failing one is 412.
+func TestTagsBlobConditions(t *testing.T) {
+	e := start(t)
+	bb := e.upload(e.container("tagconds"), "b", []byte("x"))
+	props := must(bb.GetProperties(e.ctx, nil)).on(t)
+	past := props.LastModified.Add(-time.Hour)
+	tags := map[string]string{"env": "test"}
+	set := func(c blob.BlobModifiedAccessConditions) error {
+		_, err := bb.SetTags(e.ctx, tags, &blob.SetTagsOptions{BlobModifiedAccessConditions: &c})
+		return err
+	}
+	if err := set(blob.BlobModifiedAccessConditions{IfMatch: props.ETag}); err != nil {
+		t.Fatal(err)
+	}
+	if err := set(blob.BlobModifiedAccessConditions{IfModifiedSince: &past}); err != nil {
+		t.Fatal(err)
+	}
+	wantCode(t, set(blob.BlobModifiedAccessConditions{IfNoneMatch: props.ETag}), http.StatusPreconditionFailed, "ConditionNotMet")
+	wantCode(t, set(blob.BlobModifiedAccessConditions{IfUnmodifiedSince: &past}), http.StatusPreconditionFailed, "ConditionNotMet")
+	// The SDK sends Get Blob Tags' modified conditions as x-ms-blob-if-*.
+	_, err := bb.GetTags(e.ctx, &blob.GetTagsOptions{BlobAccessConditions: &blob.AccessConditions{
+		ModifiedAccessConditions: &blob.ModifiedAccessConditions{IfUnmodifiedSince: &past}}})
+	wantCode(t, err, http.StatusPreconditionFailed, "ConditionNotMet")
+}
