@@ -53,6 +53,7 @@ type shareRecord struct {
 	TierChanged time.Time
 	Protocols   string
 	RootSquash  string
+	premium     premiumShare
 	shareLife
 }
 
@@ -108,6 +109,7 @@ func (s *shareRecord) encode() []byte {
 	if s.Protocols != "" || s.RootSquash != "" {
 		e.Field(stagProtocols, func(e *record.Encoder) { e.Str(s.Protocols); e.Str(s.RootSquash) })
 	}
+	s.premium.encode(&e)
 	s.shareLife.encode(&e)
 	return e.Bytes()
 }
@@ -138,6 +140,8 @@ func decodeShare(v []byte) (*shareRecord, error) {
 			s.AccessTier, s.TierChanged = p.Str(), p.Time()
 		case stagProtocols:
 			s.Protocols, s.RootSquash = p.Str(), p.Str()
+		case stagPremium:
+			s.premium.decode(p)
 		case stagLife:
 			s.shareLife.decode(p)
 		}

@@ -97,7 +97,7 @@ func (s *Service) listShares(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeShareList(w, r, page, prefix, marker, q.Get("maxresults"), next, inc.metadata, now)
+	s.writeShareList(w, r, page, prefix, marker, q.Get("maxresults"), next, inc.metadata, now)
 	return nil
 }
 
@@ -135,7 +135,7 @@ func decodeShareMarker(m string) (name, snap string, ok bool) {
 	return name, snap, ok
 }
 
-func writeShareList(w http.ResponseWriter, r *http.Request, page []listedShare, prefix, marker, maxRaw, next string, withMeta bool, now time.Time) {
+func (s *Service) writeShareList(w http.ResponseWriter, r *http.Request, page []listedShare, prefix, marker, maxRaw, next string, withMeta bool, now time.Time) {
 	x := newXML()
 	x.Open("EnumerationResults", "ServiceEndpoint", serviceEndpoint(r))
 	if prefix != "" {
@@ -168,6 +168,7 @@ func writeShareList(w http.ResponseWriter, r *http.Request, page []listedShare, 
 			x.Elem("AccessTierChangeTime", sh.TierChanged.Format(http.TimeFormat))
 		}
 		writeProtocolElements(x, sh)
+		s.writePremiumElements(x, request.Of(r).Account, sh)
 		writeShareLease(x, e, now)
 		if e.version != "" {
 			x.Elem("DeletedTime", sh.DeletedAt.Format(http.TimeFormat))

@@ -78,6 +78,10 @@ func (s *Service) createShare(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	premium, err := s.parsePremiumRequest(r.Header, t.Account)
+	if err != nil {
+		return err
+	}
 	now := s.now()
 	var sh *shareRecord
 	err = s.store.Update(r.Context(), func(tx store.Tx) error {
@@ -89,6 +93,7 @@ func (s *Service) createShare(w http.ResponseWriter, r *http.Request) error {
 		tick := etag.Next(now, 0)
 		sh = &shareRecord{ETag: tick, Created: now, Quota: quota, Metadata: meta,
 			AccessTier: tier, TierChanged: now, Protocols: protocols, RootSquash: squash}
+		premium.apply(sh)
 		if err := saveShare(tx, t.Account, t.Share, "", sh); err != nil {
 			return err
 		}
@@ -135,6 +140,7 @@ func (s *Service) getShareProperties(w http.ResponseWriter, r *http.Request) err
 		h.Set("X-Ms-Access-Tier-Change-Time", sh.TierChanged.Format(http.TimeFormat))
 	}
 	setProtocolHeaders(h, sh)
+	s.setPremiumHeaders(h, t.Account, sh)
 	setLeaseHeaders(h, sh.Lease, now, lease.Share)
 	w.WriteHeader(http.StatusOK)
 	return nil
@@ -167,8 +173,13 @@ func (s *Service) setShareProperties(w http.ResponseWriter, r *http.Request) err
 	if err != nil {
 		return err
 	}
+	premium, err := s.parsePremiumRequest(r.Header, t.Account)
+	if err != nil {
+		return err
+	}
 	now := s.now()
 	sh, err := s.updateShare(r, t, now, func(sh *shareRecord) {
+		premium.apply(sh)
 		if quotaSet {
 			sh.Quota = quota
 		}
