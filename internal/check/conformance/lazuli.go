@@ -27,13 +27,13 @@ type lazuliProcess struct {
 var listeningLine = regexp.MustCompile(`^\s+(Blob|Queue|Table|File) service is successfully listening at (\S+)`)
 
 // startLazuli runs bin with accounts (AZURITE_ACCOUNTS syntax) and the
-// given extra flags, and waits for the lines it prints once every
-// service listens.
-func startLazuli(bin, accounts string, tls tlsFiles, extra []string, stderr io.Writer) (*lazuliProcess, error) {
+// given extra flags and environment, and waits for the lines it prints
+// once every service listens.
+func startLazuli(bin, accounts string, tls tlsFiles, extra []string, stderr io.Writer, env ...string) (*lazuliProcess, error) {
 	args := []string{"--blobPort", "0", "--queuePort", "0", "--tablePort", "0", "--filePort", "0",
 		"--smbPort", "0", "--adminPort", "0", "--silent", "--cert", tls.Cert, "--key", tls.Key}
 	cmd := exec.Command(bin, append(args, extra...)...)
-	cmd.Env = append(os.Environ(), "AZURITE_ACCOUNTS="+accounts)
+	cmd.Env = append(append(os.Environ(), "AZURITE_ACCOUNTS="+accounts), env...)
 	cmd.Stderr = stderr
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {

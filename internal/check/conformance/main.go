@@ -43,6 +43,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -212,10 +213,25 @@ func startTarget(o options, work string) (map[string]string, func(), error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	// The proxy listens before Lazuli starts, so that Lazuli can be told to
+	// fetch copy sources through it; it routes once Lazuli's ports are
+	// known.
+	var routes atomic.Pointer[func(string) (string, bool)]
+	proxy, err := startProxy(func(host string) (string, bool) {
+		if route := routes.Load(); route != nil {
+			return (*route)(host)
+		}
+		return "", false
+	})
+	if err != nil {
+		tokens.Close()
+		return nil, nil, err
+	}
 	// Copy sources on another account or service are addressed by their
-	// Azure host names, which Lazuli would look up in DNS and fetch from:
-	// allowing only localhost keeps every such fetch on the machine.
-	flags := []string{"--oauthKeys", keyFile, "--copySourceAllow", "localhost",
+	// Azure host names: Lazuli fetches them through the proxy (HTTPS_PROXY,
+	// trusting the test CA), which keeps every fetch on the machine, and
+	// allows no other host but its own.
+	flags := []string{"--oauthKeys", keyFile, "--copySourceAllow", "localhost,127.0.0.1,*.core.windows.net",
 		"--premiumAccounts", accountsWhere(accounts, func(a testAccount) bool { return a.Premium }),
 		"--hnsAccounts", accountsWhere(accounts, func(a testAccount) bool { return a.HNS }),
 		"--encryptionScopes", encryptionScope}
@@ -224,17 +240,15 @@ func startTarget(o options, work string) (map[string]string, func(), error) {
 	} else {
 		flags = append(flags, "--location", filepath.Join(work, "data"))
 	}
-	lazuli, err := startLazuli(bin, azuriteAccounts(accounts), tlsFiles, flags, os.Stderr)
+	lazuli, err := startLazuli(bin, azuriteAccounts(accounts), tlsFiles, flags, os.Stderr,
+		"HTTPS_PROXY="+proxy.URL(), "NO_PROXY=localhost,127.0.0.1", "SSL_CERT_FILE="+tlsFiles.CA)
 	if err != nil {
+		proxy.Close()
 		tokens.Close()
 		return nil, nil, err
 	}
-	proxy, err := startProxy(router(accounts, lazuli.addrs, map[string]string{entraHost: tokens.Addr()}))
-	if err != nil {
-		lazuli.Stop()
-		tokens.Close()
-		return nil, nil, err
-	}
+	route := router(accounts, lazuli.addrs, map[string]string{entraHost: tokens.Addr()})
+	routes.Store(&route)
 	stop := func() {
 		proxy.Close()
 		lazuli.Stop()

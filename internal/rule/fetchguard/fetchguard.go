@@ -16,6 +16,14 @@
 // after name resolution, in the dialer, so a name that resolves to an
 // internal address is refused however it is spelled, and every redirect is
 // checked again.
+//
+// The standard proxy variables (HTTPS_PROXY, HTTP_PROXY, NO_PROXY) are
+// honoured, for networks where copy sources are reached through a proxy.
+// The dialer then sees only the proxy, which must be allowed as any host
+// is, and cannot check where the source's name resolves: so a proxied
+// source must be allowed by name, as "*" or a listed name pattern; the
+// policies that judge resolved addresses (the public-only default, IP and
+// CIDR entries) refuse it.
 package fetchguard
 
 import (
@@ -25,6 +33,7 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"net/url"
 	"strings"
 	"sync"
 	"syscall"
@@ -174,10 +183,8 @@ func (g *Guard) checkName(host string) error {
 	if ip, err := netip.ParseAddr(host); err == nil {
 		return g.checkListedIP(ip, host)
 	}
-	for _, h := range g.hosts {
-		if h == host || strings.HasPrefix(h, "*.") && strings.HasSuffix(host, h[1:]) {
-			return nil
-		}
+	if g.allowsByName(host) {
+		return nil
 	}
 	if len(g.prefixes) > 0 {
 		return nil // the resolved addresses are checked against the prefixes
@@ -221,7 +228,7 @@ func (g *Guard) checkAddr(host string, ap netip.AddrPort) error {
 func (g *Guard) Client(timeout time.Duration) *http.Client {
 	dialer := &net.Dialer{Timeout: 30 * time.Second}
 	transport := http.DefaultTransport.(*http.Transport).Clone()
-	transport.Proxy = nil
+	transport.Proxy = g.proxy
 	transport.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
 		host, _, err := net.SplitHostPort(addr)
 		if err != nil {
@@ -247,6 +254,40 @@ func (g *Guard) Client(timeout time.Duration) *http.Client {
 			}
 			return nil
 		}}
+}
+
+// proxy is the transport's proxy choice: the environment's, for a source
+// the policy allows by name (see the package comment).
+func (g *Guard) proxy(req *http.Request) (*url.URL, error) {
+	u, err := environmentProxy(req)
+	if u == nil || err != nil {
+		return u, err
+	}
+	if !g.allowsByName(req.URL.Hostname()) {
+		return nil, fmt.Errorf("%w: %s through proxy %s (a proxied source must be allowed by name)", ErrRefused, req.URL.Host, u.Host)
+	}
+	return u, nil
+}
+
+// environmentProxy reads the proxy variables (replaced in tests: net/http
+// reads the environment once per process).
+var environmentProxy = http.ProxyFromEnvironment
+
+// allowsByName reports whether the policy allows host by its name alone.
+func (g *Guard) allowsByName(host string) bool {
+	if g.allowAll {
+		return true
+	}
+	host = strings.ToLower(strings.TrimSuffix(host, "."))
+	if _, err := netip.ParseAddr(host); err == nil {
+		return false
+	}
+	for _, h := range g.hosts {
+		if h == host || strings.HasPrefix(h, "*.") && strings.HasSuffix(host, h[1:]) {
+			return true
+		}
+	}
+	return false
 }
 
 // CheckURL checks a source URL's host name before any connection, so

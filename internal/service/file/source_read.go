@@ -31,8 +31,9 @@ const blobServer = "Lazuli-Blob/1.0"
 // readBlob reads a blob source (all of it, or rng) into a new extent. A
 // source URL without a SAS carries the token of
 // x-ms-copy-source-authorization, or else, for Copy File, is signed with
-// the account's key when the request itself was Shared Key for the same
-// account, which is how the service authorizes same-account sources there.
+// the account's key when the request itself was Shared Key or Bearer for
+// the same account, which is how the service authorizes same-account
+// sources there.
 //
 // The Blob service owns the blob records, so the File service asks it over
 // HTTP, as the real service reads a copy source by URL, through the client
@@ -150,10 +151,11 @@ func (s *Service) authorizeSource(r *http.Request, src sourceRef) error {
 	return denied
 }
 
-// ownSource reports whether the request's own Shared Key authorizes a
-// source of account: for Copy File only (auth.CallerReadsOwnSource).
+// ownSource reports whether the request's own Shared Key or Bearer token
+// authorizes a source of account: for Copy File, not Put Range From URL
+// (auth.CallerReadsOwnSource; the SDK's TestStartCopyTrailingDotOAuth
+// copies with a token).
 func ownSource(r *http.Request, account string) bool {
 	info := request.Of(r)
-	return info.Identity != nil && info.Identity.Kind == auth.SharedKey &&
-		auth.CallerReadsOwnSource(info.Identity, info.Op, account)
+	return auth.CallerReadsOwnSource(info.Identity, info.Op, account)
 }

@@ -1,0 +1,44 @@
+package fetchguard
+
+import (
+	"errors"
+	"net/http"
+	"net/url"
+	"testing"
+)
+
+// Through a proxy only sources allowed by name go; the dialer, which sees
+// only the proxy, cannot judge where the name resolves.
+func TestProxiedSourcesMustBeAllowedByName(t *testing.T) {
+	proxy, _ := url.Parse("http://127.0.0.1:3128")
+	saved := environmentProxy
+	environmentProxy = func(*http.Request) (*url.URL, error) { return proxy, nil }
+	defer func() { environmentProxy = saved }()
+	for _, tc := range []struct {
+		allow  []string
+		source string
+		ok     bool
+	}{
+		{[]string{"*"}, "https://anything.example/x", true},
+		{[]string{"*.core.windows.net"}, "https://acct.blob.core.windows.net/c/b", true},
+		{[]string{"files.example"}, "https://files.example/x", true},
+		{[]string{"files.example"}, "https://other.example/x", false},
+		{[]string{"10.0.0.0/8"}, "https://10.1.2.3/x", false},
+		{nil, "https://public.example/x", false}, // the public-only default judges addresses
+	} {
+		g := New(tc.allow, false)
+		req, _ := http.NewRequest(http.MethodGet, tc.source, nil)
+		u, err := g.proxy(req)
+		switch {
+		case tc.ok && (err != nil || u != proxy):
+			t.Errorf("%v %s: proxy %v, %v; want the proxy", tc.allow, tc.source, u, err)
+		case !tc.ok && !errors.Is(err, ErrRefused):
+			t.Errorf("%v %s: proxy %v, %v; want refused", tc.allow, tc.source, u, err)
+		}
+	}
+	environmentProxy = func(*http.Request) (*url.URL, error) { return nil, nil }
+	req, _ := http.NewRequest(http.MethodGet, "https://public.example/x", nil)
+	if u, err := New(nil, false).proxy(req); u != nil || err != nil {
+		t.Errorf("without a proxy: %v, %v", u, err)
+	}
+}
