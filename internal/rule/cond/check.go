@@ -34,10 +34,19 @@ func (c Conditions) CheckWrite(res Resource) error {
 }
 
 // CheckSource evaluates x-ms-source-* conditions against a copy source with
-// the write rule; a failure is 412 SourceConditionNotMet (the real service
-// never answers 304 for a source condition).
+// the write rule; a failure is 412 SourceConditionNotMet.
 func (c Conditions) CheckSource(res Resource) error {
 	return c.checkSelected(res, azerr.SourceConditionNotMet, http.StatusPreconditionFailed)
+}
+
+// CheckSourceFetch is CheckSource for the operations that read their
+// source as a GET of its URL (the from-URL ones): a failing
+// x-ms-source-if-none-match or -if-modified-since is what that GET
+// answers, 304, which the caller reports as the source's answer (the SDK's
+// TestPutBlobFromUrlSourceIfNoneMatchFalse expects CannotVerifyCopySource
+// and 304); If-Match and If-Unmodified-Since are 412 SourceConditionNotMet.
+func (c Conditions) CheckSourceFetch(res Resource) error {
+	return c.checkSelected(res, azerr.SourceConditionNotMet, http.StatusNotModified)
 }
 
 // checkCombined is the read rule of x-ms-version 2013-08-15 and later:

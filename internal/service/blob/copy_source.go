@@ -184,7 +184,7 @@ func (s *Service) loadSource(tx store.Tx, r *http.Request, src copySource, a sou
 	if err != nil || b == nil {
 		return nil, firstErr(err, sourceMissing())
 	}
-	if err := a.conds.CheckSource(resourceOf(b)); err != nil {
+	if err := checkSourceConditions(r, a.conds, b); err != nil {
 		return nil, err
 	}
 	if err := ifTagsHold(cond.Conditions{IfTags: a.conds.IfTags}, b); err != nil {
@@ -267,6 +267,19 @@ func sourceDenied(cause error) error {
 		code = e.Code
 	}
 	return copySourceError(http.StatusForbidden, code, "The copy source is not authorized for this request.")
+}
+
+// checkSourceConditions evaluates a copy's source conditions: the from-URL
+// operations report a 304 of their source read as the source's answer.
+func checkSourceConditions(r *http.Request, conds cond.Conditions, b *blobRecord) error {
+	if !strings.HasSuffix(request.Of(r).Op, "FromURL") {
+		return conds.CheckSource(resourceOf(b))
+	}
+	err := conds.CheckSourceFetch(resourceOf(b))
+	if e, ok := azerr.As(err); ok && e.Status == http.StatusNotModified {
+		return copySourceError(http.StatusNotModified, azerr.ConditionNotMet, "The copy source was not modified: the source condition is not met (304).")
+	}
+	return err
 }
 
 // copySourceError is 4xx CannotVerifyCopySource carrying what the source

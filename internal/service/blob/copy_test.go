@@ -219,6 +219,13 @@ func TestCopyFromURLAndPutFromURL(t *testing.T) {
 	_, err = c.NewBlobClient("unsigned").CopyFromURL(e.ctx, src.URL(), nil)
 	wantCode(t, err, http.StatusForbidden, "CannotVerifyCopySource")
 
+	// A source read that its If-None-Match stops is the source's 304,
+	// reported as CannotVerifyCopySource (TestPutBlobFromUrlSourceIfNoneMatchFalse).
+	srcProps := must(src.GetProperties(e.ctx, nil)).on(t)
+	_, err = c.NewBlockBlobClient("unmodified").UploadBlobFromURL(e.ctx, readable(t, e, src.URL()), &blockblob.UploadBlobFromURLOptions{
+		SourceModifiedAccessConditions: &blob.SourceModifiedAccessConditions{SourceIfNoneMatch: srcProps.ETag}})
+	wantCode(t, err, http.StatusNotModified, "CannotVerifyCopySource")
+
 	// Copy Blob From URL.
 	dst := c.NewBlobClient("sync")
 	resp := must(dst.CopyFromURL(e.ctx, readable(t, e, src.URL()), &blob.CopyFromURLOptions{SourceContentMD5: sum[:]})).on(t)
