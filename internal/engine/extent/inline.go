@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
+	"encoding/binary"
 	"errors"
 	"io"
+	"math/rand/v2"
 	"strings"
 )
 
@@ -16,6 +18,13 @@ import (
 // them and become durable with that record's commit. Inline IDs start with
 // inlinePrefix, which no engine's IDs do; reference counting and collection
 // skip them, since there is nothing outside the record to collect.
+//
+// Each write gets its own ID even for the same bytes: a random tag goes
+// before the content ("~tag.content"). Range and page diffs tell writes
+// apart by extent ID, and Azure lists a range rewritten with the bytes it
+// had as changed (the SDKs' TestFileGetRangeListSupportRename and
+// TestBlobDiffPageRangeIfNoneMatchTrue rewrite identical data). IDs written
+// before the tag existed ("~content") still read.
 
 // DefaultInlineLimit is the largest content kept inline.
 const DefaultInlineLimit = 8 << 10
@@ -46,7 +55,7 @@ func (in *inlining) Write(ctx context.Context, r io.Reader, limit int64) (Info, 
 		if limit >= 0 && int64(n) > limit {
 			return Info{}, ErrTooLarge
 		}
-		return Info{ID: inlinePrefix + inlineEncoding.EncodeToString(head), Size: int64(n), MD5: SumMD5(ctx, head)}, nil
+		return Info{ID: inlineID(head), Size: int64(n), MD5: SumMD5(ctx, head)}, nil
 	case err != nil:
 		return Info{}, err
 	}
@@ -57,7 +66,11 @@ func (in *inlining) Open(ctx context.Context, id string) (Reader, error) {
 	if !IsInline(id) {
 		return in.Engine.Open(ctx, id)
 	}
-	data, err := inlineEncoding.DecodeString(id[len(inlinePrefix):])
+	content := id[len(inlinePrefix):]
+	if _, after, tagged := strings.Cut(content, inlineTagEnd); tagged {
+		content = after
+	}
+	data, err := inlineEncoding.DecodeString(content)
 	if err != nil {
 		return nil, errors.Join(ErrNotFound, err)
 	}
@@ -69,6 +82,17 @@ func (in *inlining) Remove(ctx context.Context, id string) error {
 		return nil
 	}
 	return in.Engine.Remove(ctx, id)
+}
+
+// inlineTagEnd ends the tag of an inline ID; the base64url alphabet has
+// no '.'.
+const inlineTagEnd = "."
+
+// inlineID is the ID of content kept inline, tagged to be this write's.
+func inlineID(content []byte) string {
+	var tag [8]byte
+	binary.LittleEndian.PutUint64(tag[:], rand.Uint64())
+	return inlinePrefix + inlineEncoding.EncodeToString(tag[:]) + inlineTagEnd + inlineEncoding.EncodeToString(content)
 }
 
 // bytesReader is a Reader over content already in memory.

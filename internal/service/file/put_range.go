@@ -84,7 +84,11 @@ func (s *Service) putRange(w http.ResponseWriter, r *http.Request) error {
 			return azerr.Newf(azerr.InvalidHeaderValue, "Put Range with x-ms-write: clear takes no body.").
 				With("HeaderName", "Content-Length").With("HeaderValue", strconv.FormatInt(r.ContentLength, 10))
 		}
-		n, err := s.writeRange(r, t, rw, nil)
+		pieces, err := s.clearPieces(r, rw)
+		if err != nil {
+			return err
+		}
+		n, err := s.writePieces(r, t, rw, pieces)
 		if err != nil {
 			return err
 		}
@@ -141,6 +145,63 @@ func contentMD5(h http.Header) ([]byte, error) {
 // range must lie inside the file (416 InvalidRange), and the last write and
 // change times move to now unless the write asks to preserve them.
 func (s *Service) writeRange(r *http.Request, t *target, rw rangeWrite, seg *ranges.Segment) (*node, error) {
+	return s.writePieces(r, t, rw, []rangePiece{{rw.start, rw.end, seg}})
+}
+
+// rangePiece is part of a range write: [start, end) replaced by seg, or
+// cleared when seg is nil.
+type rangePiece struct {
+	start, end int64
+	seg        *ranges.Segment
+}
+
+// pageSize is the unit Clear Range frees.
+const pageSize = 512
+
+// clearPieces splits a Clear Range into the whole 512-byte pages it frees
+// and the parts of pages at its ends, which the service fills with zeros
+// instead, so they stay listed (the SDK's recorded
+// TestClearRangeNonDefaultCount clears one byte and still lists it). The
+// zeros come from one small extent both ends share.
+func (s *Service) clearPieces(r *http.Request, rw rangeWrite) ([]rangePiece, error) {
+	first := (rw.start + pageSize - 1) / pageSize * pageSize
+	last := rw.end / pageSize * pageSize
+	pieces := []rangePiece{{start: rw.start, end: rw.end}}
+	if first < last {
+		pieces = []rangePiece{{start: rw.start, end: first}, {start: first, end: last}, {start: last, end: rw.end}}
+	}
+	var zeros int64
+	for _, p := range pieces {
+		if !p.wholePages() {
+			zeros = max(zeros, p.end-p.start)
+		}
+	}
+	var zeroExtent string
+	if zeros > 0 {
+		info, err := s.extents.Write(r.Context(), bytes.NewReader(make([]byte, zeros)), zeros)
+		if err != nil {
+			return nil, err
+		}
+		zeroExtent = info.ID
+	}
+	var out []rangePiece
+	for _, p := range pieces {
+		switch {
+		case p.end == p.start:
+		case p.wholePages():
+			out = append(out, p)
+		default:
+			out = append(out, rangePiece{p.start, p.end, &ranges.Segment{Start: p.start, Length: p.end - p.start, Extent: zeroExtent}})
+		}
+	}
+	return out, nil
+}
+
+// wholePages reports whether the piece starts and ends on page boundaries.
+func (p rangePiece) wholePages() bool { return p.start%pageSize == 0 && p.end%pageSize == 0 }
+
+// writePieces applies a range write made of pieces, in one transaction.
+func (s *Service) writePieces(r *http.Request, t *target, rw rangeWrite, pieces []rangePiece) (*node, error) {
 	return s.updateFile(r, t, smbstate.PutRange, func(tx store.Tx, n *node, now time.Time) error {
 		if rw.end > n.Size {
 			return azerr.New(azerr.InvalidRange).With("RangeRequested", byteRange{rw.start, rw.end - 1}.String()).
@@ -153,7 +214,12 @@ func (s *Service) writeRange(r *http.Request, t *target, rw rangeWrite, seg *ran
 			n.SMB.Written = now
 			n.SMB.Changed = now
 		}
-		return overlay(tx, t.Account, t.Share, "", n.ID, rw.start, rw.end, seg, now)
+		for _, p := range pieces {
+			if err := overlay(tx, t.Account, t.Share, "", n.ID, p.start, p.end, p.seg, now); err != nil {
+				return err
+			}
+		}
+		return nil
 	})
 }
 
@@ -180,6 +246,10 @@ func (s *Service) listRanges(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 	}
+	followRenames, err := boolHeader(r.Header, "x-ms-file-support-rename")
+	if err != nil {
+		return err
+	}
 	now := s.now()
 	var n *node
 	var changed, cleared []ranges.Range
@@ -202,7 +272,7 @@ func (s *Service) listRanges(w http.ResponseWriter, r *http.Request) error {
 				return err
 			}
 		}
-		changed, cleared, err = rangeList(tx, t, n, prevSnap, start, end)
+		changed, cleared, err = rangeList(tx, t, n, prevSnap, followRenames, start, end)
 		return err
 	})
 	if err != nil {
@@ -215,9 +285,43 @@ func (s *Service) listRanges(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
+// previousFile finds n in the previous snapshot: at its path, or, with
+// x-ms-file-support-rename: true, by its file id wherever it was then. A
+// path the previous snapshot does not have is 409 PreviousSnapshotNotFound
+// unless renames are followed (the SDK's recorded
+// TestFileGetRangeListSupportRename lists ranges of a renamed file).
+func previousFile(tx store.Tx, t *target, n *node, prevSnap string, followRenames bool) (*node, bool, error) {
+	if !followRenames {
+		old, found, err := loadNode(tx, t.Account, t.Share, prevSnap, t.Path)
+		if err == nil && !found {
+			return nil, false, azerr.New(azerr.PreviousSnapshotNotFound)
+		}
+		return old, found, err
+	}
+	prefix := store.NewKey(store.SpaceFile).Str(t.Account).Str(t.Share).Str(prevSnap)
+	var old *node
+	var decodeErr error
+	err := tx.Scan(prefix, store.PrefixEnd(prefix), store.ScanOptions{}, func(_, v []byte) bool {
+		c, err := decodeNode(v)
+		if err != nil {
+			decodeErr = err
+			return false
+		}
+		if c.ID == n.ID && !c.Dir {
+			old = c
+			return false
+		}
+		return true
+	})
+	if err == nil {
+		err = decodeErr
+	}
+	return old, old != nil, err
+}
+
 // rangeList lists the written ranges of n in [start, end), or, against an
 // earlier snapshot, the ranges changed and cleared since.
-func rangeList(tx store.Tx, t *target, n *node, prevSnap string, start, end int64) (changed, cleared []ranges.Range, err error) {
+func rangeList(tx store.Tx, t *target, n *node, prevSnap string, followRenames bool, start, end int64) (changed, cleared []ranges.Range, err error) {
 	segs, err := segmentsIn(tx, t.Account, t.Share, t.Snapshot, n.ID, start, end)
 	if err != nil || prevSnap == "" {
 		return ranges.Written(segs, start, end), nil, err
@@ -228,7 +332,7 @@ func rangeList(tx store.Tx, t *target, n *node, prevSnap string, start, end int6
 		return nil, nil, azerr.New(azerr.ShareSnapshotNotFound)
 	}
 	var prev []ranges.Segment
-	old, found, err := loadNode(tx, t.Account, t.Share, prevSnap, t.Path)
+	old, found, err := previousFile(tx, t, n, prevSnap, followRenames)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -142,6 +142,11 @@ type smbRequest struct {
 	// nfs are the NFS headers, which create and set apply to nodes of NFS
 	// shares (nfsprops.go).
 	nfs nfsRequest
+	// restore is x-ms-file-property-semantics: Restore, a create that puts
+	// back a file as it was: it gets no Archive attribute it was not given
+	// (New, the default, marks a new file for backup; the SDK's recorded
+	// TestFileCreateFilePropertySemantics).
+	restore bool
 }
 
 // parseSMBRequest reads the x-ms-file-* SMB headers of a create or set.
@@ -167,6 +172,13 @@ func parseSMBRequest(h http.Header, dir bool) (smbRequest, error) {
 	if req.perm, err = parsePermRequest(h); err != nil {
 		return req, err
 	}
+	switch raw := h.Get("X-Ms-File-Property-Semantics"); {
+	case raw == "" || strings.EqualFold(raw, "New"):
+	case strings.EqualFold(raw, "Restore"):
+		req.restore = true
+	default:
+		return req, azerr.InvalidHeader("x-ms-file-property-semantics", raw)
+	}
 	req.nfs, err = parseNFSRequest(h)
 	return req, err
 }
@@ -185,6 +197,8 @@ func (req smbRequest) apply(p *smbProps, dir, creating bool, now time.Time) {
 		p.Attrs = *req.attrs
 	case creating && dir:
 		p.Attrs = attrDirectory
+	case creating && req.restore:
+		p.Attrs = 0
 	case creating:
 		p.Attrs = attrArchive
 	}
