@@ -40,6 +40,7 @@ type copyRequest struct {
 	// setArchive is x-ms-file-copy-set-archive: the copy gets the Archive
 	// attribute whatever else it has (TestFileStartCopySetArchiveAttributeTrue).
 	setArchive bool
+	nfsModes   nfsCopyModes
 	leaseID    string
 }
 
@@ -83,6 +84,9 @@ func parseCopyRequest(h http.Header) (copyRequest, error) {
 		return req, err
 	}
 	if req.setArchive, err = boolHeader(h, "x-ms-file-copy-set-archive"); err != nil {
+		return req, err
+	}
+	if req.nfsModes, err = parseNFSCopyModes(h); err != nil {
 		return req, err
 	}
 	req.leaseID = h.Get(lease.HeaderID)
@@ -200,6 +204,9 @@ func (s *Service) copyIn(tx store.Tx, t *target, src sourceRef, fromBlob *blobCo
 	}
 	n.ETag = etag.Next(now, n.ETag)
 	if err := req.applySMB(tx, t, n, src, srcNode, parent, now); err != nil {
+		return nil, err
+	}
+	if err := req.applyNFS(n, srcNode, parent); err != nil {
 		return nil, err
 	}
 	return n, nil
