@@ -110,10 +110,10 @@ func (s *Service) parseSquashChange(r *http.Request, t *target) (string, error) 
 	return parseRootSquash(r.Header, protocolsOf(sh))
 }
 
-// nfsLinksNotImplemented answers the NFS link operations, which Lazuli
-// does not have: its NFS shares hold files and directories only.
+// nfsLinksNotImplemented answers the NFS link operation Lazuli
+// does not have: Create Hard Link (its files have one name each).
 func nfsLinksNotImplemented(op string) route.Handler {
 	return func(http.ResponseWriter, *http.Request) error {
-		return azerr.Newf(azerr.NotImplemented, "%s is not implemented by Lazuli: its NFS shares hold files and directories, no links.", op)
+		return azerr.Newf(azerr.NotImplemented, "%s is not implemented by Lazuli: its files have one name each.", op)
 	}
 }

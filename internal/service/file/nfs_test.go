@@ -2,9 +2,11 @@ package file_test
 
 import (
 	"net/http"
+	"net/url"
 	"testing"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/to"
+	"github.com/Azure/azure-sdk-for-go/sdk/storage/azfile/file"
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azfile/service"
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azfile/share"
 
@@ -74,9 +76,11 @@ func TestNFSShareOnAStandardAccount(t *testing.T) {
 	wantCode(t, err, http.StatusBadRequest, "InvalidHeaderValue")
 }
 
-// The NFS link operations answer 501 NotImplemented, named, rather than a
-// 400 that reads as the client's fault.
-func TestNFSLinksAreNotImplemented(t *testing.T) {
+// Symbolic links of NFS shares: created with their text, NFS properties
+// and metadata, read back percent-encoded, reported as SymLink; refused on
+// SMB shares and over an existing name. Create Hard Link still answers 501
+// NotImplemented, named, rather than a 400 that reads as the client's fault.
+func TestNFSLinks(t *testing.T) {
 	_, svc := start(t, lazulitest.Options{InMemory: true, Services: []string{"file"},
 		Configure: func(c *config.Config) { c.PremiumAccounts = []string{lazulitest.Account} }})
 	nfs := svc.NewShareClient("links")
@@ -84,10 +88,35 @@ func TestNFSLinksAreNotImplemented(t *testing.T) {
 		t.Fatal(err)
 	}
 	f := nfs.NewRootDirectoryClient().NewFileClient("link")
-	_, err := f.CreateSymbolicLink(ctx, "target", nil)
-	wantCode(t, err, http.StatusNotImplemented, "NotImplemented")
-	_, err = f.GetSymbolicLink(ctx, nil)
-	wantCode(t, err, http.StatusNotImplemented, "NotImplemented")
+	created, err := f.CreateSymbolicLink(ctx, "/dir/target file", &file.CreateSymbolicLinkOptions{
+		FileNFSProperties: &file.NFSProperties{Owner: to.Ptr("345"), Group: to.Ptr("123"), FileMode: to.Ptr("0644")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if *created.NFSFileType != "SymLink" || *created.Owner != "345" || *created.Group != "123" || created.ParentID == nil {
+		t.Fatalf("created %+v", created)
+	}
+	got, err := f.GetSymbolicLink(ctx, nil)
+	if err != nil || *got.LinkText != url.QueryEscape("/dir/target file") {
+		t.Fatalf("link text %v, %v", got.LinkText, err)
+	}
+	props, err := f.GetProperties(ctx, nil)
+	if err != nil || *props.NFSFileType != "SymLink" {
+		t.Fatalf("properties of a link: %v", err)
+	}
+	_, err = f.CreateSymbolicLink(ctx, "other", nil)
+	wantCode(t, err, http.StatusConflict, "ResourceAlreadyExists")
+	regular := nfs.NewRootDirectoryClient().NewFileClient("regular")
+	_, err = regular.Create(ctx, 0, nil)
+	must(t, err)
+	_, err = regular.GetSymbolicLink(ctx, nil)
+	wantCode(t, err, http.StatusConflict, "ResourceTypeMismatch")
 	_, err = f.CreateHardLink(ctx, "target", nil)
 	wantCode(t, err, http.StatusNotImplemented, "NotImplemented")
+
+	smb := svc.NewShareClient("smb")
+	_, err = smb.Create(ctx, nil)
+	must(t, err)
+	_, err = smb.NewRootDirectoryClient().NewFileClient("link").CreateSymbolicLink(ctx, "target", nil)
+	wantCode(t, err, http.StatusBadRequest, "InvalidHeaderValue")
 }

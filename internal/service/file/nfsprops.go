@@ -33,6 +33,9 @@ const (
 type nfsProps struct {
 	Owner, Group string
 	Mode         uint16
+	// LinkText is the target of a symbolic link ("" for a regular file or
+	// a directory; nfs_symlink.go), stored in a field of its own.
+	LinkText string
 }
 
 func (p *nfsProps) encode(e *record.Encoder) {
@@ -192,8 +195,11 @@ func setNFSHeaders(h http.Header, n *node) {
 	h.Set("X-Ms-Group", n.NFS.Group)
 	h.Set("X-Ms-Mode", fmt.Sprintf("%04o", n.NFS.Mode))
 	fileType := "Regular"
-	if n.Dir {
+	switch {
+	case n.Dir:
 		fileType = "Directory"
+	case n.NFS.LinkText != "":
+		fileType = "SymLink"
 	}
 	h.Set("X-Ms-File-File-Type", fileType)
 	h.Set("X-Ms-Link-Count", "1")

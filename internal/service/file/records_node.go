@@ -185,6 +185,9 @@ func (n *node) encode() []byte {
 	}
 	if n.NFS != nil {
 		e.Field(ntagNFS, n.NFS.encode)
+		if n.NFS.LinkText != "" {
+			e.Field(ntagSymlink, func(e *record.Encoder) { e.Str(n.NFS.LinkText) })
+		}
 	}
 	return e.Bytes()
 }
@@ -273,6 +276,10 @@ func decodeNode(v []byte) (*node, error) {
 			n.decodeOpenNodes(p)
 		case ntagNFS:
 			n.NFS = decodeNFS(p)
+		case ntagSymlink:
+			if n.NFS != nil {
+				n.NFS.LinkText = p.Str()
+			}
 		}
 	})
 	return n, d.Err()

@@ -92,8 +92,8 @@ func (s *Service) table() route.Table {
 		{Op: "RenameFile", Method: PUT, Level: levelFile, Comp: "rename", Access: auth.OnObject("w"), Handle: s.rename},
 		{Op: "ListHandles", Method: GET, Level: levelFile, Comp: "listhandles", Access: auth.OnObject("l").NoServiceSAS(), Handle: s.listHandles},
 		{Op: "ForceCloseHandles", Method: PUT, Level: levelFile, Comp: "forceclosehandles", Access: auth.OnObject("w").NoServiceSAS(), Handle: s.forceCloseHandles},
-		{Op: "CreateSymbolicLink", Method: PUT, Level: levelFile, Restype: "symboliclink", Access: auth.OnObject("cw"), Handle: nfsLinksNotImplemented("Create Symbolic Link")},
-		{Op: "GetSymbolicLink", Method: GET, Level: levelFile, Restype: "symboliclink", Access: auth.OnObject("r"), Handle: nfsLinksNotImplemented("Get Symbolic Link")},
+		{Op: "CreateSymbolicLink", Method: PUT, Level: levelFile, Restype: "symboliclink", Access: auth.OnObject("cw"), Handle: s.createSymbolicLink},
+		{Op: "GetSymbolicLink", Method: GET, Level: levelFile, Restype: "symboliclink", Access: auth.OnObject("r"), Handle: s.getSymbolicLink},
 		{Op: "CreateHardLink", Method: PUT, Level: levelFile, Restype: "hardlink", Access: auth.OnObject("cw"), Handle: nfsLinksNotImplemented("Create Hard Link")},
 	}
 }

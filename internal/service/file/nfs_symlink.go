@@ -1,0 +1,94 @@
+package file
+
+import (
+	"net/http"
+	"net/url"
+
+	"github.com/lazuli-storage/lazuli/internal/engine/store"
+	"github.com/lazuli-storage/lazuli/internal/rule/azerr"
+	"github.com/lazuli-storage/lazuli/internal/rule/etag"
+	"github.com/lazuli-storage/lazuli/internal/rule/metadata"
+)
+
+// Symbolic links of NFS shares. Create Symbolic Link (PUT
+// ?restype=symboliclink with x-ms-link-text) makes an entry of NFS file
+// type SymLink whose content is the link text, with the NFS owner, group
+// and mode, metadata and times the request gives; Get Symbolic Link (GET
+// ?restype=symboliclink) answers the text, percent-encoded, in
+// x-ms-link-text (the SDK's recorded TestCreateSymbolicLinkNFS,
+// ...WithOptions and TestGetSymbolicLinkNFS). The text is not resolved:
+// an NFS client follows it. A link lives on NFS shares only (400
+// elsewhere), where its name is free (409 ResourceAlreadyExists); Get
+// Symbolic Link of another kind of file is 409 ResourceTypeMismatch.
+
+// ntagSymlink is the node field of a symbolic link's text.
+const ntagSymlink = 31
+
+func (s *Service) createSymbolicLink(w http.ResponseWriter, r *http.Request) error {
+	t := targetOf(r)
+	if err := readOnlySnapshot(t); err != nil {
+		return err
+	}
+	text := r.Header.Get("X-Ms-Link-Text")
+	if text == "" {
+		return azerr.MissingHeader("x-ms-link-text")
+	}
+	meta, err := metadata.Parse(r.Header)
+	if err != nil {
+		return err
+	}
+	smb, err := parseSMBRequest(r.Header, false)
+	if err != nil {
+		return err
+	}
+	now := s.now()
+	var n *node
+	err = s.store.Update(r.Context(), func(tx store.Tx) error {
+		parent, err := parentFor(tx, t)
+		if err != nil {
+			return err
+		}
+		if parent.NFS == nil {
+			return azerr.Newf(azerr.InvalidHeaderValue, "Symbolic links are for NFS shares only.").
+				With("HeaderName", "x-ms-link-text")
+		}
+		if _, found, err := loadNode(tx, t.Account, t.Share, "", t.Path); err != nil {
+			return err
+		} else if found {
+			return azerr.New(azerr.ResourceAlreadyExists)
+		}
+		n = &node{Name: t.Path.name(), ID: newFileID(), ParentID: parent.ID, Size: int64(len(text)), Metadata: meta}
+		n.ETag = etag.Next(now, 0)
+		if err := smb.create(tx, t, n, parent, now); err != nil {
+			return err
+		}
+		n.NFS.LinkText = text
+		return saveNode(tx, t.Account, t.Share, "", t.Path, n)
+	})
+	if err != nil {
+		return err
+	}
+	writeNodeWrite(w, n, http.StatusCreated)
+	return nil
+}
+
+func (s *Service) getSymbolicLink(w http.ResponseWriter, r *http.Request) error {
+	t := targetOf(r)
+	var n *node
+	err := s.store.View(r.Context(), func(tx store.Tx) error {
+		var err error
+		n, err = fileFor(tx, t, false)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	if n.NFS == nil || n.NFS.LinkText == "" {
+		return azerr.New(azerr.ResourceTypeMismatch)
+	}
+	h := w.Header()
+	setETag(h, n.ETag)
+	h.Set("X-Ms-Link-Text", url.QueryEscape(n.NFS.LinkText))
+	w.WriteHeader(http.StatusOK)
+	return nil
+}
