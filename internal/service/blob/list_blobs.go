@@ -37,7 +37,7 @@ func (s *Service) listBlobs(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	p.startFrom = r.URL.Query().Get("startFrom")
+	p.startFrom, p.endBefore = r.URL.Query().Get("startFrom"), r.URL.Query().Get("endBefore")
 	account := request.Of(r).Account
 	var items []blobItem
 	err = s.store.View(r.Context(), func(tx store.Tx) error {
@@ -69,7 +69,7 @@ func (s *Service) listBlobs(w http.ResponseWriter, r *http.Request) error {
 // scanBlobs collects up to max+1 items from the page start.
 func scanBlobs(tx store.Tx, account, container string, p listParams, now time.Time) ([]blobItem, error) {
 	prefixKey := namePrefixKey(account, container, p.prefix)
-	end := store.PrefixEnd(prefixKey)
+	end := p.scanEnd(account, container)
 	start := prefixKey
 	if p.startName() != p.prefix {
 		start = store.NewKey(store.SpaceBlob).Str(account).Str(container).Str(p.startName())

@@ -1,10 +1,12 @@
 package blob
 
 import (
+	"bytes"
 	"net/url"
 	"strconv"
 	"strings"
 
+	"github.com/lazuli-storage/lazuli/internal/engine/store"
 	"github.com/lazuli-storage/lazuli/internal/rule/azerr"
 )
 
@@ -15,8 +17,9 @@ const maxListResults = 5000
 // Blobs.
 type listParams struct {
 	prefix, marker, delimiter string
-	// startFrom is List Blobs' first name to list (inclusive), "" for none.
-	startFrom string
+	// startFrom is List Blobs' first name to list (inclusive) and
+	// endBefore the name it stops before (exclusive); "" for none.
+	startFrom, endBefore string
 	// max is the page size; maxGiven whether the request set maxresults
 	// (the answer echoes only parameters that were sent).
 	max                                int
@@ -77,6 +80,21 @@ func (p listParams) startName() string {
 	// A blob listing's marker may be encoded (list_states.go).
 	m, _ := splitMarker(p.marker)
 	return max(m, p.startFrom, p.prefix)
+}
+
+// scanEnd is the key a listing's scan stops at: the end of the prefix's
+// keys, or endBefore's key when that comes first (the SDK's
+// TestContainerListBlobsFlatArrowStartFromEndBefore lists b and c of
+// a..d with startFrom b and endBefore d).
+func (p listParams) scanEnd(account, container string) []byte {
+	end := store.PrefixEnd(namePrefixKey(account, container, p.prefix))
+	if p.endBefore == "" {
+		return end
+	}
+	if before := store.NewKey(store.SpaceBlob).Str(account).Str(container).Str(p.endBefore); bytes.Compare(before, end) < 0 {
+		return before
+	}
+	return end
 }
 
 // writeHeader writes the echoed request parameters of an EnumerationResults.

@@ -80,7 +80,7 @@ func scanStates(tx store.Tx, account, container string, p listParams, now time.T
 		ss.resumeName, ss.resumeOrd = p.startFrom, ""
 	}
 	prefixKey := namePrefixKey(account, container, p.prefix)
-	end := store.PrefixEnd(prefixKey)
+	end := p.scanEnd(account, container)
 	start := prefixKey
 	if ss.resumeName > p.prefix {
 		start = store.NewKey(store.SpaceBlob).Str(account).Str(container).Str(ss.resumeName)
