@@ -42,8 +42,14 @@ func (s *Service) incrementalCopy(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	return copyResult{rec: rec, copyID: copyID, status: copySuccess}.send(w, nil)
+	return copyResult{rec: rec, copyID: copyID, status: incrementalCopyAnswer}.send(w, nil)
 }
+
+// incrementalCopyAnswer is the x-ms-copy-status Incremental Copy Blob
+// answers: pending, as the service always answers it (the SDK's live
+// TestIncrementalCopy requires it, then polls Get Blob Properties). Lazuli
+// has finished the copy by then, so the destination already reads success.
+const incrementalCopyAnswer = copyPending
 
 // copyIncrement writes the destination of one incremental copy and its
 // snapshot.
@@ -76,7 +82,7 @@ func (s *Service) writeIncrement(tx store.Tx, r *http.Request, source *blobRecor
 		case !old.incrementalCopy() || old.Copy.SourceBlob != from.blob:
 			return nil, azerr.New(azerr.IncrementalCopyBlobMismatch)
 		case from.snapshot <= old.Copy.SourceSnapshot:
-			return nil, azerr.New(azerr.IncrementalCopyOfEarlierVersionSnapshotNotAllowed)
+			return nil, azerr.New(azerr.IncrementalCopyOfEarlierSnapshotNotAllowed)
 		}
 	}
 	rec, err := s.replaced(tx, r, old, refs)

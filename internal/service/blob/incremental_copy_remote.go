@@ -46,7 +46,7 @@ func (s *Service) remoteIncrementalCopy(w http.ResponseWriter, r *http.Request, 
 	if err != nil {
 		return err
 	}
-	return copyResult{rec: rec, copyID: copyID, status: copySuccess}.send(w, nil)
+	return copyResult{rec: rec, copyID: copyID, status: incrementalCopyAnswer}.send(w, nil)
 }
 
 // fetchPageSnapshot reads a remote page blob snapshot into a record whose

@@ -30,10 +30,13 @@ func TestIncrementalCopyFromAnotherServer(t *testing.T) {
 	c := e.container("backups")
 	backup := c.NewPageBlobClient("backup")
 	resp := must(backup.StartCopyIncremental(e.ctx, diskURL("disk"), s1, nil)).on(t)
-	if *resp.CopyStatus != blob.CopyStatusTypeSuccess {
-		t.Fatalf("copy status %s", *resp.CopyStatus)
+	if *resp.CopyStatus != blob.CopyStatusTypePending {
+		t.Fatalf("copy status answered %s", *resp.CopyStatus)
 	}
 	props := e.props(backup.BlobClient())
+	if *props.CopyStatus != blob.CopyStatusTypeSuccess {
+		t.Fatalf("copy status read back %s", *props.CopyStatus)
+	}
 	if *props.ContentLength != 16*512 || props.IsIncrementalCopy == nil || !*props.IsIncrementalCopy || props.DestinationSnapshot == nil {
 		t.Fatalf("destination properties: %+v", props)
 	}
@@ -60,7 +63,7 @@ func TestIncrementalCopyFromAnotherServer(t *testing.T) {
 	}
 
 	_, err := backup.StartCopyIncremental(e.ctx, diskURL("disk"), s1, nil)
-	wantCode(t, err, 409, "IncrementalCopyOfEarlierVersionSnapshotNotAllowed")
+	wantCode(t, err, 409, "IncrementalCopyOfEarlierSnapshotNotAllowed")
 	other := remote.newPageBlob(rc, "other", 512, nil)
 	os1 := *must(other.CreateSnapshot(remote.ctx, nil)).on(t).Snapshot
 	_, err = backup.StartCopyIncremental(e.ctx, diskURL("other"), os1, nil)
