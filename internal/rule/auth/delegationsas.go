@@ -18,6 +18,11 @@ type Delegation struct {
 	DelegatedObjectID                                       string // sduoid
 
 	keyStart, keyExpiry string // skt and ske as sent
+	// signedHeaders and signedQuery are the srh and srq names; their
+	// canonical forms, with the request's values, are signed (Blob from
+	// 2026-04-06), so a request without those exact values is refused.
+	signedHeaders, signedQuery string
+	canonHeaders, canonQuery   string
 }
 
 // minDelegationSASVersion is the first version with user delegation SAS
@@ -57,9 +62,7 @@ func parseDelegation(q url.Values, s *SAS) (*Delegation, error) {
 	if s.Identifier != "" {
 		return nil, authFailed("A user delegation SAS cannot name a stored access policy (si).")
 	}
-	if q.Get("srh") != "" || q.Get("srq") != "" {
-		return nil, authFailed("Signed request headers and query parameters (srh, srq) are not supported by Lazuli.")
-	}
+	d.signedHeaders, d.signedQuery = q.Get("srh"), q.Get("srq")
 	if s.IsAccount() {
 		return nil, authFailed("A user delegation SAS is a service SAS: ss and srt are not allowed.")
 	}
@@ -76,6 +79,12 @@ func (a *Authenticator) authenticateDelegationSAS(r *http.Request, svc Service, 
 	}
 	if d.Key.Service != string(svc.letter()) {
 		return nil, authFailed(fmt.Sprintf("sks '%s' does not match the %s service.", d.Key.Service, svc))
+	}
+	if d.signedHeaders != "" || d.signedQuery != "" {
+		if svc != Blob || s.Version < signedRequestVersion {
+			return nil, authFailed(fmt.Sprintf("Signed request headers and query parameters (srh, srq) are signed by Blob user delegation SAS from version %s.", signedRequestVersion))
+		}
+		d.canonHeaders, d.canonQuery = canonicalSignedRequest(r, d.signedHeaders, d.signedQuery)
 	}
 	acc, ok := a.Accounts.Lookup(account)
 	if !ok {
@@ -105,7 +114,7 @@ func (a *Authenticator) authenticateDelegationSAS(r *http.Request, svc Service, 
 // the layout of its service and version. For Blob, 2020-02-10 added saoid,
 // suoid and scid; 2020-12-06 the encryption scope; 2025-07-05 the delegated
 // user's tenant and object ids; 2026-04-06 the signed request headers and
-// query parameters (always empty here: parseDelegation refuses them).
+// query parameters (canonicalSignedRequest).
 // Queue and File (from 2025-07-05) sign the key, the delegated user, the
 // network fields and the version, and File the response headers too.
 func delegationSASStringToSign(svc Service, s *SAS, resource, timestamp string) string {
@@ -130,12 +139,40 @@ func delegationSASStringToSign(svc Service, s *SAS, resource, timestamp string) 
 		if v >= "2020-12-06" {
 			fields = append(fields, s.EncryptionScope)
 		}
-		if v >= "2026-04-06" {
-			fields = append(fields, "", "")
+		if v >= signedRequestVersion {
+			fields = append(fields, d.canonHeaders, d.canonQuery)
 		}
 		fields = append(fields, overrides...)
 	}
 	return strings.Join(fields, "\n")
+}
+
+// signedRequestVersion is the first version whose Blob user delegation SAS
+// signs request headers and query parameters (srh, srq).
+const signedRequestVersion = "2026-04-06"
+
+// canonicalSignedRequest is how the string-to-sign carries the signed
+// request headers and query parameters, in the order srh and srq name them,
+// with the values this request has: "name:value\n" for each header,
+// "\nname:value" for each query parameter (the SDK's
+// TestDelegationSASRequestHeadersAndQueryParameters signs them so).
+func canonicalSignedRequest(r *http.Request, headers, query string) (string, string) {
+	var h, q strings.Builder
+	for _, name := range splitNames(headers) {
+		h.WriteString(name + ":" + r.Header.Get(name) + "\n")
+	}
+	values := r.URL.Query()
+	for _, name := range splitNames(query) {
+		q.WriteString("\n" + name + ":" + values.Get(name))
+	}
+	return h.String(), q.String()
+}
+
+func splitNames(list string) []string {
+	if list == "" {
+		return nil
+	}
+	return strings.Split(list, ",")
 }
 
 // authorizeDelegationSAS checks the delegation key's own validity period,
