@@ -14,20 +14,7 @@ import (
 // TestProxyTunnelsOnlyLazuliHosts checks the proxy's one promise: the
 // accounts' service host names reach Lazuli, nothing else goes anywhere.
 func TestProxyTunnelsOnlyLazuliHosts(t *testing.T) {
-	backend, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer backend.Close()
-	go func() {
-		for {
-			c, err := backend.Accept()
-			if err != nil {
-				return
-			}
-			go func() { defer c.Close(); io.Copy(c, c) }() // echo
-		}
-	}()
+	backend := echoBackend(t)
 	accounts := []testAccount{{Name: "acct"}}
 	addrs := map[string]string{"blob": backend.Addr().String(), "queue": backend.Addr().String(),
 		"table": backend.Addr().String(), "file": backend.Addr().String()}
@@ -88,20 +75,7 @@ func TestProxyTunnelsOnlyLazuliHosts(t *testing.T) {
 // A plain http:// request for an account's host reaches Lazuli in origin
 // form (where Lazuli answers AccountRequiresHttps); others are refused.
 func TestProxyRelaysPlainHTTPToLazuliHostsOnly(t *testing.T) {
-	backend, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer backend.Close()
-	go func() {
-		for {
-			c, err := backend.Accept()
-			if err != nil {
-				return
-			}
-			go func() { defer c.Close(); io.Copy(c, c) }() // echo
-		}
-	}()
+	backend := echoBackend(t)
 	addr := backend.Addr().String()
 	p, err := startProxy(router([]testAccount{{Name: "acct"}},
 		map[string]string{"blob": addr, "queue": addr, "table": addr, "file": addr}, nil))
@@ -140,4 +114,24 @@ func TestProxyRelaysPlainHTTPToLazuliHostsOnly(t *testing.T) {
 		}
 		conn.Close()
 	}
+}
+
+// echoBackend listens on loopback and echoes what each connection sends.
+func echoBackend(t *testing.T) net.Listener {
+	t.Helper()
+	backend, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { backend.Close() })
+	go func() {
+		for {
+			c, err := backend.Accept()
+			if err != nil {
+				return
+			}
+			go func() { defer c.Close(); io.Copy(c, c) }()
+		}
+	}()
+	return backend
 }
