@@ -148,14 +148,14 @@ func (c Conditions) ifNoneMatchHolds(res Resource) bool {
 	return true
 }
 
-// ifModifiedSinceHolds: a missing resource skips the check.
+// ifModifiedSinceHolds: a resource without a time skips the check.
 func (c Conditions) ifModifiedSinceHolds(res Resource) bool {
-	return !res.Exists || modifiedSince(res.LastModified, *c.IfModifiedSince)
+	return !res.dated() || modifiedSince(res.LastModified, *c.IfModifiedSince)
 }
 
-// ifUnmodifiedSinceHolds: a missing resource skips the check.
+// ifUnmodifiedSinceHolds: a resource without a time skips the check.
 func (c Conditions) ifUnmodifiedSinceHolds(res Resource) bool {
-	return !res.Exists || !modifiedSince(res.LastModified, *c.IfUnmodifiedSince)
+	return !res.dated() || !modifiedSince(res.LastModified, *c.IfUnmodifiedSince)
 }
 
 // modifiedSince compares at the one-second resolution of HTTP dates, so a

@@ -167,6 +167,14 @@ func TestCheckWrite(t *testing.T) {
 		checkCase{"If-Match + if-tags", with(matchPass, []string{"x-ms-if-tags", "x"}), existing, 0, ""},
 		checkCase{"If-Match fails + if-tags", with(matchFail, []string{"x-ms-if-tags", "x"}), existing, 412, notMet},
 		checkCase{"INM + IMS + if-tags", with(noneMatchPass, imsFail, []string{"x-ms-if-tags", "x"}), existing, 0, ""},
+		// A blob of staged blocks only: absent to the ETag headers, dated
+		// for the date headers (recorded TestBlobPutBlockListIfModifiedSinceFalse).
+		checkCase{"staged: If-None-Match *", hdr("If-None-Match", "*"), staged, 0, ""},
+		checkCase{"staged: If-Match *", hdr("If-Match", "*"), staged, 412, notMet},
+		checkCase{"staged: IMS fails", hdr(imsFail...), staged, 412, notMet},
+		checkCase{"staged: IMS holds", hdr(imsPass...), staged, 0, ""},
+		checkCase{"staged: IUS fails", hdr(iusFail...), staged, 412, notMet},
+		checkCase{"missing: IMS skipped", hdr(imsFail...), missing, 0, ""},
 	)
 	runChecks(t, cases, Conditions.CheckWrite)
 }

@@ -60,7 +60,16 @@ type Resource struct {
 	Exists       bool
 	ETag         string
 	LastModified time.Time
+	// Staged marks a block blob that holds only uncommitted blocks. The
+	// ETag headers see it as absent (If-None-Match: * still creates it),
+	// but it has a time since its first Put Block, which the date headers
+	// compare: Put Block List with a later If-Modified-Since is 412 on
+	// Azure (the SDK's recorded TestBlobPutBlockListIfModifiedSinceFalse).
+	Staged bool
 }
+
+// dated reports whether the date headers compare res's time.
+func (res Resource) dated() bool { return res.Exists || res.Staged }
 
 // Allowed is a set of conditional headers an operation accepts.
 type Allowed uint8

@@ -17,6 +17,7 @@ var (
 	otherETag    = `"0x8D7FADAB3EA0000"`
 	existing     = Resource{Exists: true, ETag: currentETag, LastModified: lastModified}
 	missing      = Resource{}
+	staged       = Resource{Staged: true, LastModified: lastModified}
 
 	// HTTP dates around lastModified.
 	before    = lastModified.Add(-time.Hour).Format(http.TimeFormat)

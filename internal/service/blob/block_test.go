@@ -7,7 +7,9 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/to"
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/blob"
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/bloberror"
@@ -203,5 +205,35 @@ func TestUploadStreamInBlocks(t *testing.T) {
 	out := make([]byte, len(data))
 	if _, err := b.DownloadBuffer(e.ctx, out, &blob.DownloadBufferOptions{BlockSize: 1<<20 + 3, Concurrency: 3}); err != nil || !bytes.Equal(out, data) {
 		t.Fatalf("parallel ranged download differs (%v)", err)
+	}
+}
+
+// TestCommitConditionsOnStagedBlob: a blob of staged blocks only has the
+// time of its first Put Block for If-Modified-Since (Azure answers 412 to a
+// later date: the SDK's recorded TestBlobPutBlockListIfModifiedSinceFalse),
+// while If-None-Match: * still sees no blob and commits.
+func TestCommitConditionsOnStagedBlob(t *testing.T) {
+	e := start(t)
+	c := e.container("staged-conds")
+	b := c.NewBlockBlobClient("b")
+	if _, err := b.StageBlock(e.ctx, blockID(0), nopCloser([]byte("x")), nil); err != nil {
+		t.Fatal(err)
+	}
+	later := time.Now().Add(time.Hour)
+	_, err := b.CommitBlockList(e.ctx, []string{blockID(0)}, &blockblob.CommitBlockListOptions{
+		AccessConditions: &blob.AccessConditions{ModifiedAccessConditions: &blob.ModifiedAccessConditions{IfModifiedSince: &later}}})
+	wantCode(t, err, 412, string(bloberror.ConditionNotMet))
+	earlier := time.Now().Add(-time.Hour)
+	if _, err := b.CommitBlockList(e.ctx, []string{blockID(0)}, &blockblob.CommitBlockListOptions{
+		AccessConditions: &blob.AccessConditions{ModifiedAccessConditions: &blob.ModifiedAccessConditions{IfModifiedSince: &earlier}}}); err != nil {
+		t.Fatalf("If-Modified-Since before the first Put Block: %v", err)
+	}
+	b2 := c.NewBlockBlobClient("b2")
+	if _, err := b2.StageBlock(e.ctx, blockID(0), nopCloser([]byte("x")), nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b2.CommitBlockList(e.ctx, []string{blockID(0)}, &blockblob.CommitBlockListOptions{
+		AccessConditions: &blob.AccessConditions{ModifiedAccessConditions: &blob.ModifiedAccessConditions{IfNoneMatch: to.Ptr(azcore.ETagAny)}}}); err != nil {
+		t.Fatalf("If-None-Match: * on a staged-only blob: %v", err)
 	}
 }

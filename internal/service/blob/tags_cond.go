@@ -50,9 +50,14 @@ func checkReadConditions(c cond.Conditions, b *blobRecord, version string) error
 	return ifTagsHold(c, b)
 }
 
-// checkWriteConditions is the write rule plus x-ms-if-tags.
+// checkWriteConditions is the write rule plus x-ms-if-tags. A blob that
+// holds only staged blocks has a time for the date headers.
 func checkWriteConditions(c cond.Conditions, b *blobRecord) error {
-	if err := c.CheckWrite(resourceOf(b)); err != nil {
+	res := resourceOf(b)
+	if b != nil && !b.Committed {
+		res.Staged, res.LastModified = true, b.LastModified()
+	}
+	if err := c.CheckWrite(res); err != nil {
 		return err
 	}
 	return ifTagsHold(c, b)
