@@ -3,6 +3,7 @@ package blob
 import (
 	"net/http"
 	"strconv"
+	"time"
 
 	"github.com/lazuli-storage/lazuli/internal/engine/store"
 	"github.com/lazuli-storage/lazuli/internal/frame/request"
@@ -18,7 +19,10 @@ import (
 // extents (a reference each, no bytes copied). The snapshot keeps the
 // base blob's ETag and Last-Modified unless the request gives it metadata
 // of its own, which makes it a new state with a new ETag. The base blob
-// does not change. A lease does not block it: the request may carry the
+// does not change, except that with versioning on its current version
+// becomes a previous one and it gets a new version ID, as on Azure (the
+// SDK's recorded tests list six versions after a create and five
+// snapshots). A lease does not block it: the request may carry the
 // active lease ID or none, but not another one (412).
 func (s *Service) snapshotBlob(w http.ResponseWriter, r *http.Request) error {
 	t := targetOf(r)
@@ -65,7 +69,6 @@ func (s *Service) snapshotBlob(w http.ResponseWriter, r *http.Request) error {
 		if id, err = freeStamp(tx, account, t.Container, t.Blob, snapshotPrefix, now); err != nil {
 			return err
 		}
-		versionID = base.VersionID
 		snap = frozen(base)
 		snap.VersionID = ""
 		if len(md) > 0 {
@@ -76,6 +79,10 @@ func (s *Service) snapshotBlob(w http.ResponseWriter, r *http.Request) error {
 		if err := putState(tx, recordKey(account, t.Container, t.Blob, snapshotPrefix+id), snap, refs); err != nil {
 			return err
 		}
+		if err := s.newVersionOnSnapshot(tx, account, t, base, now, refs); err != nil {
+			return err
+		}
+		versionID = base.VersionID
 		return refs.apply(tx, now)
 	})
 	if err != nil {
@@ -89,4 +96,21 @@ func (s *Service) snapshotBlob(w http.ResponseWriter, r *http.Request) error {
 	// the service answers false and echoes neither.
 	h.Set("X-Ms-Request-Server-Encrypted", strconv.FormatBool(snap.Encryption.empty()))
 	return write(w, http.StatusCreated)
+}
+
+// newVersionOnSnapshot keeps base's current version as a previous one and
+// gives base a new version ID when the account versions its blobs. The ID
+// comes from a fresh ETag tick, so no later write can reuse it, but base's
+// ETag and Last-Modified stay: its content did not change.
+func (s *Service) newVersionOnSnapshot(tx store.Tx, account string, t target, base *blobRecord, now time.Time, refs refDelta) error {
+	policy, err := s.loadPolicy(tx, account)
+	if err != nil || !policy.versioning {
+		return err
+	}
+	h := &history{account: account, container: t.Container, name: t.Blob, kind: writeMetadata, now: now, policy: policy}
+	if err := h.keepVersion(tx, base, refs); err != nil {
+		return err
+	}
+	base.VersionID = stamp(etag.Next(now, base.ETag).Time())
+	return saveBlob(tx, account, t.Container, t.Blob, base)
 }
