@@ -33,7 +33,10 @@ type testAccount struct {
 	NameEnv      []string
 	KeyEnv       []string
 	BlobSettings string // Set Blob Service Properties body elements
-	FileSettings string // Set File Service Properties body elements
+	// TaggedFixture gives the account a blob tagged "azure"='blob' before
+	// the tests run (fixture.go).
+	TaggedFixture bool
+	FileSettings  string // Set File Service Properties body elements
 }
 
 // Lazuli's extensions of Set Blob Service Properties for what Azure sets
@@ -59,7 +62,8 @@ const shareSoftDeleteDefault = "<ShareDeleteRetentionPolicy><Enabled>true</Enabl
 func newTestAccounts() []testAccount {
 	accounts := []testAccount{
 		{Name: "lazuliprimary", NameEnv: []string{"AZURE_STORAGE_ACCOUNT_NAME", "TABLES_STORAGE_ACCOUNT_NAME"},
-			KeyEnv: []string{"AZURE_STORAGE_ACCOUNT_KEY", "TABLES_PRIMARY_STORAGE_ACCOUNT_KEY"}, BlobSettings: versioning},
+			KeyEnv: []string{"AZURE_STORAGE_ACCOUNT_KEY", "TABLES_PRIMARY_STORAGE_ACCOUNT_KEY"}, BlobSettings: versioning,
+			TaggedFixture: true},
 		{Name: "lazulisecondary", NameEnv: []string{"SECONDARY_AZURE_STORAGE_ACCOUNT_NAME"}, KeyEnv: []string{"SECONDARY_AZURE_STORAGE_ACCOUNT_KEY"}},
 		{Name: "lazulipremium", Premium: true, NameEnv: []string{"PREMIUM_AZURE_STORAGE_ACCOUNT_NAME"}, KeyEnv: []string{"PREMIUM_AZURE_STORAGE_ACCOUNT_KEY"}},
 		{Name: "lazulipremiumfile", Premium: true, NameEnv: []string{"PREMIUM_FILE_STORAGE_ACCOUNT_NAME"}, KeyEnv: []string{"PREMIUM_FILE_STORAGE_ACCOUNT_KEY"}},
@@ -158,6 +162,11 @@ func configureAccounts(client *http.Client, accounts []testAccount) error {
 				return err
 			}
 		}
+		if a.TaggedFixture {
+			if err := putTaggedFixture(client, a); err != nil {
+				return err
+			}
+		}
 		// Every account answers Get Service Properties on every service.
 		for _, svc := range []auth.Service{auth.Blob, auth.Queue, auth.File} {
 			if err := getServiceProperties(client, a, svc); err != nil {
@@ -169,14 +178,23 @@ func configureAccounts(client *http.Client, accounts []testAccount) error {
 }
 
 func serviceRequest(method string, a testAccount, svc auth.Service, body []byte) (*http.Request, error) {
-	u := fmt.Sprintf("https://%s.%s.core.windows.net/?restype=service&comp=properties", a.Name, svc)
+	return signedRequest(method, a, svc, "/?restype=service&comp=properties", body, nil)
+}
+
+// signedRequest is a request to a's svc endpoint at pathAndQuery, signed
+// with the account key.
+func signedRequest(method string, a testAccount, svc auth.Service, pathAndQuery string, body []byte, header http.Header) (*http.Request, error) {
+	u := fmt.Sprintf("https://%s.%s.core.windows.net%s", a.Name, svc, pathAndQuery)
 	req, err := http.NewRequestWithContext(context.Background(), method, u, bytes.NewReader(body))
 	if err != nil {
 		return nil, err
 	}
+	for name, values := range header {
+		req.Header[name] = values
+	}
 	req.Header.Set("x-ms-date", time.Now().UTC().Format(http.TimeFormat))
 	req.Header.Set("x-ms-version", "2025-01-05")
-	if len(body) > 0 {
+	if len(body) > 0 && req.Header.Get("Content-Type") == "" {
 		req.Header.Set("Content-Type", "application/xml")
 	}
 	key, err := base64.StdEncoding.DecodeString(a.Key)
