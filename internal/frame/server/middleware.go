@@ -1,8 +1,8 @@
 // Package server runs Lazuli's listeners and the middleware chain every
 // service shares: request id, Date and Server headers, the account from the
 // host or path, x-ms-version checking, CORS (preflight and response headers),
-// authentication, panic recovery, access logging, and the one place errors
-// are rendered.
+// authentication, panic recovery, access logging, Storage Analytics
+// logging, and the one place errors are rendered.
 package server
 
 import (
@@ -18,6 +18,7 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/base/clock"
 	"github.com/lazuli-storage/lazuli/internal/base/guid"
 	"github.com/lazuli-storage/lazuli/internal/engine/store"
+	"github.com/lazuli-storage/lazuli/internal/frame/analytics"
 	"github.com/lazuli-storage/lazuli/internal/frame/fault"
 	"github.com/lazuli-storage/lazuli/internal/frame/request"
 	"github.com/lazuli-storage/lazuli/internal/rule/auth"
@@ -64,6 +65,9 @@ type Options struct {
 	Faults *fault.Set
 	// Observer learns every answered request (metrics); nil for none.
 	Observer Observer
+	// Analytics receives the Storage Analytics log entries of the Blob,
+	// Queue and Table services (analytics.go); nil for none.
+	Analytics *analytics.Logger
 	// RequireTLS refuses a request that did not come over TLS with 400
 	// AccountRequiresHttps: the listeners serve HTTPS, and a client that
 	// speaks plain HTTP to them gets Azure's answer (plainhttp.go).
@@ -200,6 +204,7 @@ func (c *chain) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 		}
 		c.logAccess(r, w, info)
 		c.observe(w, info, body.n)
+		c.recordAnalytics(r, w, info, body.n)
 	}()
 	r = r.WithContext(request.With(r.Context(), info))
 	if err := c.serve(w, r, info); err != nil && !w.cut {

@@ -24,6 +24,7 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/base/clock"
 	"github.com/lazuli-storage/lazuli/internal/engine/extent"
 	"github.com/lazuli-storage/lazuli/internal/engine/store"
+	"github.com/lazuli-storage/lazuli/internal/frame/analytics"
 	"github.com/lazuli-storage/lazuli/internal/frame/changefeed"
 	"github.com/lazuli-storage/lazuli/internal/frame/fault"
 	"github.com/lazuli-storage/lazuli/internal/frame/liveness"
@@ -33,6 +34,7 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/run/admin"
 	"github.com/lazuli-storage/lazuli/internal/run/config"
 	"github.com/lazuli-storage/lazuli/internal/run/metrics"
+	"github.com/lazuli-storage/lazuli/internal/service/blob"
 	"github.com/lazuli-storage/lazuli/internal/service/smb"
 )
 
@@ -74,6 +76,10 @@ type App struct {
 	// background is the services' own work (server.Background), run until
 	// Close.
 	background []server.Background
+	// Analytics buffers the Storage Analytics logs of the Blob, Queue and
+	// Table services and writes them into the accounts' $logs containers
+	// through the Blob service (analytics.go).
+	Analytics *analytics.Logger
 }
 
 // Start opens storage, binds every enabled service and serves them.
@@ -143,6 +149,9 @@ func (a *App) listen(cfg *config.Config, opts Options) error {
 	mw := server.Options{Store: a.Store, RequireTLS: tlsConfig != nil, Auth: authn, Clock: opts.Clock, SkipAPIVersionCheck: cfg.SkipAPIVersionCheck,
 		DisableProductStyleURL: cfg.DisableProductStyleURL, AccessLog: opts.AccessLog, Faults: a.Faults,
 		Observer: a.Metrics, BodyTimeout: cfg.BodyTimeout, WriteTimeout: cfg.WriteTimeout, Logger: opts.Logger}
+	logs := &logSink{}
+	a.Analytics = analytics.New(logs, analytics.DefaultInterval, opts.Logger)
+	mw.Analytics = a.Analytics
 	var listeners []*server.Listener
 	for _, s := range services {
 		if !cfg.Enabled(s.name) {
@@ -159,7 +168,13 @@ func (a *App) listen(cfg *config.Config, opts Options) error {
 		if b, ok := svc.(server.Background); ok {
 			a.background = append(a.background, b)
 		}
+		if blobs, ok := svc.(*blob.Service); ok {
+			if err := logs.attach(blobs, cfg.Accounts.Names()); err != nil {
+				return err
+			}
+		}
 	}
+	a.background = append(a.background, a.Analytics)
 	srv, err := server.Listen(listeners, tlsConfig)
 	if err != nil {
 		return err

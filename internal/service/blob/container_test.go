@@ -50,11 +50,14 @@ func TestCreateContainer(t *testing.T) {
 
 func TestContainerNames(t *testing.T) {
 	e := start(t)
-	for _, good := range []string{"abc", "a-b-c", "0abc", strings.Repeat("a", 63), "$root", "$logs", "$web"} {
+	for _, good := range []string{"abc", "a-b-c", "0abc", strings.Repeat("a", 63), "$root", "$web"} {
 		if _, err := e.svc.NewContainerClient(good).Create(e.ctx, nil); err != nil {
 			t.Errorf("create %q: %v", good, err)
 		}
 	}
+	// Every account has its $logs container already.
+	_, err := e.svc.NewContainerClient("$logs").Create(e.ctx, nil)
+	wantCode(t, err, 409, string(bloberror.ContainerAlreadyExists))
 	for _, bad := range []string{"Abc", "a--b", "-abc", "abc-", "a_b", "a.b", "$other"} {
 		_, err := e.svc.NewContainerClient(bad).Create(e.ctx, nil)
 		wantCode(t, err, 400, string(bloberror.InvalidResourceName))
@@ -65,7 +68,7 @@ func TestContainerNames(t *testing.T) {
 		_, err := e.svc.NewContainerClient(bad).Create(e.ctx, nil)
 		wantCode(t, err, 400, string(bloberror.OutOfRangeInput))
 	}
-	_, err := e.svc.NewContainerClient("absent").GetProperties(e.ctx, nil)
+	_, err = e.svc.NewContainerClient("absent").GetProperties(e.ctx, nil)
 	wantCode(t, err, 404, string(bloberror.ContainerNotFound))
 	_, err = e.svc.CreateContainer(e.ctx, "bad", &container.CreateOptions{Metadata: map[string]*string{"1x": to.Ptr("v")}})
 	wantCode(t, err, 400, string(bloberror.InvalidMetadata))

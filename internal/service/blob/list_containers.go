@@ -77,7 +77,12 @@ func scanContainers(tx store.Tx, account string, p listParams, now time.Time) ([
 		}
 		kr := store.ReadKey(k, store.SpaceContainer)
 		kr.Str()
-		items = append(items, containerItem{name: kr.Str(), rec: c})
+		name := kr.Str()
+		if name == logsContainer && !p.include["system"] {
+			// A system container, listed only when asked for.
+			return true
+		}
+		items = append(items, containerItem{name: name, rec: c})
 		return len(items) <= p.max
 	})
 	if err != nil {

@@ -1,0 +1,51 @@
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/lazuli-storage/lazuli/internal/service/blob"
+)
+
+// logSink hands Storage Analytics log files to the Blob service, once it
+// is built; without a Blob service there is nowhere to write them, and
+// the logs are dropped with the logger's warning.
+type logSink struct {
+	blobs *blob.Service
+}
+
+var errNoBlobService = errors.New("the Blob service is not running: Storage Analytics logs have no $logs container")
+
+// attach makes blobs the sink and gives every configured account its
+// $logs container, which every Azure account has.
+func (l *logSink) attach(blobs *blob.Service, accounts []string) error {
+	l.blobs = blobs
+	for _, account := range accounts {
+		if err := blobs.EnsureLogs(context.Background(), account); err != nil {
+			return fmt.Errorf("the $logs container of %s: %w", account, err)
+		}
+	}
+	return nil
+}
+
+func (l *logSink) WriteLog(ctx context.Context, account, name string, body []byte, meta map[string]string) (bool, error) {
+	if l.blobs == nil {
+		return false, errNoBlobService
+	}
+	return l.blobs.WriteLog(ctx, account, name, body, meta)
+}
+
+func (l *logSink) ListLogs(ctx context.Context, account, prefix string) ([]string, error) {
+	if l.blobs == nil {
+		return nil, errNoBlobService
+	}
+	return l.blobs.ListLogs(ctx, account, prefix)
+}
+
+func (l *logSink) DeleteLog(ctx context.Context, account, name string) error {
+	if l.blobs == nil {
+		return errNoBlobService
+	}
+	return l.blobs.DeleteLog(ctx, account, name)
+}
