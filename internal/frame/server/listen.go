@@ -31,7 +31,8 @@ type Listener struct {
 }
 
 // headerTimeout bounds how long a client may take to send a request's
-// headers (and, on a TLS port, its first byte).
+// headers (and, on a TLS port, its first byte; the TLS handshake, which
+// runs as the first request is read, counts against the first request's).
 const headerTimeout = 30 * time.Second
 
 // Bound is the address the listener actually has (after port 0 picked one).
@@ -66,9 +67,12 @@ func Listen(listeners []*Listener, tlsConfig *tls.Config) (*Server, error) {
 }
 
 func (l *Listener) httpServer() *http.Server {
+	// The connections come wrapped in a headerLimitConn (serve): these
+	// hooks tell it when a request is being served (headerlimit.go).
 	return &http.Server{
-		Handler:           l.Handler,
-		ConnState:         l.ConnState,
+		Handler:           trackRequests(l.Handler),
+		ConnContext:       connContext,
+		ConnState:         trackIdle(l.ConnState),
 		ReadHeaderTimeout: headerTimeout,
 		IdleTimeout:       2 * time.Minute,
 		ErrorLog:          slog.NewLogLogger(slog.Default().Handler(), slog.LevelDebug),
@@ -110,7 +114,7 @@ func (s *Server) serve(name string, srv *http.Server, ln net.Listener) {
 		defer s.wg.Done()
 		// A TLS port's two servers share one socket: the first to shut
 		// down closes it under the other, an orderly stop too.
-		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) && !errors.Is(err, net.ErrClosed) {
+		if err := srv.Serve(headerLimitListener{ln}); err != nil && !errors.Is(err, http.ErrServerClosed) && !errors.Is(err, net.ErrClosed) {
 			s.errs <- fmt.Errorf("%s service: %w", name, err)
 		}
 	}()
