@@ -234,7 +234,10 @@ func startTarget(o options, work string) (map[string]string, func(), error) {
 	flags := []string{"--oauthKeys", keyFile, "--copySourceAllow", "localhost,127.0.0.1,*.core.windows.net",
 		"--premiumAccounts", accountsWhere(accounts, func(a testAccount) bool { return a.Premium }),
 		"--hnsAccounts", accountsWhere(accounts, func(a testAccount) bool { return a.HNS }),
-		"--encryptionScopes", encryptionScope}
+		"--encryptionScopes", encryptionScope,
+		// Copies between the test accounts stay pending a while, as on
+		// Azure: TestBlobAbortCopyInProgress aborts one (8 MiB).
+		"--crossAccountCopyRate", "1"}
 	if o.memory {
 		flags = append(flags, "--inMemoryPersistence")
 	} else {

@@ -38,6 +38,8 @@ type Deps struct {
 	// CopySources is the policy on the hosts copy sources may be fetched
 	// from (--copySourceAllow); nil allows every host.
 	CopySources *fetchguard.Guard
+	// CrossAccountCopyRate is --crossAccountCopyRate, in MiB/s (0: off).
+	CrossAccountCopyRate float64
 	// BlobVersioning is blob versioning's default for accounts that have
 	// not set it (--blobVersioning).
 	BlobVersioning bool

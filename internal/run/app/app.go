@@ -137,7 +137,7 @@ func (a *App) listen(cfg *config.Config, opts Options) error {
 	copySources := fetchguard.New(cfg.CopySourceAllow, allLoopback(cfg))
 	deps := server.Deps{Store: a.Store, Extents: a.Extents, Clock: opts.Clock, Accounts: cfg.Accounts,
 		Logger: opts.Logger, Loose: cfg.Loose, OAuth: cfg.OAuth, ByteLocks: a.byteLocks, Liveness: a.Liveness,
-		Changes: a.changes, CopySources: copySources, BlobVersioning: cfg.BlobVersioning,
+		Changes: a.changes, CopySources: copySources, BlobVersioning: cfg.BlobVersioning, CrossAccountCopyRate: cfg.CrossAccountCopyRate,
 		EncryptionScopes: cfg.EncryptionScopes, PremiumAccounts: cfg.PremiumAccounts,
 		HNSAccounts: cfg.HNSAccounts}
 	authn := &auth.Authenticator{Accounts: cfg.Accounts, Clock: opts.Clock, RequestClock: clock.Real{},

@@ -51,6 +51,10 @@ type Config struct {
 	// BlobVersioning turns blob versioning on for every account whose
 	// service properties do not say (--blobVersioning).
 	BlobVersioning bool
+	// CrossAccountCopyRate, in MiB/s, keeps a Copy Blob whose source is
+	// another account pending as long as copying it at that rate takes
+	// (--crossAccountCopyRate); 0 completes it at once.
+	CrossAccountCopyRate float64
 	// CopySourceAllow lists the hosts copy sources may be fetched from
 	// (--copySourceAllow); empty means the default policy (fetchguard).
 	CopySourceAllow []string
@@ -131,6 +135,7 @@ func Parse(args []string, getenv func(string) string, usageOut io.Writer) (*Conf
 	}
 	fs.BoolVar(&c.InMemory, "inMemoryPersistence", false, "keep all data in memory; nothing is written to disk")
 	fs.BoolVar(&c.BlobVersioning, "blobVersioning", false, "turn blob versioning on for every account whose service properties do not set IsVersioningEnabled")
+	fs.Float64Var(&c.CrossAccountCopyRate, "crossAccountCopyRate", 0, "MiB/s: Copy Blob from another account or server stays pending (x-ms-copy-status, Abort Copy Blob) as long as copying it at this rate would take; 0 completes it at once, as Azurite does")
 	fs.StringVar(&c.Store, "store", "", "store URL: sqlite:PATH, memory:, or postgres://user@host:port/db (default sqlite under --location)")
 	fs.IntVar(&c.PostgresConns, "pgConns", 0, "connection pool size for a postgres store (0: default)")
 	fs.DurationVar(&c.BodyTimeout, "bodyTimeout", server.DefaultBodyTimeout, "close a connection whose request body makes no progress for this long (0: never)")

@@ -224,6 +224,9 @@ func (s *Service) runCopy(r *http.Request, a copyArgs, sync bool) (copyResult, e
 			return nil, err
 		}
 		rec.Copy = &copyState{ID: res.copyID, Source: a.src.display(), Total: rec.Size, Started: now, Ends: now}
+		if !sync {
+			rec.Copy.Ends = now.Add(s.crossAccountCopyTime(r, a.src, rec.Size))
+		}
 		if src.archivedAt(now) && !sync {
 			rehydrateCopy(rec, a, now)
 		}

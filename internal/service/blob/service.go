@@ -39,6 +39,9 @@ type Service struct {
 	// versioningDefault is blob versioning for accounts whose service
 	// properties do not set it (--blobVersioning).
 	versioningDefault bool
+	// crossAccountCopyRate, in bytes per second, is how fast a copy from
+	// another account or server appears to run (copy_pending.go); 0: at once.
+	crossAccountCopyRate float64
 	// scopes are the encryption scopes every account has (scope.go);
 	// premium the accounts that are premium ones (premium.go); hns those
 	// with a hierarchical namespace (expiry.go).
@@ -54,7 +57,7 @@ func New(d server.Deps) (*Service, error) {
 		return nil, errors.New("blob: a store and an extent engine are required")
 	}
 	s := &Service{store: d.Store, extents: d.Extents, clock: d.Clock, logger: d.Logger, loose: d.Loose,
-		versioningDefault: d.BlobVersioning}
+		versioningDefault: d.BlobVersioning, crossAccountCopyRate: d.CrossAccountCopyRate * (1 << 20)}
 	if s.clock == nil {
 		s.clock = clock.Real{}
 	}
