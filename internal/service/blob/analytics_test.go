@@ -10,6 +10,8 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/container"
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/service"
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azqueue"
+
+	"github.com/lazuli-storage/lazuli/internal/check/lazulitest"
 )
 
 // TestStorageAnalyticsLogging: with Logging on for reads and writes, each
@@ -137,4 +139,23 @@ func splitLogLine(line string) []string {
 		}
 	}
 	return append(fields, line[start:])
+}
+
+// TestStorageAnalyticsFlushedAtShutdown: lines still buffered when the
+// server stops in order are written before its storage closes.
+func TestStorageAnalyticsFlushedAtShutdown(t *testing.T) {
+	e := startWith(t, lazulitest.Options{}) // on disk, to outlive the restart
+	logging := &service.Logging{Version: to.Ptr("1.0"), Read: to.Ptr(false), Write: to.Ptr(true), Delete: to.Ptr(false),
+		RetentionPolicy: &service.RetentionPolicy{Enabled: to.Ptr(false)}}
+	must(e.svc.SetProperties(e.ctx, &service.SetPropertiesOptions{Logging: logging})).on(t)
+	e.upload(e.container("before-stop"), "b", []byte("x"))
+
+	e.in.Restart(t)
+	e.connect()
+	logs := e.svc.NewContainerClient("$logs")
+	items := e.listAll(logs, container.ListBlobsInclude{}, 0)
+	if len(items) != 1 {
+		t.Fatalf("%d log files after the restart", len(items))
+	}
+	logLine(t, e.read(logs.NewBlobClient(*items[0].Name)), "PutBlob")
 }
