@@ -65,11 +65,8 @@ func (s *Service) createFile(w http.ResponseWriter, r *http.Request) error {
 	if err := readOnlySnapshot(t); err != nil {
 		return err
 	}
-	switch typ := r.Header.Get("X-Ms-Type"); {
-	case typ == "":
-		return azerr.MissingHeader("x-ms-type")
-	case !strings.EqualFold(typ, "file"):
-		return azerr.InvalidHeader("x-ms-type", typ)
+	if err := requireFileType(r.Header); err != nil {
+		return err
 	}
 	size, set, err := parseSize(r.Header, "x-ms-content-length")
 	if err != nil {
@@ -145,6 +142,18 @@ func (s *Service) createFile(w http.ResponseWriter, r *http.Request) error {
 		structured.EchoUpload(w.Header(), r.Header)
 	}
 	writeNodeWrite(w, n, http.StatusCreated)
+	return nil
+}
+
+// requireFileType checks the x-ms-type: file that Create File and Create
+// Hard Link take.
+func requireFileType(h http.Header) error {
+	switch typ := h.Get("X-Ms-Type"); {
+	case typ == "":
+		return azerr.MissingHeader("x-ms-type")
+	case !strings.EqualFold(typ, "file"):
+		return azerr.InvalidHeader("x-ms-type", typ)
+	}
 	return nil
 }
 

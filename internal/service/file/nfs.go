@@ -117,3 +117,15 @@ func nfsLinksNotImplemented(op string) route.Handler {
 		return azerr.Newf(azerr.NotImplemented, "%s is not implemented by Lazuli: its files have one name each.", op)
 	}
 }
+
+// nfsOnly refuses an operation of NFS shares only (what: its subject, as
+// "Hard links") on a share that speaks SMB, as the service does: 400
+// InvalidHeaderValue naming the operation's own header. parent is the
+// directory the operation writes in; the nodes of an NFS share, its root
+// first, have NFS properties.
+func nfsOnly(parent *node, what, header string) error {
+	if parent.NFS != nil {
+		return nil
+	}
+	return azerr.Newf(azerr.InvalidHeaderValue, "%s are for NFS shares only.", what).With("HeaderName", header)
+}

@@ -48,9 +48,8 @@ func (s *Service) createSymbolicLink(w http.ResponseWriter, r *http.Request) err
 		if err != nil {
 			return err
 		}
-		if parent.NFS == nil {
-			return azerr.Newf(azerr.InvalidHeaderValue, "Symbolic links are for NFS shares only.").
-				With("HeaderName", "x-ms-link-text")
+		if err := nfsOnly(parent, "Symbolic links", "x-ms-link-text"); err != nil {
+			return err
 		}
 		if _, found, err := loadNode(tx, t.Account, t.Share, "", t.Path); err != nil {
 			return err
