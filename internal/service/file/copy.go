@@ -186,6 +186,7 @@ func (s *Service) copyIn(tx store.Tx, t *target, src sourceRef, fromBlob *blobCo
 	n.ID = newFileID()
 	if old != nil {
 		n.ID, n.ETag, n.Lease = old.ID, old.ETag, old.Lease.AfterWrite(now)
+		n.Links = old.Links // the same file: every name sees the copy
 		delta -= old.Size
 		if err := dropRanges(tx, t.Account, t.Share, "", old.ID, now); err != nil {
 			return nil, err

@@ -23,6 +23,12 @@
 // bytes. Range records are keyed by file id, not path, so Rename moves
 // directory and file records only.
 //
+// A file of an NFS share may have several names (hard links,
+// nfs_hardlink.go). Its state then lives in one link record keyed by its
+// id, beside its ranges, and each name's record holds only the name;
+// loadNode and saveNode join and split the two, so that every operation on
+// a path acts on the file.
+//
 // SMB state (open handles with their access and share modes, and
 // delete-pending) lives in the directory and file records; package smbstate
 // decides which REST operations it refuses with 409 SharingViolation. Until

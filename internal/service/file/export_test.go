@@ -2,6 +2,7 @@ package file
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/lazuli-storage/lazuli/internal/engine/store"
@@ -49,4 +50,25 @@ func MarkShareDeleting(st store.Store, account, share string) error {
 		sh.Deleting = true
 		return saveShare(tx, account, share, "", sh)
 	})
+}
+
+// FileRecords counts the range records of the file with id in a live share
+// and reports whether it has a link record (nfs_hardlink.go).
+func FileRecords(st store.Store, account, share string, id uint64) (ranges int, link bool, err error) {
+	err = st.View(context.Background(), func(tx store.Tx) error {
+		prefix := rangePrefix(account, share, "", id)
+		if err := tx.Scan(prefix, store.PrefixEnd(prefix), store.ScanOptions{}, func(_, _ []byte) bool {
+			ranges++
+			return true
+		}); err != nil {
+			return err
+		}
+		_, err := tx.Get(linkKey(account, share, "", id))
+		link = err == nil
+		if errors.Is(err, store.ErrNotFound) {
+			err = nil
+		}
+		return err
+	})
+	return ranges, link, err
 }

@@ -114,6 +114,7 @@ func (s *Service) createFile(w http.ResponseWriter, r *http.Request) error {
 			}
 			n.ID, n.ETag, n.Lease = old.ID, old.ETag, old.Lease.AfterWrite(now)
 			n.Opens = old.Opens // SMB handles stay open on the replaced file
+			n.Links = old.Links // the same file: every name sees it replaced
 			delta -= old.Size
 			if err := dropRanges(tx, t.Account, t.Share, "", old.ID, now); err != nil {
 				return err
@@ -360,6 +361,8 @@ func (s *Service) deleteFile(w http.ResponseWriter, r *http.Request) error {
 	}
 	now := s.now()
 	leaseID := r.Header.Get(lease.HeaderID)
+	var nfs bool
+	var left uint32
 	err := s.store.Update(r.Context(), func(tx store.Tx) error {
 		n, err := fileFor(tx, t, true)
 		if err != nil {
@@ -371,16 +374,17 @@ func (s *Service) deleteFile(w http.ResponseWriter, r *http.Request) error {
 		if err := smbstate.Check(smbstate.DeleteFile, n.Opens); err != nil {
 			return err
 		}
-		if err := dropRanges(tx, t.Account, t.Share, "", n.ID, now); err != nil {
-			return err
-		}
-		if err := adjustUsage(tx, t, -n.Size); err != nil {
-			return err
-		}
-		return tx.Delete(nodeKeyOf(t.Account, t.Share, "", t.Path))
+		nfs = n.NFS != nil
+		left, err = unlinkName(tx, t, nodeKeyOf(t.Account, t.Share, "", t.Path), n, now)
+		return err
 	})
 	if err != nil {
 		return err
+	}
+	if nfs {
+		// The file's names left (0 when it went), as the service answers
+		// on NFS shares.
+		w.Header().Set("X-Ms-Link-Count", strconv.FormatUint(uint64(left), 10))
 	}
 	w.WriteHeader(http.StatusAccepted)
 	return nil

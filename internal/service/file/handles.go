@@ -92,7 +92,31 @@ func handleNodes(tx store.Tx, t *target, recursive bool) ([]handleNode, error) {
 	if err != nil {
 		return nil, err
 	}
+	if out, err = resolveHandleLinks(tx, t, out); err != nil {
+		return nil, err
+	}
 	return out, forgetDeadHandles(tx, t, out)
+}
+
+// resolveHandleLinks completes the name records of hard-linked files among
+// the listed entries. A file's handles belong to the file, so a file with
+// several names listed is kept under the first one only.
+func resolveHandleLinks(tx store.Tx, t *target, nodes []handleNode) ([]handleNode, error) {
+	seen := map[uint64]bool{}
+	kept := nodes[:0]
+	for _, hn := range nodes {
+		if err := resolveLink(tx, t.Account, t.Share, t.Snapshot, hn.n); err != nil {
+			return nil, err
+		}
+		if hn.n.Links > 0 {
+			if seen[hn.n.ID] {
+				continue
+			}
+			seen[hn.n.ID] = true
+		}
+		kept = append(kept, hn)
+	}
+	return kept, nil
 }
 
 // forgetDeadHandles drops the opens of dead nodes from the listed entries.
@@ -283,15 +307,11 @@ func (s *Service) closeOpens(tx store.Tx, t *target, hn handleNode, kept []smbst
 	n := hn.n
 	n.Opens = kept
 	if len(kept) > 0 || !n.DeletePending {
-		return tx.Put(hn.key, n.encode())
+		return storeNode(tx, hn.key, t.Account, t.Share, t.Snapshot, n)
 	}
 	if !n.Dir {
-		if err := dropRanges(tx, t.Account, t.Share, t.Snapshot, n.ID, now); err != nil {
-			return err
-		}
-		if err := adjustUsage(tx, t, -n.Size); err != nil {
-			return err
-		}
+		_, err := unlinkName(tx, t, hn.key, n, now)
+		return err
 	}
 	return tx.Delete(hn.key)
 }

@@ -102,10 +102,28 @@ func (s *Service) listDirectory(w http.ResponseWriter, r *http.Request) error {
 			}
 			return true
 		})
+		if err == nil {
+			err = decodeErr
+		}
 		if err != nil {
 			return err
 		}
-		return decodeErr
+		// A hard-linked file's name records get its state only now, so one
+		// an SMB client is deleting leaves a page a little short.
+		if err := resolveLinks(tx, t.Account, t.Share, t.Snapshot, page); err != nil {
+			return err
+		}
+		kept := page[:0]
+		for _, n := range page {
+			if err := forgetOpensOf(n, alive); err != nil {
+				return err
+			}
+			if !n.DeletePending {
+				kept = append(kept, n)
+			}
+		}
+		page = kept
+		return nil
 	})
 	if err != nil {
 		return err

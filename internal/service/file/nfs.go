@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/lazuli-storage/lazuli/internal/engine/store"
-	"github.com/lazuli-storage/lazuli/internal/frame/route"
 	"github.com/lazuli-storage/lazuli/internal/rule/azerr"
 )
 
@@ -108,14 +107,6 @@ func (s *Service) parseSquashChange(r *http.Request, t *target) (string, error) 
 		return "", err
 	}
 	return parseRootSquash(r.Header, protocolsOf(sh))
-}
-
-// nfsLinksNotImplemented answers the NFS link operation Lazuli
-// does not have: Create Hard Link (its files have one name each).
-func nfsLinksNotImplemented(op string) route.Handler {
-	return func(http.ResponseWriter, *http.Request) error {
-		return azerr.Newf(azerr.NotImplemented, "%s is not implemented by Lazuli: its files have one name each.", op)
-	}
 }
 
 // nfsOnly refuses an operation of NFS shares only (what: its subject, as

@@ -78,8 +78,7 @@ func TestNFSShareOnAStandardAccount(t *testing.T) {
 
 // Symbolic links of NFS shares: created with their text, NFS properties
 // and metadata, read back percent-encoded, reported as SymLink; refused on
-// SMB shares and over an existing name. Create Hard Link still answers 501
-// NotImplemented, named, rather than a 400 that reads as the client's fault.
+// SMB shares and over an existing name (hard links: nfs_hardlink_test.go).
 func TestNFSLinks(t *testing.T) {
 	_, svc := start(t, lazulitest.Options{InMemory: true, Services: []string{"file"},
 		Configure: func(c *config.Config) { c.PremiumAccounts = []string{lazulitest.Account} }})
@@ -111,8 +110,6 @@ func TestNFSLinks(t *testing.T) {
 	must(t, err)
 	_, err = regular.GetSymbolicLink(ctx, nil)
 	wantCode(t, err, http.StatusConflict, "ResourceTypeMismatch")
-	_, err = f.CreateHardLink(ctx, "target", nil)
-	wantCode(t, err, http.StatusNotImplemented, "NotImplemented")
 
 	smb := svc.NewShareClient("smb")
 	_, err = smb.Create(ctx, nil)

@@ -20,7 +20,8 @@ import (
 // headers (400 InvalidHeaderValue).
 
 // ntagNFS is the node record field of the NFS properties (tags 8-29 are
-// left to other node state).
+// left to other node state; 31 holds a symbolic link's text, 32 and 33
+// the records of hard links).
 const ntagNFS = 30
 
 // Default modes of new files and directories (rw-rw-r--, rwxrwxr-x).
@@ -202,5 +203,5 @@ func setNFSHeaders(h http.Header, n *node) {
 		fileType = "SymLink"
 	}
 	h.Set("X-Ms-File-File-Type", fileType)
-	h.Set("X-Ms-Link-Count", "1")
+	h.Set("X-Ms-Link-Count", strconv.FormatUint(uint64(linkCount(n)), 10))
 }

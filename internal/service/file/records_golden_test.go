@@ -31,6 +31,22 @@ func goldenNode() *node {
 	}
 }
 
+// goldenLinkRecord is the link record of a file of an NFS share with hard
+// links (its state: a node record without name and parent, with the NFS
+// properties and the number of names), and goldenLinkName the record of one
+// of its names.
+func goldenLinkRecord() *node {
+	n := goldenNode()
+	n.Name, n.ParentID = "", 0
+	n.NFS = &nfsProps{Owner: "1000", Group: "100", Mode: 0o640}
+	n.Links = 3
+	return n
+}
+
+func goldenLinkName() *node {
+	return &node{Name: "Other.txt", ID: 1 << 62, ParentID: 11, linkName: true}
+}
+
 // goldenShare is a share record that sets every stored field.
 func goldenShare() *shareRecord {
 	at := time.Date(2024, 5, 6, 7, 8, 9, 0, time.UTC)
@@ -52,6 +68,9 @@ const (
 	storedNode    = "010143010846696c652e74787480808080808080804009808080808080800222c8e9f9dff6a4eacc2fc891d099fea4eacc2fc8b9a6d385a5eacc2f03312a328080808080800202340a746578742f706c61696e04677a697002656e06696e6c696e65086e6f2d636163686510303132333435363738396162636465660308020161013101620004282461616161616161612d303030302d343030302d383030302d303030303030303030303031010000052501630a687474703a2f2f782f79077375636365737304646f6e650606c8e9f9dff6a4eacc2f06250101050609312e322e332e343a35027063c8e9f9dff6a4eacc2fc8c9b4e4b5a8eacc2f0301"
 	storedShare   = "0101158080808080800880e8f9dff6a4eacc2fc801f2c001020501016b017603302462626262626262622d303030302d343030302d383030302d3030303030303030303030323c809897a2d6a6eacc2f00041d02017080e8f9dff6a4eacc2f80e8beebbcf6ebcc2f02726c0171000000050e04436f6f6c80e8f9dff6a4eacc2f060f034e46530a526f6f74537175617368"
 	storedSegment = "01056578742d310c8020"
+
+	storedLinkRecord = "01013b010080808080808080804000808080808080800222c8e9f9dff6a4eacc2fc891d099fea4eacc2fc8b9a6d385a5eacc2f03312a328080808080800202340a746578742f706c61696e04677a697002656e06696e6c696e65086e6f2d636163686510303132333435363738396162636465660308020161013101620004282461616161616161612d303030302d343030302d383030302d303030303030303030303031010000052501630a687474703a2f2f782f79077375636365737304646f6e650606c8e9f9dff6a4eacc2f06250101050609312e322e332e343a35027063c8e9f9dff6a4eacc2fc8c9b4e4b5a8eacc2f03011e0b043130303003313030a003210103"
+	storedLinkName   = "01011c01094f746865722e7478748080808080808080400b000000000000002000"
 )
 
 func TestStoredRecordsKeepTheirEncoding(t *testing.T) {
@@ -64,6 +83,8 @@ func TestStoredRecordsKeepTheirEncoding(t *testing.T) {
 		{"node", node.encode(), storedNode},
 		{"share", share.encode(), storedShare},
 		{"segment", encodeSegment(seg), storedSegment},
+		{"link record", goldenLinkRecord().encode(), storedLinkRecord},
+		{"link name", nameRecord(goldenLinkName()), storedLinkName},
 	} {
 		if got := hex.EncodeToString(c.encoded); got != c.stored {
 			t.Errorf("%s encodes to\n%s\nwant\n%s", c.what, got, c.stored)
@@ -79,6 +100,18 @@ func TestStoredRecordsKeepTheirEncoding(t *testing.T) {
 	key := rangeKey("acct", "share", "", 42, seg.Start)
 	if got, err := decodeSegment(key, fromHex(storedSegment)); err != nil || got != seg {
 		t.Errorf("segment decoded to %+v (%v)\nwant %+v", got, err, seg)
+	}
+}
+
+// The records of hard links decode to the values they were written from.
+func TestStoredLinkRecordsDecode(t *testing.T) {
+	for _, c := range []struct {
+		what, stored string
+		want         func() *node
+	}{{"link record", storedLinkRecord, goldenLinkRecord}, {"link name", storedLinkName, goldenLinkName}} {
+		if got, err := decodeNode(fromHex(c.stored)); err != nil || !reflect.DeepEqual(got, c.want()) {
+			t.Errorf("%s decoded to %+v (%v)\nwant %+v", c.what, got, err, c.want())
+		}
 	}
 }
 

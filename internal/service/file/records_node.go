@@ -62,6 +62,16 @@ type node struct {
 	// NFS are the NFS properties of a node of an NFS share, nil on an SMB
 	// share (nfsprops.go).
 	NFS *nfsProps
+
+	// Links is the number of names of a file that has hard links
+	// (nfs_hardlink.go): its state then lives in one link record keyed by
+	// its id, and each name's record holds only the name. 0 for a file
+	// whose own record holds its state, as every file has until its first
+	// hard link.
+	Links uint32
+	// linkName marks a decoded name record of a file with hard links whose
+	// state is still to be read from the link record (resolveLink).
+	linkName bool
 }
 
 // smbProps are the SMB properties of a file or directory.
@@ -189,6 +199,12 @@ func (n *node) encode() []byte {
 			e.Field(ntagSymlink, func(e *record.Encoder) { e.Str(n.NFS.LinkText) })
 		}
 	}
+	if n.linkName {
+		e.Field(ntagLinkName, func(*record.Encoder) {})
+	}
+	if n.Links > 0 {
+		e.Field(ntagLinkCount, func(e *record.Encoder) { e.Uvarint(uint64(n.Links)) })
+	}
 	return e.Bytes()
 }
 
@@ -280,12 +296,17 @@ func decodeNode(v []byte) (*node, error) {
 			if n.NFS != nil {
 				n.NFS.LinkText = p.Str()
 			}
+		case ntagLinkName:
+			n.linkName = true
+		case ntagLinkCount:
+			n.Links = uint32(p.Uvarint())
 		}
 	})
 	return n, d.Err()
 }
 
-// loadNode reads the entry at p; found is false when there is none.
+// loadNode reads the entry at p, with the state of its file when that
+// lives in a link record; found is false when there is none.
 func loadNode(tx store.Tx, account, share, snap string, p filePath) (*node, bool, error) {
 	v, err := tx.Get(nodeKeyOf(account, share, snap, p))
 	if errors.Is(err, store.ErrNotFound) {
@@ -295,9 +316,12 @@ func loadNode(tx store.Tx, account, share, snap string, p filePath) (*node, bool
 		return nil, false, err
 	}
 	n, err := decodeNode(v)
+	if err == nil {
+		err = resolveLink(tx, account, share, snap, n)
+	}
 	return n, err == nil, err
 }
 
 func saveNode(tx store.Tx, account, share, snap string, p filePath, n *node) error {
-	return tx.Put(nodeKeyOf(account, share, snap, p), n.encode())
+	return storeNode(tx, nodeKeyOf(account, share, snap, p), account, share, snap, n)
 }

@@ -19,6 +19,7 @@ import (
 //	SpaceShare     Str(account) Str(share) Str(snap)                          -> share record
 //	SpaceFile      Str(account) Str(share) Str(snap) Str(parent) Str(name)    -> node record (the root: "", "")
 //	SpaceFileIndex Str(account) Str(share) Str(snap) Str("r") Uint(id) Uint(offset) -> range segment
+//	SpaceFileIndex Str(account) Str(share) Str(snap) Str("l") Uint(id)        -> link record (a hard-linked file's state)
 //	SpaceFileIndex Str(account) Str(share) Str("")   Str("p") Str(key)        -> file permission
 //	SpaceShareExpiry Uint(purge) Str(account) Str(tombstone)                  -> nil (a deleted share's purge)
 //

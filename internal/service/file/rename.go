@@ -122,8 +122,12 @@ func (s *Service) renameIn(tx store.Tx, t *target, req renameRequest, dir bool, 
 	}
 	sameEntry := t.Path.key() == req.source.key()
 	if !sameEntry {
-		if err := s.clearDestination(tx, t, req, now); err != nil {
+		sameFile, err := s.clearDestination(tx, t, req, n, now)
+		if err != nil {
 			return nil, err
+		}
+		if sameFile {
+			n.Links-- // the destination is one of the file's names already; the source name goes
 		}
 	}
 	if err := tx.Delete(nodeKeyOf(t.Account, t.Share, "", req.source)); err != nil {
@@ -149,38 +153,41 @@ func (s *Service) renameIn(tx store.Tx, t *target, req renameRequest, dir bool, 
 	return n, saveNode(tx, t.Account, t.Share, "", t.Path, n)
 }
 
-// clearDestination makes room at the rename destination: an existing entry
-// is 409 ResourceAlreadyExists unless replace-if-exists is set, and only a
-// file can be replaced, subject to its lease, its read-only attribute and
-// its open handles.
-func (s *Service) clearDestination(tx store.Tx, t *target, req renameRequest, now time.Time) error {
+// clearDestination makes room at the rename destination for n: an
+// existing entry is 409 ResourceAlreadyExists unless replace-if-exists is
+// set, and only a file can be replaced, subject to its lease, its
+// read-only attribute and its open handles. A destination that is another
+// name of n (a hard link) is left for the caller, which drops the source
+// name (sameFile): rename(2) would keep both, but the client asked for the
+// source name to go.
+func (s *Service) clearDestination(tx store.Tx, t *target, req renameRequest, n *node, now time.Time) (sameFile bool, err error) {
 	old, found, err := loadNode(tx, t.Account, t.Share, "", t.Path)
 	if err != nil || !found {
-		return err
+		return false, err
 	}
 	if err := forgetDeadOpens(tx, t.live, old); err != nil {
-		return err
+		return false, err
 	}
 	switch {
 	case !req.replace:
-		return azerr.New(azerr.ResourceAlreadyExists)
+		return false, azerr.New(azerr.ResourceAlreadyExists)
 	case old.Dir:
-		return azerr.Newf(azerr.ResourceAlreadyExists, "The destination is a directory and cannot be replaced.")
+		return false, azerr.Newf(azerr.ResourceAlreadyExists, "The destination is a directory and cannot be replaced.")
+	case !n.Dir && old.ID == n.ID:
+		return true, nil
 	case old.DeletePending:
-		return azerr.New(azerr.DeletePending)
+		return false, azerr.New(azerr.DeletePending)
 	case old.SMB.Attrs&attrReadOnly != 0 && !req.ignoreReadOnly:
-		return azerr.New(azerr.ReadOnlyAttribute)
+		return false, azerr.New(azerr.ReadOnlyAttribute)
 	}
 	if err := old.Lease.CheckWrite(req.destinationLease, now, lease.File); err != nil {
-		return err
+		return false, err
 	}
 	if err := smbstate.Check(smbstate.ReplaceTarget, old.Opens); err != nil {
-		return err
+		return false, err
 	}
-	if err := dropRanges(tx, t.Account, t.Share, "", old.ID, now); err != nil {
-		return err
-	}
-	return adjustUsage(tx, t, -old.Size)
+	_, err = unlinkName(tx, t, nodeKeyOf(t.Account, t.Share, "", t.Path), old, now)
+	return false, err
 }
 
 // moveSubtree rekeys everything below directory from (folded path) to

@@ -9,9 +9,8 @@ import (
 )
 
 // table is the File service's operations: method, level, restype, comp and
-// distinguishing header. NFS-only operations (hard and symbolic links) are
-// not routed: Lazuli's shares are SMB shares, where the service refuses
-// them too. Each row says who may call it: the letters of Azure's "Create an
+// distinguishing header. The NFS-only operations (hard and symbolic links)
+// refuse SMB shares themselves, as the service does. Each row says who may call it: the letters of Azure's "Create an
 // account SAS" and "Create a service SAS" pages. A share or file SAS reaches
 // directories and files only, never the share's own properties.
 func (s *Service) table() route.Table {
@@ -94,6 +93,6 @@ func (s *Service) table() route.Table {
 		{Op: "ForceCloseHandles", Method: PUT, Level: levelFile, Comp: "forceclosehandles", Access: auth.OnObject("w").NoServiceSAS(), Handle: s.forceCloseHandles},
 		{Op: "CreateSymbolicLink", Method: PUT, Level: levelFile, Restype: "symboliclink", Access: auth.OnObject("cw"), Handle: s.createSymbolicLink},
 		{Op: "GetSymbolicLink", Method: GET, Level: levelFile, Restype: "symboliclink", Access: auth.OnObject("r"), Handle: s.getSymbolicLink},
-		{Op: "CreateHardLink", Method: PUT, Level: levelFile, Restype: "hardlink", Access: auth.OnObject("cw"), Handle: nfsLinksNotImplemented("Create Hard Link")},
+		{Op: "CreateHardLink", Method: PUT, Level: levelFile, Restype: "hardlink", Access: auth.OnObject("cw"), Handle: s.createHardLink},
 	}
 }

@@ -105,9 +105,9 @@ func snapshotsOf(tx store.Tx, account, share string) (map[string]*shareRecord, e
 	return out, err
 }
 
-// copyShareContent copies the live share's directories, files and ranges
-// under snap. Leases, open handles and pending deletes stay behind: a
-// snapshot has none.
+// copyShareContent copies the live share's directories, files, ranges and
+// link records (the state of files with hard links) under snap. Leases,
+// open handles and pending deletes stay behind: a snapshot has none.
 func copyShareContent(tx store.Tx, account, share, snap string) error {
 	type rec struct{ suffix, value []byte }
 	collect := func(space store.Space, keep func(suffix []byte) bool) ([]rec, []byte, error) {
@@ -126,15 +126,29 @@ func copyShareContent(tx store.Tx, account, share, snap string) error {
 	if err != nil {
 		return err
 	}
-	for _, n := range nodes {
-		nd, err := decodeNode(n.value)
-		if err != nil {
-			return err
+	withoutLiveState := func(to []byte, recs []rec) error {
+		for _, n := range recs {
+			nd, err := decodeNode(n.value)
+			if err != nil {
+				return err
+			}
+			nd.Lease, nd.Opens, nd.DeletePending = lease.Lease{}, nil, false
+			if err := tx.Put(append(bytes.Clone(to), n.suffix...), nd.encode()); err != nil {
+				return err
+			}
 		}
-		nd.Lease, nd.Opens, nd.DeletePending = lease.Lease{}, nil, false
-		if err := tx.Put(append(bytes.Clone(to), n.suffix...), nd.encode()); err != nil {
-			return err
-		}
+		return nil
+	}
+	if err := withoutLiveState(to, nodes); err != nil {
+		return err
+	}
+	linksMarker := store.NewKey(0).Str(kindLinks)[1:]
+	links, to, err := collect(store.SpaceFileIndex, func(suffix []byte) bool { return bytes.HasPrefix(suffix, linksMarker) })
+	if err != nil {
+		return err
+	}
+	if err := withoutLiveState(to, links); err != nil {
+		return err
 	}
 	rangesMarker := store.NewKey(0).Str(kindRanges)[1:]
 	segs, to, err := collect(store.SpaceFileIndex, func(suffix []byte) bool { return bytes.HasPrefix(suffix, rangesMarker) })

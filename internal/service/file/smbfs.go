@@ -313,12 +313,8 @@ func (fs *SMBFS) remove(tx store.Tx, t *target, n *node, now time.Time) error {
 			return err // a directory that filled meanwhile stays
 		}
 	} else {
-		if err := dropRanges(tx, t.Account, t.Share, "", n.ID, now); err != nil {
-			return err
-		}
-		if err := adjustUsage(tx, t, -n.Size); err != nil {
-			return err
-		}
+		_, err := unlinkName(tx, t, nodeKeyOf(t.Account, t.Share, "", t.Path), n, now)
+		return err
 	}
 	return tx.Delete(nodeKeyOf(t.Account, t.Share, "", t.Path))
 }
@@ -370,26 +366,36 @@ func (fs *SMBFS) List(ctx context.Context, account, share, path string) ([]Entry
 			return err
 		}
 		prefix := childrenPrefix(account, share, "", fp.key())
+		var nodes []*node
 		var decodeErr error
 		err = tx.Scan(prefix, store.PrefixEnd(prefix), store.ScanOptions{}, func(k, v []byte) bool {
 			if _, name, err := nodeKeyParts(k); err != nil || name == "" {
 				return err == nil
 			}
 			n, err := decodeNode(v)
-			if err == nil {
-				err = forgetOpensOf(n, alive)
-			}
 			if err != nil {
 				decodeErr = err
 				return false
 			}
-			out = append(out, entryOf(n))
+			nodes = append(nodes, n)
 			return true
 		})
+		if err == nil {
+			err = decodeErr
+		}
+		if err == nil {
+			err = resolveLinks(tx, account, share, "", nodes)
+		}
 		if err != nil {
 			return err
 		}
-		return decodeErr
+		for _, n := range nodes {
+			if err := forgetOpensOf(n, alive); err != nil {
+				return err
+			}
+			out = append(out, entryOf(n))
+		}
+		return nil
 	})
 	return out, err
 }
@@ -627,10 +633,16 @@ func findByID(tx store.Tx, account, share string, id uint64) (*node, string, err
 		found, path, scanErr = n, strings.TrimPrefix(parent+"/"+name, "/"), err
 		return false
 	})
+	if err == nil {
+		err = scanErr
+	}
+	if err == nil && found != nil {
+		err = resolveLink(tx, account, share, "", found)
+	}
 	if err != nil {
 		return nil, "", err
 	}
-	return found, path, scanErr
+	return found, path, nil
 }
 
 // SecurityDescriptor returns the stored permission of the entry at path

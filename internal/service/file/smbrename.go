@@ -45,8 +45,12 @@ func (fs *SMBFS) Rename(ctx context.Context, account, share, from, to string, re
 		}
 		same := src.key() == dst.key()
 		if !same {
-			if err := fs.clearTarget(tx, &target{Account: account, Share: share, Path: dst}, replace, now); err != nil {
+			sameFile, err := fs.clearTarget(tx, &target{Account: account, Share: share, Path: dst}, replace, n, now)
+			if err != nil {
 				return err
+			}
+			if sameFile {
+				n.Links-- // dst is one of the file's names already; the source name goes
 			}
 		}
 		if err := tx.Delete(nodeKeyOf(account, share, "", src)); err != nil {
@@ -64,27 +68,30 @@ func (fs *SMBFS) Rename(ctx context.Context, account, share, from, to string, re
 	})
 }
 
-func (fs *SMBFS) clearTarget(tx store.Tx, t *target, replace bool, now time.Time) error {
+// clearTarget makes room at the rename destination for n, as
+// clearDestination does for REST: sameFile when the destination is
+// another name of n.
+func (fs *SMBFS) clearTarget(tx store.Tx, t *target, replace bool, n *node, now time.Time) (sameFile bool, err error) {
 	old, found, err := loadNode(tx, t.Account, t.Share, "", t.Path)
 	if err == nil && found {
 		err = forgetDeadOpens(tx, fs.live, old)
 	}
 	switch {
 	case err != nil || !found:
-		return err
+		return false, err
 	case !replace:
-		return ErrExists
+		return false, ErrExists
 	case old.Dir:
-		return ErrExists
+		return false, ErrExists
+	case !n.Dir && old.ID == n.ID:
+		return true, nil
 	case len(old.Opens) > 0 || old.DeletePending:
-		return ErrSharing
+		return false, ErrSharing
 	case old.SMB.Attrs&attrReadOnly != 0:
-		return ErrReadOnly
+		return false, ErrReadOnly
 	}
-	if err := dropRanges(tx, t.Account, t.Share, "", old.ID, now); err != nil {
-		return err
-	}
-	return adjustUsage(tx, t, -old.Size)
+	_, err = unlinkName(tx, t, nodeKeyOf(t.Account, t.Share, "", t.Path), old, now)
+	return false, err
 }
 
 // renameAllowed applies the sharing rules of an SMB rename, as Windows
@@ -121,6 +128,7 @@ func (fs *SMBFS) noOpensBelow(tx store.Tx, account, share string, dir filePath) 
 	}
 	for _, prefix := range [][]byte{childrenPrefix(account, share, "", dir.key()), descendantsPrefix(account, share, "", dir.key())} {
 		open := false
+		var linked []*node // name records, whose opens are in their link records
 		var decodeErr error
 		err := tx.Scan(prefix, store.PrefixEnd(prefix), store.ScanOptions{}, func(_, v []byte) bool {
 			n, err := decodeNode(v)
@@ -131,15 +139,28 @@ func (fs *SMBFS) noOpensBelow(tx store.Tx, account, share string, dir filePath) 
 				decodeErr = err
 				return false
 			}
+			if n.linkName {
+				linked = append(linked, n)
+			}
 			open = len(n.Opens) > 0
 			return !open
 		})
-		switch {
-		case err != nil:
+		if err == nil {
+			err = decodeErr
+		}
+		if err == nil && !open {
+			err = resolveLinks(tx, account, share, "", linked)
+		}
+		if err != nil {
 			return err
-		case decodeErr != nil:
-			return decodeErr
-		case open:
+		}
+		for _, n := range linked {
+			if err := forgetOpensOf(n, alive); err != nil {
+				return err
+			}
+			open = open || len(n.Opens) > 0
+		}
+		if open {
 			return ErrOpenBelow
 		}
 	}
