@@ -45,7 +45,6 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/base/clock"
 	"github.com/lazuli-storage/lazuli/internal/check/testhost"
 	"github.com/lazuli-storage/lazuli/internal/frame/fault"
-	"github.com/lazuli-storage/lazuli/internal/run/admin"
 	"github.com/lazuli-storage/lazuli/internal/run/app"
 	"github.com/lazuli-storage/lazuli/internal/run/config"
 )
@@ -273,7 +272,7 @@ func (s *Server) ClearFaults() { s.app.Faults.Clear() }
 // setting of account ("" for every account), for test isolation.
 func (s *Server) Reset(t testing.TB, account string) {
 	t.Helper()
-	if _, err := admin.Reset(context.Background(), s.app.Store, account, s.Now()); err != nil {
+	if _, err := s.app.Reset(context.Background(), account); err != nil {
 		t.Fatalf("lazulitest: reset: %v", err)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/to"
 	"github.com/Azure/azure-sdk-for-go/sdk/data/aztables"
+	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob"
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/bloberror"
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/lease"
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azqueue"
@@ -103,5 +104,11 @@ func TestClientsClockResetRestart(t *testing.T) {
 	page, err := pager.NextPage(ctx)
 	if err != nil || len(page.Tables) != 0 {
 		t.Fatalf("tables after reset: %v %v", page.Tables, err)
+	}
+	// The account is as new: its $logs system container is back.
+	containers, err := srv.BlobClient(t).NewListContainersPager(&azblob.ListContainersOptions{
+		Include: azblob.ListContainersInclude{System: true}}).NextPage(ctx)
+	if err != nil || len(containers.ContainerItems) != 1 || *containers.ContainerItems[0].Name != "$logs" {
+		t.Fatalf("system containers after reset: %v", err)
 	}
 }

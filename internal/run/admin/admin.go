@@ -38,6 +38,9 @@ type Options struct {
 	// "Authorization: Bearer <token>".
 	Token  string
 	Logger *slog.Logger
+	// Fresh, when set, gives a reset account what every new account has
+	// (its $logs container); nil adds nothing.
+	Fresh func(ctx context.Context, account string) error
 }
 
 // Handler is the admin API.
@@ -246,7 +249,7 @@ func (h *Handler) reset(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	n, err := Reset(r.Context(), h.opts.Store, account, h.opts.Clock.Now())
+	n, err := ResetFresh(r.Context(), h.opts.Store, h.opts.Accounts, account, h.opts.Clock.Now(), h.opts.Fresh)
 	if err != nil {
 		h.opts.Logger.Error("admin: reset", "account", account, "err", err)
 		status := http.StatusInternalServerError

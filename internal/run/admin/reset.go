@@ -7,6 +7,7 @@ import (
 
 	"github.com/lazuli-storage/lazuli/internal/engine/extent"
 	"github.com/lazuli-storage/lazuli/internal/engine/store"
+	"github.com/lazuli-storage/lazuli/internal/rule/auth"
 	"github.com/lazuli-storage/lazuli/internal/rule/svcprops"
 )
 
@@ -131,4 +132,26 @@ func markMentions(ids map[string]bool, b []byte) {
 			ids[string(window)] = true
 		}
 	}
+}
+
+// ResetFresh is Reset followed by fresh for each reset account (every
+// account of accounts when account is ""), which gives it back what a new
+// account has, so that a reset leaves an account as new, not emptier. A
+// nil fresh adds nothing.
+func ResetFresh(ctx context.Context, st store.Store, accounts *auth.Accounts, account string, now time.Time,
+	fresh func(ctx context.Context, account string) error) (int, error) {
+	n, err := Reset(ctx, st, account, now)
+	if err != nil || fresh == nil {
+		return n, err
+	}
+	names := []string{account}
+	if account == "" {
+		names = accounts.Names()
+	}
+	for _, name := range names {
+		if err := fresh(ctx, name); err != nil {
+			return n, err
+		}
+	}
+	return n, nil
 }

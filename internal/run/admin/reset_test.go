@@ -48,9 +48,20 @@ func fill(t *testing.T, cs string) {
 // containers lists the containers of the account behind cs.
 func containers(t *testing.T, cs string) []string {
 	t.Helper()
+	return listContainers(t, cs, nil)
+}
+
+// systemContainers lists the account's system containers too.
+func systemContainers(t *testing.T, cs string) []string {
+	t.Helper()
+	return listContainers(t, cs, &azblob.ListContainersOptions{Include: azblob.ListContainersInclude{System: true}})
+}
+
+func listContainers(t *testing.T, cs string, opts *azblob.ListContainersOptions) []string {
+	t.Helper()
 	bc, _ := azblob.NewClientFromConnectionString(cs, nil)
 	var names []string
-	pager := bc.NewListContainersPager(nil)
+	pager := bc.NewListContainersPager(opts)
 	for pager.More() {
 		page, err := pager.NextPage(context.Background())
 		if err != nil {
@@ -106,6 +117,10 @@ func TestReset(t *testing.T) {
 	if got := containers(t, dev); len(got) != 0 {
 		t.Fatalf("containers left after the reset: %v", got)
 	}
+	// Reset leaves the account as new, with its $logs system container.
+	if got := systemContainers(t, dev); len(got) != 1 || got[0] != "$logs" {
+		t.Fatalf("system containers after the reset: %v", got)
+	}
 	if got := containers(t, other); len(got) != 1 {
 		t.Fatalf("the other account lost its containers: %v", got)
 	}
@@ -118,6 +133,9 @@ func TestReset(t *testing.T) {
 	call(t, in, "POST", "/reset", "", 200, &answer)
 	if len(containers(t, dev))+len(containers(t, other)) != 0 || extentRefs(t, in.App.Store) != 0 {
 		t.Fatal("data left after resetting every account")
+	}
+	if got := systemContainers(t, other); len(got) != 1 || got[0] != "$logs" {
+		t.Fatalf("system containers after resetting every account: %v", got)
 	}
 	call(t, in, "POST", "/reset?account=nobody", "", 404, nil)
 }

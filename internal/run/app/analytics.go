@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/lazuli-storage/lazuli/internal/run/admin"
 	"github.com/lazuli-storage/lazuli/internal/service/blob"
 )
 
@@ -22,9 +23,21 @@ var errNoBlobService = errors.New("the Blob service is not running: Storage Anal
 func (l *logSink) attach(blobs *blob.Service, accounts []string) error {
 	l.blobs = blobs
 	for _, account := range accounts {
-		if err := blobs.EnsureLogs(context.Background(), account); err != nil {
-			return fmt.Errorf("the $logs container of %s: %w", account, err)
+		if err := l.ensure(context.Background(), account); err != nil {
+			return err
 		}
+	}
+	return nil
+}
+
+// ensure gives account its $logs container if it has none (after a reset
+// too); without a Blob service there is none to give.
+func (l *logSink) ensure(ctx context.Context, account string) error {
+	if l.blobs == nil {
+		return nil
+	}
+	if err := l.blobs.EnsureLogs(ctx, account); err != nil {
+		return fmt.Errorf("the $logs container of %s: %w", account, err)
 	}
 	return nil
 }
@@ -48,4 +61,10 @@ func (l *logSink) DeleteLog(ctx context.Context, account, name string) error {
 		return errNoBlobService
 	}
 	return l.blobs.DeleteLog(ctx, account, name)
+}
+
+// Reset deletes account's data (every account's when account is "") as
+// the admin API's reset does, and gives it back its $logs container.
+func (a *App) Reset(ctx context.Context, account string) (int, error) {
+	return admin.ResetFresh(ctx, a.Store, a.Config.Accounts, account, a.Clock.Now(), a.logs.ensure)
 }

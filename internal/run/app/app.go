@@ -80,6 +80,8 @@ type App struct {
 	// Table services and writes them into the accounts' $logs containers
 	// through the Blob service (analytics.go).
 	Analytics *analytics.Logger
+	// logs is where the Analytics logs go: the Blob service, once built.
+	logs *logSink
 }
 
 // Start opens storage, binds every enabled service and serves them.
@@ -95,7 +97,7 @@ func Start(ctx context.Context, cfg *config.Config, opts Options) (*App, error) 
 		return nil, err
 	}
 	a := &App{Config: cfg, Extents: ext, Endpoints: map[string]string{}, done: make(chan struct{}),
-		Clock: opts.Clock, Faults: &fault.Set{}, handlers: map[string]http.Handler{}}
+		Clock: opts.Clock, Faults: &fault.Set{}, handlers: map[string]http.Handler{}, logs: &logSink{}}
 	a.Metrics = newMetrics(a)
 	a.Store = a.Metrics.Store(st)
 	if err := a.listenAdmin(cfg, opts); err != nil {
@@ -149,7 +151,7 @@ func (a *App) listen(cfg *config.Config, opts Options) error {
 	mw := server.Options{Store: a.Store, RequireTLS: tlsConfig != nil, Auth: authn, Clock: opts.Clock, SkipAPIVersionCheck: cfg.SkipAPIVersionCheck,
 		DisableProductStyleURL: cfg.DisableProductStyleURL, AccessLog: opts.AccessLog, Faults: a.Faults,
 		Observer: a.Metrics, BodyTimeout: cfg.BodyTimeout, WriteTimeout: cfg.WriteTimeout, Logger: opts.Logger}
-	logs := &logSink{}
+	logs := a.logs
 	a.Analytics = analytics.New(logs, analytics.DefaultInterval, opts.Logger)
 	mw.Analytics = a.Analytics
 	var listeners []*server.Listener
