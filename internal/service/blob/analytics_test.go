@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/to"
+	"github.com/Azure/azure-sdk-for-go/sdk/data/aztables"
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/container"
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/service"
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azqueue"
@@ -39,6 +40,15 @@ func TestStorageAnalyticsLogging(t *testing.T) {
 	must(q.SetProperties(e.ctx, qprops)).on(t)
 	must(q.NewQueueClient("jobs").Create(e.ctx, nil)).on(t)
 
+	tables, err := aztables.NewServiceClientFromConnectionString(e.in.ConnectionString, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	must(tables.SetProperties(e.ctx, aztables.ServiceProperties{Logging: &aztables.Logging{Version: to.Ptr("1.0"),
+		Read: to.Ptr(false), Write: to.Ptr(true), Delete: to.Ptr(false),
+		RetentionPolicy: &aztables.RetentionPolicy{Enabled: to.Ptr(false)}}}, nil)).on(t)
+	must(tables.CreateTable(e.ctx, "things", nil)).on(t)
+
 	e.in.App.Analytics.Flush(e.ctx)
 
 	// $logs is a system container.
@@ -56,8 +66,8 @@ func TestStorageAnalyticsLogging(t *testing.T) {
 
 	logs := e.svc.NewContainerClient("$logs")
 	items := e.listAll(logs, container.ListBlobsInclude{Metadata: true}, 0)
-	name := regexp.MustCompile(`^(blob|queue)/\d{4}/\d{2}/\d{2}/\d{2}00/000000\.log$`)
-	var blobLog, queueLog string
+	name := regexp.MustCompile(`^(blob|queue|table)/\d{4}/\d{2}/\d{2}/\d{2}00/000000\.log$`)
+	var blobLog, queueLog, tableLog string
 	for _, it := range items {
 		if !name.MatchString(*it.Name) {
 			t.Fatalf("log file name %q", *it.Name)
@@ -72,8 +82,10 @@ func TestStorageAnalyticsLogging(t *testing.T) {
 			if v := it.Metadata["logtype"]; v == nil || *v != "read,write" {
 				t.Fatalf("blob log LogType %v", it.Metadata["logtype"])
 			}
-		} else {
+		} else if strings.HasPrefix(*it.Name, "queue/") {
 			queueLog = text
+		} else {
+			tableLog = text
 		}
 	}
 
@@ -97,12 +109,15 @@ func TestStorageAnalyticsLogging(t *testing.T) {
 	if create := logLine(t, queueLog, "CreateQueue"); create[10] != "queue" || create[4] != "201" {
 		t.Errorf("queue log line %q", strings.Join(create, ";"))
 	}
+	if create := logLine(t, tableLog, "CreateTable"); create[10] != "table" || create[4] != "201" {
+		t.Errorf("table log line %q", strings.Join(create, ";"))
+	}
 
 	// Two days after the hour ended, the blob log files go; the queue's
-	// (no retention) stay.
+	// and the table's (no retention) stay.
 	e.in.App.Analytics.Purge(e.ctx, e.in.Clock.Now().Add(3*24*time.Hour))
 	left := e.listAll(logs, container.ListBlobsInclude{}, 0)
-	if len(left) != 1 || !strings.HasPrefix(*left[0].Name, "queue/") {
+	if len(left) != 2 || !strings.HasPrefix(*left[0].Name, "queue/") || !strings.HasPrefix(*left[1].Name, "table/") {
 		t.Fatalf("after the retention: %d log files", len(left))
 	}
 }
