@@ -10,6 +10,20 @@ import (
 	"time"
 )
 
+// Services are the services with Storage Analytics logging: the File
+// service has none on Azure.
+var Services = []string{"blob", "queue", "table"}
+
+// Logs reports whether service has Storage Analytics logging.
+func Logs(service string) bool {
+	for _, s := range Services {
+		if s == service {
+			return true
+		}
+	}
+	return false
+}
+
 // Category is the kind of request a Logging setting selects.
 type Category uint8
 
@@ -63,18 +77,30 @@ const (
 	maxBatch        = 4 << 20
 )
 
+// Options configure a Logger.
+type Options struct {
+	// Interval is how often batches are written (DefaultInterval when 0).
+	Interval time.Duration
+	Logger   *slog.Logger
+	// Accounts and Retention drive Purge: the log retention in days (0:
+	// keep) of each account's logged service, read afresh at each purge so
+	// that a policy changed or turned off applies at once, logging on or
+	// not. Without Retention nothing is purged.
+	Accounts  []string
+	Retention func(ctx context.Context, account, service string) (days int, err error)
+}
+
 // Logger buffers entries per account, service and hour and writes each
 // buffer as a new log file. The zero Logger is not usable; use New.
 type Logger struct {
-	sink     Sink
-	interval time.Duration
-	log      *slog.Logger
+	sink Sink
+	opts Options
+	log  *slog.Logger
 
-	mu        sync.Mutex
-	batches   map[batchKey]*batch
-	next      map[batchKey]int // the next file number to try
-	retention map[scope]int    // days, from the settings last seen
-	full      chan struct{}
+	mu      sync.Mutex
+	batches map[batchKey]*batch
+	next    map[batchKey]int // the next file number to try
+	full    chan struct{}
 }
 
 type scope struct{ account, service string }
@@ -91,33 +117,31 @@ type batch struct {
 	last       time.Time
 }
 
-// New returns a Logger writing to sink every interval (DefaultInterval
-// when 0).
-func New(sink Sink, interval time.Duration, log *slog.Logger) *Logger {
-	if interval <= 0 {
-		interval = DefaultInterval
+// New returns a Logger writing to sink.
+func New(sink Sink, opts Options) *Logger {
+	if opts.Interval <= 0 {
+		opts.Interval = DefaultInterval
 	}
+	log := opts.Logger
 	if log == nil {
 		log = slog.Default()
 	}
-	return &Logger{sink: sink, interval: interval, log: log, batches: map[batchKey]*batch{},
-		next: map[batchKey]int{}, retention: map[scope]int{}, full: make(chan struct{}, 1)}
+	return &Logger{sink: sink, opts: opts, log: log, batches: map[batchKey]*batch{},
+		next: map[batchKey]int{}, full: make(chan struct{}, 1)}
 }
 
-// Record adds e, of category c, to its hour's batch. retentionDays is the
-// service's log retention (0: keep).
-func (l *Logger) Record(e Entry, c Category, retentionDays int) {
-	s := scope{e.Owner, e.Service}
-	k := batchKey{s, e.Start.UTC().Truncate(time.Hour)}
+// Record adds e, of category c, to its hour's batch.
+func (l *Logger) Record(e Entry, c Category) {
+	line := e.Line() // formatted before the lock: requests record concurrently
+	k := batchKey{scope{e.Owner, e.Service}, e.Start.UTC().Truncate(time.Hour)}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.retention[s] = retentionDays
 	b := l.batches[k]
 	if b == nil {
 		b = &batch{first: e.Start}
 		l.batches[k] = b
 	}
-	b.lines.WriteString(e.Line())
+	b.lines.WriteString(line)
 	b.lines.WriteByte('\n')
 	b.categories |= c
 	b.first, b.last = earlier(b.first, e.Start), later(b.last, e.Start)
@@ -146,7 +170,7 @@ func later(a, b time.Time) time.Time {
 // Run writes batches every interval, and once more when ctx ends, and
 // applies the retention settings hourly.
 func (l *Logger) Run(ctx context.Context) {
-	tick := time.NewTicker(l.interval)
+	tick := time.NewTicker(l.opts.Interval)
 	defer tick.Stop()
 	var lastPurge time.Time
 	for {
@@ -174,6 +198,7 @@ func (l *Logger) Flush(ctx context.Context) {
 	l.mu.Lock()
 	batches := l.batches
 	l.batches = map[batchKey]*batch{}
+	l.forgetOldNumbers()
 	l.mu.Unlock()
 	keys := make([]batchKey, 0, len(batches))
 	for k := range batches {
@@ -184,6 +209,19 @@ func (l *Logger) Flush(ctx context.Context) {
 		if err := l.write(ctx, k, batches[k]); err != nil {
 			l.log.Warn("storage analytics: a log batch was not written", "account", k.account,
 				"service", k.service, "error", err)
+		}
+	}
+}
+
+// forgetOldNumbers drops the file numbers of hours more than a day old,
+// which receive no more entries: the map would otherwise grow an entry an
+// hour forever. A number forgotten too soon costs only a retry, since
+// files are created only where none exists.
+func (l *Logger) forgetOldNumbers() {
+	cutoff := time.Now().Add(-24 * time.Hour)
+	for k := range l.next {
+		if k.hour.Before(cutoff) {
+			delete(l.next, k)
 		}
 	}
 }
@@ -223,21 +261,23 @@ func hourPrefix(service string, hour time.Time) string {
 	return service + "/" + hour.UTC().Format("2006/01/02/1504") + "/"
 }
 
-// Purge deletes, for each account and service seen with a retention
-// policy, the log files of hours that ended more than its days ago.
+// Purge deletes, for each account and service whose retention policy is
+// on now, the log files of hours that ended more than its days ago.
 func (l *Logger) Purge(ctx context.Context, now time.Time) {
-	l.mu.Lock()
-	scopes := make(map[scope]int, len(l.retention))
-	for s, days := range l.retention {
-		if days > 0 {
-			scopes[s] = days
-		}
+	if l.opts.Retention == nil {
+		return
 	}
-	l.mu.Unlock()
-	for s, days := range scopes {
-		if err := l.purge(ctx, s, now.AddDate(0, 0, -days)); err != nil {
-			l.log.Warn("storage analytics: old logs were not deleted", "account", s.account,
-				"service", s.service, "error", err)
+	for _, account := range l.opts.Accounts {
+		for _, service := range Services {
+			s := scope{account, service}
+			days, err := l.opts.Retention(ctx, account, service)
+			if err == nil && days > 0 {
+				err = l.purge(ctx, s, now.AddDate(0, 0, -days))
+			}
+			if err != nil {
+				l.log.Warn("storage analytics: old logs were not deleted", "account", account,
+					"service", service, "error", err)
+			}
 		}
 	}
 }

@@ -68,17 +68,24 @@ func (m *memSink) names() []string {
 func TestLoggerFlushAndPurge(t *testing.T) {
 	sink := newMemSink()
 	sink.files["a/blob/2026/11/25/0100/000000.log"] = "another node's" // taken
-	l := New(sink, time.Hour, nil)
+	// Account a keeps its blob logs a day; b keeps everything.
+	retention := func(_ context.Context, account, service string) (int, error) {
+		if account == "a" && service == "blob" {
+			return 1, nil
+		}
+		return 0, nil
+	}
+	l := New(sink, Options{Interval: time.Hour, Accounts: []string{"a", "b"}, Retention: retention})
 	at := time.Date(2026, 11, 25, 1, 30, 0, 0, time.UTC)
 	entry := func(account, service, op string, d time.Duration) Entry {
 		return Entry{Start: at.Add(d), Owner: account, Service: service, Operation: op, ContentLength: -1}
 	}
-	l.Record(entry("a", "blob", "PutBlob", 0), Write, 1)
-	l.Record(entry("a", "blob", "GetBlob", time.Minute), Read, 1)
-	l.Record(entry("a", "blob", "GetBlob", time.Hour), Read, 1) // the next hour
-	l.Record(entry("b", "queue", "PutMessage", 0), Write, 0)
+	l.Record(entry("a", "blob", "PutBlob", 0), Write)
+	l.Record(entry("a", "blob", "GetBlob", time.Minute), Read)
+	l.Record(entry("a", "blob", "GetBlob", time.Hour), Read) // the next hour
+	l.Record(entry("b", "queue", "PutMessage", 0), Write)
 	l.Flush(context.Background())
-	l.Record(entry("a", "blob", "ListBlobs", 2*time.Minute), Read, 1)
+	l.Record(entry("a", "blob", "ListBlobs", 2*time.Minute), Read)
 	l.Flush(context.Background())
 	l.Flush(context.Background()) // nothing buffered: no file
 
@@ -109,13 +116,13 @@ func TestLoggerFlushAndPurge(t *testing.T) {
 // Records from many goroutines all land, once each.
 func TestLoggerConcurrentRecords(t *testing.T) {
 	sink := newMemSink()
-	l := New(sink, time.Hour, nil)
+	l := New(sink, Options{Interval: time.Hour})
 	at := time.Date(2026, 11, 25, 1, 0, 0, 0, time.UTC)
 	var wg sync.WaitGroup
 	for g := range 8 {
 		wg.Go(func() {
 			for i := range 100 {
-				l.Record(Entry{Start: at, Owner: "a", Service: "blob", Operation: fmt.Sprintf("op-%d-%d", g, i)}, Read, 0)
+				l.Record(Entry{Start: at, Owner: "a", Service: "blob", Operation: fmt.Sprintf("op-%d-%d", g, i)}, Read)
 				if i%25 == 0 {
 					l.Flush(context.Background())
 				}
@@ -137,5 +144,26 @@ func TestLoggerConcurrentRecords(t *testing.T) {
 		if n != 1 {
 			t.Fatalf("%s logged %d times", op, n)
 		}
+	}
+}
+
+// Purge reads the retention each time: a policy turned off stops deleting
+// at once, and one turned on applies to files written before, whether
+// logging is on or not.
+func TestPurgeReadsRetentionAfresh(t *testing.T) {
+	sink := newMemSink()
+	sink.files["a/table/2026/11/20/0300/000000.log"] = "old"
+	days := 0
+	l := New(sink, Options{Accounts: []string{"a"},
+		Retention: func(context.Context, string, string) (int, error) { return days, nil }})
+	now := time.Date(2026, 11, 25, 0, 0, 0, 0, time.UTC)
+	l.Purge(context.Background(), now)
+	if len(sink.names()) != 1 {
+		t.Fatal("a file purged with retention off")
+	}
+	days = 2
+	l.Purge(context.Background(), now)
+	if len(sink.names()) != 0 {
+		t.Fatal("an old file kept with retention on")
 	}
 }

@@ -1,7 +1,6 @@
 package server
 
 import (
-	"context"
 	"net/http"
 	"strings"
 	"time"
@@ -14,25 +13,14 @@ import (
 // Storage Analytics logging of the Blob, Queue and Table services: after
 // each answered request, the account's Logging setting for the service
 // decides whether it becomes a log entry (package analytics). The File
-// service has no such logging on Azure.
-
-type internalKey struct{}
-
-// Internal marks ctx as a request the server makes of itself (writing a
-// log file): Azure does not log Storage Analytics' own requests.
-func Internal(ctx context.Context) context.Context {
-	return context.WithValue(ctx, internalKey{}, true)
-}
-
-func isInternal(ctx context.Context) bool {
-	v, _ := ctx.Value(internalKey{}).(bool)
-	return v
-}
+// service has no such logging on Azure. The log files' own writes do not
+// pass through this chain (the Blob service serves them to itself), so,
+// as on Azure, Storage Analytics does not log its own requests.
 
 func (c *chain) recordAnalytics(r *http.Request, w *statusWriter, info *request.Info, in int64) {
 	svc := c.svc.Name()
-	if c.opts.Analytics == nil || svc == auth.File || info.Account == "" || info.Op == "" ||
-		r.Method == http.MethodOptions || isInternal(r.Context()) {
+	if c.opts.Analytics == nil || !analytics.Logs(string(svc)) || info.Account == "" || info.Op == "" ||
+		r.Method == http.MethodOptions {
 		return
 	}
 	status := w.status
@@ -52,10 +40,6 @@ func (c *chain) recordAnalytics(r *http.Request, w *statusWriter, info *request.
 	if !loggingSelects(props.Logging.Read, props.Logging.Write, props.Logging.Delete, category) {
 		return
 	}
-	retention := 0
-	if rp := props.Logging.RetentionPolicy; rp.Enabled && rp.Days != nil {
-		retention = *rp.Days
-	}
 	took := time.Since(w.began)
 	h := w.Header()
 	lastModified, _ := http.ParseTime(h.Get("Last-Modified"))
@@ -69,7 +53,7 @@ func (c *chain) recordAnalytics(r *http.Request, w *statusWriter, info *request.
 		RequestMD5: firstOf(r.Header, "Content-Md5", "X-Ms-Content-Md5"), ServerMD5: h.Get("Content-Md5"),
 		ETag: h.Get("Etag"), LastModified: lastModified, Conditions: conditionsUsed(r.Header),
 		UserAgent: r.UserAgent(), Referrer: r.Referer(), ClientRequestID: r.Header.Get("X-Ms-Client-Request-Id"),
-	}, category, retention)
+	}, category)
 }
 
 func loggingSelects(read, write, del bool, c analytics.Category) bool {

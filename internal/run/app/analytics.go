@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/lazuli-storage/lazuli/internal/engine/store"
+	"github.com/lazuli-storage/lazuli/internal/rule/svcprops"
 	"github.com/lazuli-storage/lazuli/internal/run/admin"
 	"github.com/lazuli-storage/lazuli/internal/service/blob"
 )
@@ -67,4 +69,19 @@ func (l *logSink) DeleteLog(ctx context.Context, account, name string) error {
 // the admin API's reset does, and gives it back its $logs container.
 func (a *App) Reset(ctx context.Context, account string) (int, error) {
 	return admin.ResetFresh(ctx, a.Store, a.Config.Accounts, account, a.Clock.Now(), a.logs.ensure)
+}
+
+// logRetention reads an account's log retention, in days (0: keep), from
+// its service properties, as they are now.
+func logRetention(st store.Store) func(ctx context.Context, account, service string) (int, error) {
+	return func(ctx context.Context, account, service string) (int, error) {
+		props, err := svcprops.Get(ctx, st, account, service)
+		if err != nil || props.Logging == nil {
+			return 0, err
+		}
+		if rp := props.Logging.RetentionPolicy; rp.Enabled && rp.Days != nil {
+			return *rp.Days, nil
+		}
+		return 0, nil
+	}
 }

@@ -152,7 +152,8 @@ func (a *App) listen(cfg *config.Config, opts Options) error {
 		DisableProductStyleURL: cfg.DisableProductStyleURL, AccessLog: opts.AccessLog, Faults: a.Faults,
 		Observer: a.Metrics, BodyTimeout: cfg.BodyTimeout, WriteTimeout: cfg.WriteTimeout, Logger: opts.Logger}
 	logs := a.logs
-	a.Analytics = analytics.New(logs, analytics.DefaultInterval, opts.Logger)
+	a.Analytics = analytics.New(logs, analytics.Options{Logger: opts.Logger, Accounts: cfg.Accounts.Names(),
+		Retention: logRetention(a.Store)})
 	mw.Analytics = a.Analytics
 	var listeners []*server.Listener
 	for _, s := range services {

@@ -101,7 +101,7 @@ func (s *Service) DeleteLog(ctx context.Context, account, name string) error {
 // answered.
 func (s *Service) serveInternal(ctx context.Context, account, method, path string, q url.Values, h http.Header, body []byte) ([]byte, error) {
 	u := &url.URL{Path: "/" + account + path, RawQuery: q.Encode()}
-	r, err := http.NewRequestWithContext(server.Internal(ctx), method, u.String(), bytes.NewReader(body))
+	r, err := http.NewRequestWithContext(ctx, method, u.String(), bytes.NewReader(body))
 	if err != nil {
 		return nil, err
 	}
