@@ -21,6 +21,10 @@ type Info struct {
 	Start    time.Time
 	// PathStyle is true when the account came from the path, not the host.
 	PathStyle bool
+	// Secondary is true when the request named the account's secondary
+	// endpoint ("<account>-secondary"), which Lazuli serves from the same
+	// data as the primary.
+	Secondary bool
 	// Op is the operation the route table matched (its Rule.Op), for logs,
 	// metrics and fault rules; "" until the request is routed.
 	Op string

@@ -49,6 +49,10 @@ type Rule struct {
 	When []Cond
 	// AnyRestype accepts the rule whatever ?restype= says.
 	AnyRestype bool
+	// SecondaryOnly marks an operation the service offers only on the
+	// account's secondary endpoint (Get Service Stats): on the primary it
+	// is 400 InvalidQueryParameterValue, as Azure answers.
+	SecondaryOnly bool
 	// Access is who may call the operation: the SAS permissions, resource
 	// type, public access and key-only rules it needs. Every row declares
 	// one; a row without is refused (500) and fails the route tests.
@@ -133,7 +137,24 @@ func (t Table) Match(r *http.Request, level Level) (*Rule, error) {
 	if err := request.Route(r.Context(), rule.Op, rule.Access); err != nil {
 		return nil, err
 	}
+	if rule.SecondaryOnly {
+		onSecondary := *rule
+		onSecondary.Handle = secondaryOnly(rule.Comp, rule.Handle)
+		return &onSecondary, nil
+	}
 	return rule, nil
+}
+
+// secondaryOnly wraps the handler of an operation served only on the
+// secondary endpoint. The check runs with the handler, after the caller
+// was authorized, so that an unauthorized caller learns nothing more.
+func secondaryOnly(comp string, handle Handler) Handler {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		if info := request.From(r.Context()); info == nil || !info.Secondary {
+			return azerr.InvalidQuery("comp", comp, "")
+		}
+		return handle(w, r)
+	}
 }
 
 // Lookup finds the rule for a request of method at level with query q and

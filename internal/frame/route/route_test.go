@@ -5,6 +5,7 @@ import (
 	"net/http/httptest"
 	"testing"
 
+	"github.com/lazuli-storage/lazuli/internal/frame/request"
 	"github.com/lazuli-storage/lazuli/internal/rule/azerr"
 )
 
@@ -97,6 +98,30 @@ func TestMatchValues(t *testing.T) {
 		rule, err := table.Match(r, Object)
 		if err != nil || rule.Op != c.want {
 			t.Errorf("%s %s %v: got %v %v, want %s", c.method, c.target, c.header, rule, err, c.want)
+		}
+	}
+}
+
+// TestSecondaryOnly: an operation offered only on the secondary endpoint
+// runs there and is 400 InvalidQueryParameterValue on the primary.
+func TestSecondaryOnly(t *testing.T) {
+	ran := false
+	table := Table{{Op: "GetServiceStats", Method: "GET", Level: Service, Restype: "service", Comp: "stats",
+		SecondaryOnly: true, Handle: func(http.ResponseWriter, *http.Request) error { ran = true; return nil }}}
+	for _, secondary := range []bool{false, true} {
+		ran = false
+		r := httptest.NewRequest("GET", "/?restype=service&comp=stats", nil)
+		r = r.WithContext(request.With(r.Context(), &request.Info{Secondary: secondary}))
+		rule, err := table.Match(r, Service)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = rule.Handle(httptest.NewRecorder(), r)
+		if secondary && (err != nil || !ran) {
+			t.Errorf("on the secondary: %v, ran %v", err, ran)
+		}
+		if !secondary && (!azerr.Is(err, azerr.InvalidQueryParameterValue) || ran) {
+			t.Errorf("on the primary: %v, ran %v", err, ran)
 		}
 	}
 }

@@ -279,13 +279,13 @@ func (c *chain) checkVersion(r *http.Request, info *request.Info) error {
 // (account.blob.localhost) or else from the first path segment.
 func (c *chain) resolveAccount(r *http.Request, info *request.Info) error {
 	path := r.URL.Path
-	if acct, ok := c.hostAccount(r.Host); ok {
-		info.Account, info.Path = acct, path
+	if acct, secondary, ok := c.hostAccount(r.Host); ok {
+		info.Account, info.Path, info.Secondary = acct, path, secondary
 		return nil
 	}
 	trimmed := strings.TrimPrefix(path, "/")
 	acct, rest, _ := strings.Cut(trimmed, "/")
-	acct = strings.TrimSuffix(acct, "-secondary")
+	acct, info.Secondary = cutSecondary(acct)
 	if acct == "" {
 		return azerr.New(azerr.InvalidUri)
 	}
@@ -301,23 +301,32 @@ func (c *chain) resolveAccount(r *http.Request, info *request.Info) error {
 	return nil
 }
 
-func (c *chain) hostAccount(host string) (string, bool) {
+// hostAccount takes the account, and whether its secondary endpoint was
+// named, from a production-style host name.
+func (c *chain) hostAccount(host string) (account string, secondary, ok bool) {
 	if c.opts.DisableProductStyleURL {
-		return "", false
+		return "", false, false
 	}
 	if h, _, err := net.SplitHostPort(host); err == nil {
 		host = h
 	}
 	if net.ParseIP(host) != nil {
-		return "", false
+		return "", false, false
 	}
-	label, rest, ok := strings.Cut(host, ".")
-	if !ok || rest == "" {
-		return "", false
+	label, rest, found := strings.Cut(host, ".")
+	if !found || rest == "" {
+		return "", false, false
 	}
-	label = strings.TrimSuffix(label, "-secondary")
+	label, secondary = cutSecondary(label)
 	_, known := c.opts.Auth.Accounts.Lookup(label)
-	return label, known
+	return label, secondary, known
+}
+
+// cutSecondary strips the "-secondary" suffix that names an account's
+// read-only geo-replica endpoint.
+func cutSecondary(name string) (account string, secondary bool) {
+	account, secondary = strings.CutSuffix(name, "-secondary")
+	return account, secondary
 }
 
 func (c *chain) preflight(w http.ResponseWriter, r *http.Request, info *request.Info) error {

@@ -50,19 +50,21 @@ func TestAccountAndPath(t *testing.T) {
 	cases := []struct {
 		host, target     string
 		account, path    string
+		secondary        bool
 		wantStatus       int
 		wantErrorCodeHdr string
 	}{
-		{"127.0.0.1:10000", "/devstoreaccount1/c/b%2Fx", "devstoreaccount1", "/c/b/x", 200, ""},
-		{"127.0.0.1:10000", "/devstoreaccount1", "devstoreaccount1", "", 200, ""},
-		{"127.0.0.1:10000", "/devstoreaccount1-secondary/c", "devstoreaccount1", "/c", 200, ""},
-		{"devstoreaccount1.blob.localhost:10000", "/c/b", "devstoreaccount1", "/c/b", 200, ""},
-		{"devstoreaccount1.blob.core.windows.net", "/c/b", "devstoreaccount1", "/c/b", 200, ""},
+		{"127.0.0.1:10000", "/devstoreaccount1/c/b%2Fx", "devstoreaccount1", "/c/b/x", false, 200, ""},
+		{"127.0.0.1:10000", "/devstoreaccount1", "devstoreaccount1", "", false, 200, ""},
+		{"127.0.0.1:10000", "/devstoreaccount1-secondary/c", "devstoreaccount1", "/c", true, 200, ""},
+		{"devstoreaccount1.blob.localhost:10000", "/c/b", "devstoreaccount1", "/c/b", false, 200, ""},
+		{"devstoreaccount1.blob.core.windows.net", "/c/b", "devstoreaccount1", "/c/b", false, 200, ""},
+		{"devstoreaccount1-secondary.blob.core.windows.net", "/c/b", "devstoreaccount1", "/c/b", true, 200, ""},
 		// An account this server does not hold is answered as Azurite
 		// answers it (its authenticators: 400 InvalidOperation, "Invalid
 		// storage account."); Azure itself has no such request.
-		{"127.0.0.1:10000", "/nosuchaccount/c", "", "", 400, azerr.InvalidOperation},
-		{"127.0.0.1:10000", "/", "", "", 400, azerr.InvalidUri},
+		{"127.0.0.1:10000", "/nosuchaccount/c", "", "", false, 400, azerr.InvalidOperation},
+		{"127.0.0.1:10000", "/", "", "", false, 400, azerr.InvalidUri},
 	}
 	for _, c := range cases {
 		svc := &echoService{}
@@ -75,8 +77,8 @@ func TestAccountAndPath(t *testing.T) {
 			t.Errorf("%s%s: status %d code %q", c.host, c.target, w.Code, w.Header().Get(azerr.ErrorCodeHeader))
 			continue
 		}
-		if c.wantStatus == 200 && (svc.got.Account != c.account || svc.got.Path != c.path) {
-			t.Errorf("%s%s: account %q path %q", c.host, c.target, svc.got.Account, svc.got.Path)
+		if c.wantStatus == 200 && (svc.got.Account != c.account || svc.got.Path != c.path || svc.got.Secondary != c.secondary) {
+			t.Errorf("%s%s: account %q path %q secondary %v", c.host, c.target, svc.got.Account, svc.got.Path, svc.got.Secondary)
 		}
 		for _, hdr := range []string{"x-ms-request-id", "Date", "Server"} {
 			if w.Header().Get(hdr) == "" {

@@ -44,7 +44,7 @@ func (s *Service) table() route.Table {
 		{Op: "ListContainers", Method: GET, Level: svc, Comp: "list", Access: auth.OnService("l"), Handle: s.listContainers},
 		{Op: "GetBlobServiceProperties", Method: GET, Level: svc, Restype: "service", Comp: "properties", Access: auth.OnService("r"), Handle: s.getServiceProperties},
 		{Op: "SetBlobServiceProperties", Method: PUT, Level: svc, Restype: "service", Comp: "properties", Access: auth.OnService("w"), Handle: s.setServiceProperties},
-		{Op: "GetBlobServiceStats", Method: GET, Level: svc, Restype: "service", Comp: "stats", Access: auth.OnService("r"), Handle: s.getServiceStats},
+		{Op: "GetBlobServiceStats", Method: GET, Level: svc, Restype: "service", Comp: "stats", SecondaryOnly: true, Access: auth.OnService("r"), Handle: s.getServiceStats},
 		{Op: "GetUserDelegationKey", Method: PST, Level: svc, Restype: "service", Comp: "userdelegationkey", Access: auth.OAuthOnly(), Handle: s.getUserDelegationKey},
 		// Find (f) is an object permission ("Create an account SAS"), even
 		// for the account-wide search.

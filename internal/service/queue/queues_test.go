@@ -231,10 +231,24 @@ func TestServicePropertiesAndStats(t *testing.T) {
 	if resp.StatusCode != http.StatusOK || resp.Header.Get("Access-Control-Allow-Origin") != "http://example.com" {
 		t.Fatalf("preflight: %d %v", resp.StatusCode, resp.Header)
 	}
-	stats, err := e.svc.GetStatistics(e.ctx, nil)
+	// Stats are served only on the secondary endpoint; the primary answers
+	// 400 InvalidQueryParameterValue (Get Queue Service Stats reference:
+	// "the -secondary suffix is required").
+	_, err = e.svc.GetStatistics(e.ctx, nil)
+	wantError(t, err, http.StatusBadRequest, "InvalidQueryParameterValue")
+	cred, err := azqueue.NewSharedKeyCredential(lazulitest.Account, lazulitest.Key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	secondaryURL := strings.Replace(e.in.QueueURL, lazulitest.Account, lazulitest.Account+"-secondary", 1)
+	secondary, err := azqueue.NewServiceClientWithSharedKeyCredential(secondaryURL, cred, e.clientOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	stats, err := secondary.GetStatistics(e.ctx, nil)
 	if err != nil || stats.GeoReplication == nil || *stats.GeoReplication.Status != azqueue.GeoReplicationStatusLive ||
 		stats.GeoReplication.LastSyncTime == nil {
-		t.Fatalf("stats: %+v %v", stats, err)
+		t.Fatalf("stats on the secondary: %+v %v", stats, err)
 	}
 }
 

@@ -20,7 +20,7 @@ func (s *Service) table() route.Table {
 		{Op: "ListQueues", Method: get, Level: route.Service, Comp: "list", Access: auth.OnService("l").NoServiceSAS(), Handle: op(s.listQueues)},
 		{Op: "GetQueueServiceProperties", Method: get, Level: route.Service, Restype: "service", Comp: "properties", Access: auth.OnService("r").NoServiceSAS(), Handle: op(s.getProperties)},
 		{Op: "SetQueueServiceProperties", Method: put, Level: route.Service, Restype: "service", Comp: "properties", Access: auth.OnService("w").NoServiceSAS(), Handle: op(s.setProperties)},
-		{Op: "GetQueueServiceStats", Method: get, Level: route.Service, Restype: "service", Comp: "stats", Access: auth.OnService("r").NoServiceSAS(), Handle: op(s.getStats)},
+		{Op: "GetQueueServiceStats", Method: get, Level: route.Service, Restype: "service", Comp: "stats", SecondaryOnly: true, Access: auth.OnService("r").NoServiceSAS(), Handle: op(s.getStats)},
 		{Op: "GetUserDelegationKey", Method: post, Level: route.Service, Restype: "service", Comp: "userdelegationkey", Access: auth.OAuthOnly(), Handle: op(s.getUserDelegationKey)},
 
 		// A queue.

@@ -14,7 +14,7 @@ func (s *Service) routeTable() route.Table {
 	return route.Table{
 		{Op: "GetTableServiceProperties", Method: "GET", Level: levelService, Restype: "service", Comp: "properties", Access: auth.OnService("r").NoServiceSAS(), Handle: s.getProperties},
 		{Op: "SetTableServiceProperties", Method: "PUT", Level: levelService, Restype: "service", Comp: "properties", Access: auth.OnService("w").NoServiceSAS(), Handle: s.setProperties},
-		{Op: "GetTableServiceStats", Method: "GET", Level: levelService, Restype: "service", Comp: "stats", Access: auth.OnService("r").NoServiceSAS(), Handle: s.getStats},
+		{Op: "GetTableServiceStats", Method: "GET", Level: levelService, Restype: "service", Comp: "stats", SecondaryOnly: true, Access: auth.OnService("r").NoServiceSAS(), Handle: s.getStats},
 
 		{Op: "CreateTable", Method: "POST", Level: levelTables, Access: auth.OnContainer("cw").NoServiceSAS(), Handle: s.createTable},
 		{Op: "QueryTables", Method: "GET", Level: levelTables, Access: auth.OnContainer("l").NoServiceSAS(), Handle: s.queryTables},
