@@ -248,17 +248,17 @@ func (req copyRequest) applySMB(tx store.Tx, t *target, n *node, src sourceRef, 
 	}
 	if req.permFromSource && srcNode != nil && srcNode.SMB.PermKey != "" {
 		// The source's permission lives in the source's share.
-		value, format, found, err := loadPermission(tx, src.account, src.file.Share, srcNode.SMB.PermKey)
+		d, found, err := loadDescriptor(tx, src.account, src.file.Share, srcNode.SMB.PermKey)
 		if err != nil {
 			return err
 		}
 		if found {
-			n.SMB.PermKey, err = storePermission(tx, t.Account, t.Share, value, format)
+			n.SMB.PermKey, err = storeDescriptor(tx, t.Account, t.Share, d)
 			return err
 		}
 	}
 	var err error
-	n.SMB.PermKey, err = req.smb.perm.resolve(tx, t.Account, t.Share, "", parent.SMB.PermKey, true)
+	n.SMB.PermKey, err = req.smb.perm.onCreate(tx, t.Account, t.Share, parent.SMB.PermKey, false)
 	return err
 }
 

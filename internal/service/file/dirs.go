@@ -160,7 +160,7 @@ func (req smbRequest) create(tx store.Tx, t *target, n, parent *node, now time.T
 	}
 	req.apply(&n.SMB, n.Dir, true, now)
 	var err error
-	n.SMB.PermKey, err = req.perm.resolve(tx, t.Account, t.Share, "", parent.SMB.PermKey, true)
+	n.SMB.PermKey, err = req.perm.onCreate(tx, t.Account, t.Share, parent.SMB.PermKey, n.Dir)
 	return err
 }
 
@@ -176,7 +176,7 @@ func (req smbRequest) set(tx store.Tx, t *target, n *node, now time.Time) error 
 		return err
 	}
 	req.apply(&n.SMB, n.Dir, false, now)
-	n.SMB.PermKey, err = req.perm.resolve(tx, t.Account, t.Share, n.SMB.PermKey, parentKey, false)
+	n.SMB.PermKey, err = req.perm.onSet(tx, t.Account, t.Share, n.SMB.PermKey, parentKey)
 	return err
 }
 

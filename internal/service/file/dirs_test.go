@@ -82,22 +82,27 @@ func TestDirectorySMBProperties(t *testing.T) {
 	if !attrs.Hidden || !attrs.Directory {
 		t.Errorf("attributes %s", *resp.FileAttributes)
 	}
+	// Created with a permission, the directory gets it with the parent's
+	// inheritable ACEs added (automatic inheritance), under a key of its
+	// own: Azure answers Create File with a Create Permission key by
+	// another key (the recorded TestFileCreateWithPermissionKey).
 	perm, err := sh.GetPermission(ctx, *resp.FilePermissionKey, nil)
 	must(t, err)
-	if *perm.Permission != testSDDL {
+	const inherited = "O:S-1-5-21-1-2-3-500G:S-1-5-21-1-2-3-513D:AI(A;;FA;;;SY)(A;;0x1200a9;;;BU)" +
+		"(A;OICIID;FA;;;SY)(A;OICIID;FA;;;BA)(A;OICIID;0x1301bf;;;AU)(A;OICIID;0x1200a9;;;BU)S:NO_ACCESS_CONTROL"
+	if *perm.Permission != inherited {
 		t.Errorf("permission %q", *perm.Permission)
 	}
-	// The same permission gets the same key.
 	made, err := sh.CreatePermission(ctx, testSDDL, nil)
 	must(t, err)
-	if *made.FilePermissionKey != *resp.FilePermissionKey {
-		t.Errorf("keys differ: %s %s", *made.FilePermissionKey, *resp.FilePermissionKey)
+	if *made.FilePermissionKey == *resp.FilePermissionKey {
+		t.Errorf("Create Permission and Create Directory share key %s", *made.FilePermissionKey)
 	}
 	// Set Directory Properties preserves what it is not given.
 	set, err := d.SetProperties(ctx, &directory.SetPropertiesOptions{
 		FileSMBProperties: &file.SMBProperties{Attributes: &file.NTFSFileAttributes{ReadOnly: true}}})
 	must(t, err)
-	if !set.FileCreationTime.Equal(created) || !set.FileLastWriteTime.Equal(written) || *set.FilePermissionKey != *made.FilePermissionKey {
+	if !set.FileCreationTime.Equal(created) || !set.FileLastWriteTime.Equal(written) || *set.FilePermissionKey != *resp.FilePermissionKey {
 		t.Errorf("set lost properties: %v %v %s", set.FileCreationTime, set.FileLastWriteTime, *set.FilePermissionKey)
 	}
 	if *set.ETag == *resp.ETag {
@@ -110,11 +115,19 @@ func TestDirectorySMBProperties(t *testing.T) {
 	if !attrs.ReadOnly || !attrs.Directory || attrs.Hidden {
 		t.Errorf("attributes after set %s", *props.FileAttributes)
 	}
-	// A child inherits its parent's permission.
+	// A child created without a permission takes its parent's.
 	child, err := d.NewSubdirectoryClient("c").Create(ctx, nil)
 	must(t, err)
-	if *child.FilePermissionKey != *made.FilePermissionKey {
-		t.Errorf("child key %s, parent %s", *child.FilePermissionKey, *made.FilePermissionKey)
+	if *child.FilePermissionKey != *resp.FilePermissionKey {
+		t.Errorf("child key %s, parent %s", *child.FilePermissionKey, *resp.FilePermissionKey)
+	}
+	// Set Directory Properties stores the permission as given: the key
+	// Create Permission gives, not the one Create Directory gave (the
+	// recorded TestDirSetPropertiesFilePermissionFormat gets two keys).
+	set, err = d.SetProperties(ctx, &directory.SetPropertiesOptions{FilePermissions: &file.Permissions{Permission: to.Ptr(testSDDL)}})
+	must(t, err)
+	if *set.FilePermissionKey != *made.FilePermissionKey {
+		t.Errorf("Set Directory Properties key %s, Create Permission %s", *set.FilePermissionKey, *made.FilePermissionKey)
 	}
 	_, err = d.SetProperties(ctx, &directory.SetPropertiesOptions{FilePermissions: &file.Permissions{Permission: to.Ptr("not sddl")}})
 	wantCode(t, err, http.StatusBadRequest, "FileInvalidPermission")
@@ -306,19 +319,24 @@ func TestBinaryPermission(t *testing.T) {
 	sh := newShare(t, svc, "binperm")
 	// A self-relative security descriptor with no owner, group or ACLs.
 	sd := base64.StdEncoding.EncodeToString([]byte{1, 0, 0x04, 0x80, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0})
-	resp, err := sh.NewDirectoryClient("d").Create(ctx, &directory.CreateOptions{
-		FilePermissions: &file.Permissions{Permission: to.Ptr(sd)}, FilePermissionFormat: to.Ptr(share.FilePermissionFormatBinary)})
+	_, err := sh.NewDirectoryClient("d").Create(ctx, nil)
 	must(t, err)
+	resp, err := sh.NewDirectoryClient("d").SetProperties(ctx, &directory.SetPropertiesOptions{
+		FilePermissions: &file.Permissions{Permission: to.Ptr(sd)}, FilePermissionFormat: to.Ptr(directory.FilePermissionFormatBinary)})
+	must(t, err)
+	// Kept as the service keeps descriptors, with a NULL SACL when none
+	// was given (control 0x8014: self-relative, SACL and DACL present).
+	kept := base64.StdEncoding.EncodeToString([]byte{1, 0, 0x14, 0x80, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0})
 	got, err := sh.GetPermission(ctx, *resp.FilePermissionKey, &share.GetPermissionOptions{FilePermissionFormat: to.Ptr(share.FilePermissionFormatBinary)})
 	must(t, err)
-	if *got.Permission != sd {
+	if *got.Permission != kept {
 		t.Fatalf("binary permission round trip: %q", *got.Permission)
 	}
 	// Read in the other format, it is converted: a DACL present with no
 	// list is a NULL DACL.
 	asSDDL, err := sh.GetPermission(ctx, *resp.FilePermissionKey, nil)
 	must(t, err)
-	if *asSDDL.Permission != "D:NO_ACCESS_CONTROL" {
+	if *asSDDL.Permission != "D:NO_ACCESS_CONTROLS:NO_ACCESS_CONTROL" {
 		t.Fatalf("as SDDL: %q", *asSDDL.Permission)
 	}
 	// And the other way: an SDDL permission read as binary is the
@@ -327,7 +345,7 @@ func TestBinaryPermission(t *testing.T) {
 	must(t, err)
 	asBinary, err := sh.GetPermission(ctx, *created.FilePermissionKey, &share.GetPermissionOptions{FilePermissionFormat: to.Ptr(share.FilePermissionFormatBinary)})
 	must(t, err)
-	wantHex := "01000480140000002400000000000000300000000102000000000005200000002002000001010000000000051200000002002000010000000000180" +
+	wantHex := "01001480140000002400000000000000300000000102000000000005200000002002000001010000000000051200000002002000010000000000180" +
 		"0ff011f0001020000000000052000000020020000"
 	if raw, _ := base64.StdEncoding.DecodeString(*asBinary.Permission); hex.EncodeToString(raw) != wantHex {
 		t.Fatalf("as binary: %x", raw)
@@ -335,4 +353,20 @@ func TestBinaryPermission(t *testing.T) {
 	_, err = sh.NewDirectoryClient("e").Create(ctx, &directory.CreateOptions{
 		FilePermissions: &file.Permissions{Permission: to.Ptr("AAAA")}, FilePermissionFormat: to.Ptr(share.FilePermissionFormatBinary)})
 	wantCode(t, err, http.StatusBadRequest, "FileInvalidPermission")
+	// The key is the descriptor's, however it was spelled or encoded: the
+	// service answers the SDDL it returned with the key it gave
+	// (azure-storage-file-share's test_create_permission_for_share).
+	for _, same := range []string{"O:S-1-5-32-544G:S-1-5-18D:(A;;0x1f01ff;;;BA)", "O:BAG:SYD:(A;;FA;;;BA)S:NO_ACCESS_CONTROL"} {
+		again, err := sh.CreatePermission(ctx, same, nil)
+		must(t, err)
+		if *again.FilePermissionKey != *created.FilePermissionKey {
+			t.Errorf("%s: key %s, want %s", same, *again.FilePermissionKey, *created.FilePermissionKey)
+		}
+	}
+	fromBinary, err := sh.NewDirectoryClient("d").SetProperties(ctx, &directory.SetPropertiesOptions{
+		FilePermissions: &file.Permissions{Permission: asBinary.Permission}, FilePermissionFormat: to.Ptr(directory.FilePermissionFormatBinary)})
+	must(t, err)
+	if *fromBinary.FilePermissionKey != *created.FilePermissionKey {
+		t.Errorf("binary: key %s, want %s", *fromBinary.FilePermissionKey, *created.FilePermissionKey)
+	}
 }

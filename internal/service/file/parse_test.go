@@ -131,10 +131,6 @@ func TestValidSDDL(t *testing.T) {
 			t.Errorf("accepted %q", s)
 		}
 	}
-	if permissionKeyOf(defaultPermission, formatSDDL) != permissionKeyOf(strings.Clone(defaultPermission), formatSDDL) ||
-		permissionKeyOf(defaultPermission, formatSDDL) == permissionKeyOf(defaultPermission, formatBinary) {
-		t.Error("permission keys are not a function of permission and format")
-	}
 }
 
 func TestByteRange(t *testing.T) {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/lazuli-storage/lazuli/internal/engine/store"
 	"github.com/lazuli-storage/lazuli/internal/rule/azerr"
+	"github.com/lazuli-storage/lazuli/internal/rule/sddl"
 )
 
 // permissionBody is the JSON of Create Permission and Get Permission.
@@ -72,14 +73,14 @@ func (s *Service) getPermission(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	var value, format string
+	var d *sddl.Descriptor
 	err = s.store.View(r.Context(), func(tx store.Tx) error {
 		if _, err := shareFor(tx, t); err != nil {
 			return err
 		}
 		var found bool
 		var err error
-		value, format, found, err = loadPermission(tx, t.Account, t.Share, key)
+		d, found, err = loadDescriptor(tx, t.Account, t.Share, key)
 		if err == nil && !found {
 			err = azerr.New(azerr.FileInvalidPermissionKey)
 		}
@@ -88,11 +89,7 @@ func (s *Service) getPermission(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	// Stored permissions were validated in their own format, so converting
-	// one cannot fail.
-	if value, err = convertPermission(value, format, want); err != nil {
-		return err
-	}
+	value := renderPermission(d, want)
 	out, _ := json.Marshal(permissionBody{Permission: value, Format: wireFormat(want)})
 	h := w.Header()
 	h.Set("Content-Type", "application/json")

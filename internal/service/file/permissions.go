@@ -85,27 +85,46 @@ func parsePermFormat(raw string) (string, error) {
 	return "", azerr.InvalidHeader("x-ms-file-permission-format", raw)
 }
 
-// resolve returns the permission key a node gets: the parent's when
-// inheriting (the default on create), the current one when preserving
-// (the default on set), or the key of a given or new permission.
-func (req permRequest) resolve(tx store.Tx, account, share, current, parentKey string, creating bool) (string, error) {
-	mode := req.mode
-	if mode == 0 {
-		mode = 'p'
-		if creating {
-			mode = 'i'
-		}
-	}
-	switch mode {
-	case 'i':
+// onCreate returns the permission key a new file or directory gets: its
+// parent's when inheriting (the default), or, for a permission given by
+// value or key, that descriptor with the parent's inheritable ACEs added,
+// as a Windows file system creates an object with automatic inheritance.
+// So the new entry's key is not the given one: the recorded
+// TestFileCreateWithPermissionKey creates a file with a key from Create
+// Permission and gets another back, and TestDirSetPropertiesFilePermissionFormat
+// gets one key from Create Directory and another from Set Directory
+// Properties for the same SDDL.
+func (req permRequest) onCreate(tx store.Tx, account, share, parentKey string, dir bool) (string, error) {
+	switch req.mode {
+	case 0, 'i':
 		return parentKey, nil
 	case 'p':
+		return "", nil
+	}
+	explicit, err := req.descriptor(tx, account, share)
+	if err != nil {
+		return "", err
+	}
+	var parent *sddl.Descriptor
+	if parentKey != "" {
+		if parent, _, err = loadDescriptor(tx, account, share, parentKey); err != nil {
+			return "", err
+		}
+	}
+	return storeDescriptor(tx, account, share, sddl.Inherit(explicit, parent, dir))
+}
+
+// onSet returns the permission key an existing entry gets from Set
+// Properties or Rename: its current one when preserving (the default),
+// its parent's when inheriting, or the given permission as it is.
+func (req permRequest) onSet(tx store.Tx, account, share, current, parentKey string) (string, error) {
+	switch req.mode {
+	case 0, 'p':
 		return current, nil
+	case 'i':
+		return parentKey, nil
 	case 'k':
-		if _, err := tx.Get(permKey(account, share, req.key)); err != nil {
-			if errors.Is(err, store.ErrNotFound) {
-				return "", azerr.New(azerr.FileInvalidPermissionKey)
-			}
+		if _, err := req.descriptor(tx, account, share); err != nil {
 			return "", err
 		}
 		return req.key, nil
@@ -113,14 +132,26 @@ func (req permRequest) resolve(tx store.Tx, account, share, current, parentKey s
 	return storePermission(tx, account, share, req.value, req.format)
 }
 
+// descriptor is the security descriptor a request gives by value or key.
+func (req permRequest) descriptor(tx store.Tx, account, share string) (*sddl.Descriptor, error) {
+	if req.mode == 'v' {
+		return descriptorOf(req.value, req.format)
+	}
+	d, found, err := loadDescriptor(tx, account, share, req.key)
+	if err == nil && !found {
+		err = azerr.New(azerr.FileInvalidPermissionKey)
+	}
+	return d, err
+}
+
 func permKey(account, share, key string) []byte {
 	return store.NewKey(store.SpaceFileIndex).Str(account).Str(share).Str("").Str("p").Str(key)
 }
 
-// permissionKeyOf derives the key of a permission: two decimal numbers
-// joined by '*', the shape of the service's keys.
-func permissionKeyOf(value, format string) string {
-	sum := sha256.Sum256([]byte(format + "\x00" + value))
+// permissionKeyOf derives the key of a stored descriptor from its bytes:
+// two decimal numbers joined by '*', the shape of the service's keys.
+func permissionKeyOf(stored []byte) string {
+	sum := sha256.Sum256(stored)
 	a := binary.BigEndian.Uint64(sum[:8])
 	b := binary.BigEndian.Uint64(sum[8:16])
 	return strconv.FormatUint(a, 10) + "*" + strconv.FormatUint(b, 10)
@@ -128,7 +159,26 @@ func permissionKeyOf(value, format string) string {
 
 // storePermission stores a validated permission and returns its key.
 func storePermission(tx store.Tx, account, share, value, format string) (string, error) {
-	key := permissionKeyOf(value, format)
+	d, err := descriptorOf(value, format)
+	if err != nil {
+		return "", err
+	}
+	return storeDescriptor(tx, account, share, d)
+}
+
+// storeDescriptor stores d as the service keeps a descriptor and returns
+// its key. A descriptor without a SACL is kept with a NULL one: Get
+// Permission on Azure answers "...S:NO_ACCESS_CONTROL" for a permission
+// created without an S: part (the recorded TestSharePutAndGetPermission).
+// The key comes from the self-relative bytes, so the same descriptor gets
+// the same key however its SDDL was spelled or whichever format it came in.
+func storeDescriptor(tx store.Tx, account, share string, d *sddl.Descriptor) (string, error) {
+	kept := *d
+	if !kept.SACL.Present {
+		kept.SACL = sddl.ACL{Present: true, Null: true}
+	}
+	stored := kept.Binary()
+	key := permissionKeyOf(stored)
 	k := permKey(account, share, key)
 	if _, err := tx.Get(k); err == nil {
 		return key, nil
@@ -137,27 +187,32 @@ func storePermission(tx store.Tx, account, share, value, format string) (string,
 	}
 	e := record.Encoder{}
 	e.Byte(recordFormat)
-	e.Str(format)
-	e.Str(value)
+	e.Str(formatBinary)
+	e.Str(base64.StdEncoding.EncodeToString(stored))
 	return key, tx.Put(k, e.Bytes())
 }
 
-// loadPermission reads a stored permission; found is false when the key is
-// unknown.
-func loadPermission(tx store.Tx, account, share, key string) (value, format string, found bool, err error) {
+// loadDescriptor reads a stored permission; found is false when the key
+// is unknown. Permissions stored before descriptors were kept in binary
+// may be SDDL text; both read the same.
+func loadDescriptor(tx store.Tx, account, share, key string) (d *sddl.Descriptor, found bool, err error) {
 	v, err := tx.Get(permKey(account, share, key))
 	if errors.Is(err, store.ErrNotFound) {
-		return "", "", false, nil
+		return nil, false, nil
 	}
 	if err != nil {
-		return "", "", false, err
+		return nil, false, err
 	}
 	if len(v) == 0 || v[0] != recordFormat {
-		return "", "", false, record.ErrMalformed
+		return nil, false, record.ErrMalformed
 	}
-	d := record.NewDecoder(v[1:])
-	format, value = d.Str(), d.Str()
-	return value, format, d.Err() == nil, d.Err()
+	dec := record.NewDecoder(v[1:])
+	format, value := dec.Str(), dec.Str()
+	if err := dec.Err(); err != nil {
+		return nil, false, err
+	}
+	d, err = descriptorOf(value, format)
+	return d, err == nil, err
 }
 
 // validPermission checks a permission's form: a binary one must be a
@@ -165,11 +220,7 @@ func loadPermission(tx store.Tx, account, share, key string) (value, format stri
 func validPermission(value, format string) error {
 	invalid := azerr.New(azerr.FileInvalidPermission)
 	if format == formatBinary {
-		raw, err := base64.StdEncoding.DecodeString(value)
-		if err != nil {
-			return invalid
-		}
-		if _, err := sddl.FromBinary(raw); err != nil {
+		if _, err := descriptorOf(value, format); err != nil {
 			return invalid
 		}
 		return nil
@@ -187,28 +238,25 @@ func validSDDL(s string) bool {
 	return err == nil && d.Owner != nil && d.Group != nil && d.DACL.Present
 }
 
-// convertPermission renders a stored permission in the other format: SDDL
-// to a base64 self-relative security descriptor, or back.
-func convertPermission(value, from, to string) (string, error) {
-	if from == to {
-		return value, nil
-	}
-	var d *sddl.Descriptor
-	var err error
-	if from == formatBinary {
-		raw, decodeErr := base64.StdEncoding.DecodeString(value)
-		if decodeErr != nil {
-			return "", decodeErr
+// descriptorOf parses a permission in its format: a base64 self-relative
+// security descriptor, or SDDL.
+func descriptorOf(value, format string) (*sddl.Descriptor, error) {
+	if format == formatBinary {
+		raw, err := base64.StdEncoding.DecodeString(value)
+		if err != nil {
+			return nil, err
 		}
-		d, err = sddl.FromBinary(raw)
-	} else {
-		d, err = sddl.Parse(value)
+		return sddl.FromBinary(raw)
 	}
-	if err != nil {
-		return "", err
+	return sddl.Parse(value)
+}
+
+// renderPermission writes a descriptor in the format asked for: SDDL in
+// the service's canonical spelling (aliases for well-known SIDs, rights in
+// bit order), or base64 of its self-relative form.
+func renderPermission(d *sddl.Descriptor, format string) string {
+	if format == formatBinary {
+		return base64.StdEncoding.EncodeToString(d.Binary())
 	}
-	if to == formatBinary {
-		return base64.StdEncoding.EncodeToString(d.Binary()), nil
-	}
-	return d.String(), nil
+	return d.String()
 }

@@ -141,7 +141,7 @@ func (s *Service) renameIn(tx store.Tx, t *target, req renameRequest, dir bool, 
 	n.Name, n.ParentID = t.Path.name(), parent.ID
 	n.ETag = etag.Next(now, n.ETag)
 	req.smb.apply(&n.SMB, dir, false, now)
-	if n.SMB.PermKey, err = req.smb.perm.resolve(tx, t.Account, t.Share, n.SMB.PermKey, parent.SMB.PermKey, false); err != nil {
+	if n.SMB.PermKey, err = req.smb.perm.onSet(tx, t.Account, t.Share, n.SMB.PermKey, parent.SMB.PermKey); err != nil {
 		return nil, err
 	}
 	if req.metaSet {

@@ -3,7 +3,6 @@ package file
 import (
 	"bytes"
 	"context"
-	"encoding/base64"
 	"errors"
 	"fmt"
 	"strings"
@@ -653,8 +652,7 @@ func (fs *SMBFS) SecurityDescriptor(ctx context.Context, account, share, path st
 	if err != nil {
 		return nil, err
 	}
-	var value, format string
-	found := false
+	var d *sddl.Descriptor
 	err = fs.store.View(ctx, func(tx store.Tx) error {
 		n, ok, err := loadNode(tx, account, share, "", fp)
 		if err != nil || !ok {
@@ -663,18 +661,11 @@ func (fs *SMBFS) SecurityDescriptor(ctx context.Context, account, share, path st
 			}
 			return err
 		}
-		value, format, found, err = loadPermission(tx, account, share, n.SMB.PermKey)
+		d, _, err = loadDescriptor(tx, account, share, n.SMB.PermKey)
 		return err
 	})
-	if err != nil || !found {
+	if err != nil {
 		return nil, err
 	}
-	if format == formatBinary {
-		raw, err := base64.StdEncoding.DecodeString(value)
-		if err != nil {
-			return nil, err
-		}
-		return sddl.FromBinary(raw)
-	}
-	return sddl.Parse(value)
+	return d, nil
 }
