@@ -124,7 +124,11 @@ func (req permRequest) onSet(tx store.Tx, account, share, current, parentKey str
 	case 'i':
 		return parentKey, nil
 	case 'k':
-		if _, err := req.descriptor(tx, account, share); err != nil {
+		// The key is kept as it is: only its existence matters here.
+		if _, err := tx.Get(permKey(account, share, req.key)); err != nil {
+			if errors.Is(err, store.ErrNotFound) {
+				return "", azerr.New(azerr.FileInvalidPermissionKey)
+			}
 			return "", err
 		}
 		return req.key, nil
