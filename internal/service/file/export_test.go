@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/lazuli-storage/lazuli/internal/base/record"
 	"github.com/lazuli-storage/lazuli/internal/engine/store"
 	"github.com/lazuli-storage/lazuli/internal/service/file/smbstate"
 )
@@ -71,4 +72,16 @@ func FileRecords(st store.Store, account, share string, id uint64) (ranges int, 
 		return err
 	})
 	return ranges, link, err
+}
+
+// StoreLegacyPermission writes a permission record as versions that kept
+// permissions as SDDL text wrote it, under the key they derived.
+func StoreLegacyPermission(st store.Store, account, share, key, sddlText string) error {
+	return st.Update(context.Background(), func(tx store.Tx) error {
+		e := record.Encoder{}
+		e.Byte(recordFormat)
+		e.Str(formatSDDL)
+		e.Str(sddlText)
+		return tx.Put(permKey(account, share, key), e.Bytes())
+	})
 }

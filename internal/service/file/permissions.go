@@ -177,11 +177,7 @@ func storePermission(tx store.Tx, account, share, value, format string) (string,
 // The key comes from the self-relative bytes, so the same descriptor gets
 // the same key however its SDDL was spelled or whichever format it came in.
 func storeDescriptor(tx store.Tx, account, share string, d *sddl.Descriptor) (string, error) {
-	kept := *d
-	if !kept.SACL.Present {
-		kept.SACL = sddl.ACL{Present: true, Null: true}
-	}
-	stored := kept.Binary()
+	stored := asStored(d).Binary()
 	key := permissionKeyOf(stored)
 	k := permKey(account, share, key)
 	if _, err := tx.Get(k); err == nil {
@@ -196,9 +192,19 @@ func storeDescriptor(tx store.Tx, account, share string, d *sddl.Descriptor) (st
 	return key, tx.Put(k, e.Bytes())
 }
 
+// asStored is d as the service keeps it: with a NULL SACL when it has none.
+func asStored(d *sddl.Descriptor) *sddl.Descriptor {
+	kept := *d
+	if !kept.SACL.Present {
+		kept.SACL = sddl.ACL{Present: true, Null: true}
+	}
+	return &kept
+}
+
 // loadDescriptor reads a stored permission; found is false when the key
 // is unknown. Permissions stored before descriptors were kept in binary
-// may be SDDL text; both read the same.
+// may be SDDL text under their old key; they read as a permission stored
+// now does, NULL SACL included.
 func loadDescriptor(tx store.Tx, account, share, key string) (d *sddl.Descriptor, found bool, err error) {
 	v, err := tx.Get(permKey(account, share, key))
 	if errors.Is(err, store.ErrNotFound) {
@@ -215,8 +221,10 @@ func loadDescriptor(tx store.Tx, account, share, key string) (d *sddl.Descriptor
 	if err := dec.Err(); err != nil {
 		return nil, false, err
 	}
-	d, err = descriptorOf(value, format)
-	return d, err == nil, err
+	if d, err = descriptorOf(value, format); err != nil {
+		return nil, false, err
+	}
+	return asStored(d), true, nil
 }
 
 // validPermission checks a permission's form: a binary one must be a
