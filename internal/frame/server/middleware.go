@@ -84,7 +84,7 @@ type Observer interface {
 // ErrorFormat is the error body format of a service.
 func ErrorFormat(svc auth.Service) azerr.Format {
 	if svc == auth.Service("table") {
-		return azerr.JSON
+		return azerr.OData
 	}
 	return azerr.XML
 }

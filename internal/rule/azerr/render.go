@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"runtime/debug"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -21,11 +22,35 @@ import (
 // Format is the body encoding of an error response.
 type Format int
 
-// Formats: XML for Blob, Queue and File; JSON (OData) for Table.
+// Formats: XML for Blob, Queue and File; OData for Table, which answers
+// in JSON or, to a request that accepts XML only, in OData's XML error
+// form (ODataXML). Table's XML operations (service properties and stats,
+// table ACLs) are sent with Accept: application/xml, and Azure answers
+// their errors as <m:error> documents (the Go SDK's recorded
+// TestRetentionTooLong); the JavaScript SDK reads the code of such an
+// error only from that body.
 const (
 	XML Format = iota
 	JSON
+	ODataXML
+	OData
 )
+
+// odataMetadataNS is the namespace of OData's XML error element.
+const odataMetadataNS = "http://schemas.microsoft.com/ado/2007/08/dataservices/metadata"
+
+// negotiate is the format of one response: OData picks JSON or ODataXML
+// from the request's Accept header.
+func (f Format) negotiate(r *http.Request) Format {
+	if f != OData {
+		return f
+	}
+	accept := strings.ToLower(r.Header.Get("Accept"))
+	if strings.Contains(accept, "xml") && !strings.Contains(accept, "json") {
+		return ODataXML
+	}
+	return JSON
+}
 
 // RequestIDHeader is the response header that carries the request id; the
 // middleware sets it before any handler runs and the renderer reads it back.
@@ -112,8 +137,9 @@ func (rd Renderer) Write(w http.ResponseWriter, r *http.Request, err error) {
 		w.WriteHeader(e.Status)
 		return
 	}
-	body := Body(e, h.Get(RequestIDHeader), rd.now(), rd.Format)
-	if rd.Format == JSON {
+	format := rd.Format.negotiate(r)
+	body := Body(e, h.Get(RequestIDHeader), rd.now(), format)
+	if format == JSON {
 		h.Set("Content-Type", "application/json;odata=minimalmetadata;streaming=true;charset=utf-8")
 	} else {
 		h.Set("Content-Type", "application/xml")
@@ -150,6 +176,15 @@ func Body(e *Error, requestID string, now time.Time, format Format) []byte {
 	}
 	// Messages keep their "\nRequestId:" lines literal.
 	x := xmlw.New(xmlw.DeclLower, xmlw.KeepNewlines)
+	if format == ODataXML {
+		x.Open("m:error", "xmlns:m", odataMetadataNS)
+		x.Elem("m:code", e.Code)
+		x.Open("m:message", "xml:lang", "en-US")
+		x.Text(msg)
+		x.Close("m:message")
+		x.Close("m:error")
+		return x.Bytes()
+	}
 	x.Open("Error")
 	x.Elem("Code", e.Code)
 	x.Elem("Message", msg)

@@ -207,3 +207,40 @@ func TestBodyXMLBytes(t *testing.T) {
 		t.Fatalf("body:\n got %q\nwant %q", got, want)
 	}
 }
+
+// TestODataNegotiatesByAccept pins Table's error format: JSON unless the
+// request accepts XML only, then OData's <m:error> document, byte for byte
+// as the recorded TestRetentionTooLong answer of Set Table Service
+// Properties (Accept: application/xml) reads.
+func TestODataNegotiatesByAccept(t *testing.T) {
+	at := time.Date(2024, 2, 26, 20, 27, 34, 861997600, time.UTC)
+	wantXML := `<?xml version="1.0" encoding="utf-8"?><m:error xmlns:m="http://schemas.microsoft.com/ado/2007/08/dataservices/metadata">` +
+		`<m:code>InvalidXmlDocument</m:code><m:message xml:lang="en-US">XML specified is not syntactically valid.` +
+		"\nRequestId:c1fbfacf-e002-0055-22f2-68f169000000\nTime:2024-02-26T20:27:34.8619976Z</m:message></m:error>"
+	for _, c := range []struct {
+		accept, contentType string
+		xml                 bool
+	}{
+		{"application/xml", "application/xml", true},
+		{"application/atom+xml,application/xml", "application/xml", true},
+		{"application/json;odata=minimalmetadata", "application/json;odata=minimalmetadata;streaming=true;charset=utf-8", false},
+		{"application/json, application/xml", "application/json;odata=minimalmetadata;streaming=true;charset=utf-8", false},
+		{"", "application/json;odata=minimalmetadata;streaming=true;charset=utf-8", false},
+	} {
+		w := httptest.NewRecorder()
+		w.Header().Set(RequestIDHeader, "c1fbfacf-e002-0055-22f2-68f169000000")
+		r := httptest.NewRequest("PUT", "/?restype=service&comp=properties", nil)
+		if c.accept != "" {
+			r.Header.Set("Accept", c.accept)
+		}
+		Renderer{Format: OData, Clock: clock.NewFake(at)}.Write(w, r, New(InvalidXmlDocument))
+		if w.Code != 400 || w.Header().Get(ErrorCodeHeader) != InvalidXmlDocument || w.Header().Get("Content-Type") != c.contentType {
+			t.Errorf("Accept %q: status %d code %q type %q", c.accept, w.Code, w.Header().Get(ErrorCodeHeader), w.Header().Get("Content-Type"))
+		}
+		if got := w.Body.String(); c.xml && got != wantXML {
+			t.Errorf("Accept %q: body\n got %q\nwant %q", c.accept, got, wantXML)
+		} else if !c.xml && !strings.HasPrefix(got, `{"odata.error":{"code":"InvalidXmlDocument"`) {
+			t.Errorf("Accept %q: body %s", c.accept, got)
+		}
+	}
+}
