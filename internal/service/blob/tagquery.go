@@ -29,8 +29,12 @@ const (
 // below it, and it keeps recursion shallow.
 const maxTagQueryLen = 4096
 
-// maxTagComparisons bounds the comparisons of an x-ms-if-tags expression.
-const maxTagComparisons = 10
+// maxTagLogicalOps bounds the AND and OR operations of an x-ms-if-tags
+// expression: "A TagsPredicate may include at most ten (10) logical
+// operations" ("Specifying conditional headers for Blob service
+// operations", Tags Predicate Syntax). Each joins two expressions, so an
+// expression has one comparison more than it has logical operations.
+const maxTagLogicalOps = 10
 
 // maxFindTagKeys bounds the distinct tag keys of a Find Blobs by Tags
 // query; @container does not count, and a range on one key is one key
@@ -81,8 +85,8 @@ func parseTagQuery(s string, mode tagQueryMode) (*tagExpr, error) {
 	if mode == findQuery {
 		return e, checkFindQuery(e)
 	}
-	if p.comparisons > maxTagComparisons {
-		return nil, fmt.Errorf("%w: more than %d comparisons", errTagQuery, maxTagComparisons)
+	if p.comparisons-1 > maxTagLogicalOps {
+		return nil, fmt.Errorf("%w: more than %d logical operations", errTagQuery, maxTagLogicalOps)
 	}
 	return e, nil
 }

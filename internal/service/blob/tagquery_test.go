@@ -2,6 +2,7 @@ package blob
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -93,16 +94,17 @@ func TestTagQueryErrors(t *testing.T) {
 			t.Errorf("%q: want a syntax error, got %v", c.expr, err)
 		}
 	}
-	// An x-ms-if-tags expression takes ten comparisons, not eleven.
-	ten := `"k0" = 'v'`
-	for i := 1; i < 10; i++ {
-		ten += ` AND "k` + string(rune('0'+i)) + `" = 'v'`
+	// An x-ms-if-tags expression takes ten logical operations (eleven
+	// comparisons), not eleven.
+	eleven := `"k0" = 'v'`
+	for i := 1; i < 11; i++ {
+		eleven += fmt.Sprintf(` AND "k%d" = 'v'`, i)
 	}
-	if _, err := parseTagQuery(ten, conditionQuery); err != nil {
-		t.Fatalf("ten comparisons: %v", err)
+	if _, err := parseTagQuery(eleven, conditionQuery); err != nil {
+		t.Fatalf("ten logical operations: %v", err)
 	}
-	if _, err := parseTagQuery(ten+` AND "kx" = 'v'`, conditionQuery); err == nil {
-		t.Fatal("eleven comparisons accepted")
+	if _, err := parseTagQuery(eleven+` OR "kx" = 'v'`, conditionQuery); err == nil {
+		t.Fatal("eleven logical operations accepted")
 	}
 }
 
@@ -169,7 +171,7 @@ func FuzzTagQuery(f *testing.F) {
 				continue
 			}
 			e.match(tags, "c")
-			if n := len(e.comparisons()); n == 0 || mode == conditionQuery && n > maxTagComparisons {
+			if n := len(e.comparisons()); n == 0 || mode == conditionQuery && n-1 > maxTagLogicalOps {
 				t.Fatalf("%q: %d comparisons", s, n)
 			}
 			if n := len(e.keys()); mode == findQuery && n > maxFindTagKeys+1 {

@@ -214,13 +214,15 @@ func TestIfTagsConditions(t *testing.T) {
 }
 
 // pinMalformedIfTags pins the answer to an x-ms-if-tags the service cannot
-// evaluate: 400, as "Specifying conditional headers for Blob service
-// operations" answers an invalid predicate; the reference names no error
-// code and no recorded Azure session has one, so Lazuli names the header
-// as it does for every other malformed header (InvalidHeaderValue, as
-// Azurite does too). Malformed covers bad syntax, an operator only Find
-// Blobs by Tags takes, more than ten comparisons, and an expression over
-// 4 KiB; an expression of ten comparisons is evaluated.
+// evaluate: "The storage service will reject any request that contains an
+// invalid expression with error code 400 (Bad Request)" ("Specifying
+// conditional headers for Blob service operations", Tags Predicate
+// Syntax). The reference names no error code and no recorded Azure session
+// has one, so Lazuli names the header as it does for every other malformed
+// header (InvalidHeaderValue, as Azurite does too). Invalid covers bad
+// syntax, an operator only Find Blobs by Tags takes, more than the ten
+// logical operations the same section allows, and an expression over
+// 4 KiB; ten logical operations are evaluated.
 func pinMalformedIfTags(t *testing.T, e *env, path string) {
 	t.Helper()
 	comparisons := func(n int) string {
@@ -239,9 +241,9 @@ func pinMalformedIfTags(t *testing.T, e *env, path string) {
 		{"dangling AND", `"state" = 'draft' AND`, 400},
 		{"unbalanced parenthesis", `("state" = 'draft'`, 400},
 		{"@container", `@container = 'iftags'`, 400},
-		{"eleven comparisons", comparisons(11), 400},
+		{"eleven logical operations", comparisons(12), 400},
 		{"over 4 KiB", `"state" = '` + strings.Repeat("x", 4096) + `'`, 400},
-		{"ten comparisons", comparisons(10), 200},
+		{"ten logical operations", comparisons(11), 200},
 	} {
 		r := e.raw(http.MethodGet, path, http.Header{"x-ms-if-tags": {c.expr}}, nil)
 		code := r.Header.Get("x-ms-error-code")
