@@ -58,8 +58,8 @@ func FuzzSMBHeaders(f *testing.F) {
 			if req.attrs != nil && dir && *req.attrs&attrDirectory == 0 {
 				t.Fatalf("directory attributes without Directory: %v", *req.attrs)
 			}
-			if req.perm.mode == 'v' && !validSDDL(req.perm.value) {
-				t.Fatalf("accepted invalid SDDL %q", req.perm.value)
+			if req.perm.mode == 'v' && !validSDDL(perm) {
+				t.Fatalf("accepted invalid SDDL %q", perm)
 			}
 		}
 	})

@@ -168,3 +168,9 @@ func TestByteRange(t *testing.T) {
 		}
 	}
 }
+
+// validSDDL reports whether a request's SDDL permission would be accepted.
+func validSDDL(s string) bool {
+	_, err := parsePermission(s, formatSDDL)
+	return err == nil
+}

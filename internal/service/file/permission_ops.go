@@ -43,7 +43,8 @@ func (s *Service) createPermission(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return azerr.Newf(azerr.InvalidInput, "Unknown permission format %q.", body.Format)
 	}
-	if err := validPermission(body.Permission, format); err != nil {
+	d, err := parsePermission(body.Permission, format)
+	if err != nil {
 		return err
 	}
 	var key string
@@ -52,7 +53,7 @@ func (s *Service) createPermission(w http.ResponseWriter, r *http.Request) error
 			return err
 		}
 		var err error
-		key, err = storePermission(tx, t.Account, t.Share, body.Permission, format)
+		key, err = storeDescriptor(tx, t.Account, t.Share, d)
 		return err
 	})
 	if err != nil {

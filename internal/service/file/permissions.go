@@ -37,10 +37,9 @@ const defaultPermission = "O:SYG:SYD:(A;OICI;FA;;;SY)(A;OICI;FA;;;BA)(A;OICI;0x1
 
 // permRequest is the permission a create or set asks for.
 type permRequest struct {
-	mode   byte // 0 absent, 'i' inherit, 'p' preserve, 'v' value, 'k' key
-	value  string
-	format string
-	key    string
+	mode byte             // 0 absent, 'i' inherit, 'p' preserve, 'v' value, 'k' key
+	desc *sddl.Descriptor // the value, parsed once when the request is read
+	key  string
 }
 
 func parsePermRequest(h http.Header) (permRequest, error) {
@@ -69,10 +68,11 @@ func parsePermRequest(h http.Header) (permRequest, error) {
 			"x-ms-file-permission is larger than 8 KiB: create the permission with Create Permission and pass its key.").
 			With("HeaderName", "x-ms-file-permission")
 	}
-	if err := validPermission(perm, format); err != nil {
+	d, err := parsePermission(perm, format)
+	if err != nil {
 		return permRequest{}, err
 	}
-	return permRequest{mode: 'v', value: perm, format: format}, nil
+	return permRequest{mode: 'v', desc: d}, nil
 }
 
 func parsePermFormat(raw string) (string, error) {
@@ -133,13 +133,13 @@ func (req permRequest) onSet(tx store.Tx, account, share, current, parentKey str
 		}
 		return req.key, nil
 	}
-	return storePermission(tx, account, share, req.value, req.format)
+	return storeDescriptor(tx, account, share, req.desc)
 }
 
 // descriptor is the security descriptor a request gives by value or key.
 func (req permRequest) descriptor(tx store.Tx, account, share string) (*sddl.Descriptor, error) {
 	if req.mode == 'v' {
-		return descriptorOf(req.value, req.format)
+		return req.desc, nil
 	}
 	d, found, err := loadDescriptor(tx, account, share, req.key)
 	if err == nil && !found {
@@ -227,27 +227,16 @@ func loadDescriptor(tx store.Tx, account, share, key string) (d *sddl.Descriptor
 	return asStored(d), true, nil
 }
 
-// validPermission checks a permission's form: a binary one must be a
-// base64 self-relative security descriptor, an SDDL one well-formed SDDL.
-func validPermission(value, format string) error {
-	invalid := azerr.New(azerr.FileInvalidPermission)
-	if format == formatBinary {
-		if _, err := descriptorOf(value, format); err != nil {
-			return invalid
-		}
-		return nil
+// parsePermission parses a permission a request gives, refusing with
+// FileInvalidPermission one that is neither a base64 self-relative
+// security descriptor (binary) nor SDDL with the parts the service
+// requires: owner, group and DACL.
+func parsePermission(value, format string) (*sddl.Descriptor, error) {
+	d, err := descriptorOf(value, format)
+	if err != nil || format == formatSDDL && (d.Owner == nil || d.Group == nil || !d.DACL.Present) {
+		return nil, azerr.New(azerr.FileInvalidPermission)
 	}
-	if !validSDDL(value) {
-		return invalid
-	}
-	return nil
-}
-
-// validSDDL checks that an SDDL permission parses and has the parts the
-// service requires: owner, group and DACL.
-func validSDDL(s string) bool {
-	d, err := sddl.Parse(s)
-	return err == nil && d.Owner != nil && d.Group != nil && d.DACL.Present
+	return d, nil
 }
 
 // descriptorOf parses a permission in its format: a base64 self-relative
