@@ -27,8 +27,8 @@ type Format int
 // form (ODataXML). Table's XML operations (service properties and stats,
 // table ACLs) are sent with Accept: application/xml, and Azure answers
 // their errors as <m:error> documents (the Go SDK's recorded
-// TestRetentionTooLong); the JavaScript SDK reads the code of such an
-// error only from that body.
+// TestRetentionTooLong). Either way the code is also in x-ms-error-code,
+// where the SDKs read it.
 const (
 	XML Format = iota
 	JSON

@@ -79,7 +79,7 @@ func inheritedACEs(a ACE, d *Descriptor, container bool) []ACE {
 	}
 	if onward {
 		o := a
-		o.Flags = f&^flagInheritOnly | flagInheritOnly | flagInherited
+		o.Flags = f | flagInheritOnly | flagInherited
 		out = append(out, o)
 	}
 	return out

@@ -141,3 +141,21 @@ func TestServicePropertiesAndStats(t *testing.T) {
 		t.Fatalf("stats: %+v", stats)
 	}
 }
+
+// TestXMLOperationErrorsInXML: an error of an XML operation asked for with
+// Accept: application/xml is OData's <m:error> document, as Azure answers
+// Set Table Service Properties (the Go SDK's recorded TestRetentionTooLong);
+// asked for with JSON it stays odata.error.
+func TestXMLOperationErrorsInXML(t *testing.T) {
+	e := start(t, lazulitest.Options{InMemory: true})
+	const path = "/?restype=service&comp=properties"
+	r, body := e.raw(t, http.MethodPut, path, http.Header{"Accept": {"application/xml"}, "Content-Type": {"application/xml"}}, "<notxml")
+	if r.StatusCode != 400 || r.Header.Get("x-ms-error-code") != "InvalidXmlDocument" || r.Header.Get("Content-Type") != "application/xml" ||
+		!strings.HasPrefix(body, `<?xml version="1.0" encoding="utf-8"?><m:error xmlns:m="http://schemas.microsoft.com/ado/2007/08/dataservices/metadata"><m:code>InvalidXmlDocument</m:code>`) {
+		t.Fatalf("XML request: %d %s %q %s", r.StatusCode, r.Header.Get("x-ms-error-code"), r.Header.Get("Content-Type"), body)
+	}
+	r, body = e.raw(t, http.MethodPut, path, http.Header{"Accept": {"application/json;odata=minimalmetadata"}}, "<notxml")
+	if r.StatusCode != 400 || !strings.HasPrefix(body, `{"odata.error":{"code":"InvalidXmlDocument"`) {
+		t.Fatalf("JSON request: %d %s", r.StatusCode, body)
+	}
+}
