@@ -81,6 +81,25 @@ describe("file shares", () => {
 
   // The SDK's rename builds the destination URL as /<share>/<path>, which
   // only a production-style URL (account in the host name) keeps right.
+  // As recorded against Azure (azure-sdk-assets, the Go SDK's
+  // TestSharePutAndGetPermission, TestFileCreateWithPermissionKey and
+  // TestDirSetPropertiesFilePermissionFormat): a permission reads back in
+  // canonical SDDL with a NULL SACL; a create given a key gets a key of its
+  // own (the parent's inheritable ACEs are added); Set Properties stores
+  // the permission as given, so it gets Create Permission's key.
+  test("file permissions: canonical SDDL, keys on create and set", async () => {
+    const sddl = "O:S-1-5-32-548G:S-1-5-21-397955417-626881126-188441444-512D:(A;;RPWPCCDCLCSWRCWDWOGA;;;S-1-0-0)";
+    const { filePermissionKey: key } = await share.createPermission(sddl);
+    assert.equal((await share.getPermission(key)).permission,
+      "O:AOG:S-1-5-21-397955417-626881126-188441444-512D:(A;;CCDCLCSWRPWPRCWDWOGA;;;S-1-0-0)S:NO_ACCESS_CONTROL");
+    const dir = share.getDirectoryClient(name("perm"));
+    const created = await dir.create({ filePermissionKey: key });
+    assert.notEqual(created.filePermissionKey, key);
+    const set = await dir.setProperties({ filePermission: sddl });
+    assert.equal(set.filePermissionKey, key);
+    await dir.delete();
+  });
+
   test("rename files and directories", async () => {
     const hosted = new ShareServiceClient(await productionStyle(urls.file, "file"), new StorageSharedKeyCredential(account, accountKey));
     const dir = hosted.getShareClient(share.name).getDirectoryClient("from");
