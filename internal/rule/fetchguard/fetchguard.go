@@ -42,6 +42,12 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/rule/azerr"
 )
 
+// OwnFetchHeader marks every request the server's copy fetcher sends, so
+// that a listener that trusts local callers (the admin listener) can tell
+// the server's own fetch, made on a caller's behalf, from a local tool and
+// refuse it: a copy source is never a trusted caller.
+const OwnFetchHeader = "X-Lazuli-Copy-Fetch"
+
 // Guard is one server's copy-source policy. The zero value allows every
 // host.
 type Guard struct {
