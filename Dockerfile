@@ -30,4 +30,4 @@ EXPOSE 10000 10001 10002 10003 10009 10445
 # every service on all interfaces, data in /data. The admin listener then
 # answers callers from outside the container only with LAZULI_ADMIN_TOKEN
 # (or --adminToken).
-CMD ["lazuli", "--location", "/data", "--blobHost", "0.0.0.0", "--queueHost", "0.0.0.0", "--tableHost", "0.0.0.0", "--fileHost", "0.0.0.0", "--adminHost", "0.0.0.0"]
+CMD ["lazuli", "--location", "/data", "--blobHost", "0.0.0.0", "--queueHost", "0.0.0.0", "--tableHost", "0.0.0.0", "--fileHost", "0.0.0.0", "--smbHost", "0.0.0.0", "--adminHost", "0.0.0.0"]
