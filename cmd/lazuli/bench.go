@@ -66,7 +66,7 @@ func runBench(args []string) int {
 	fs.IntVar(&self.nodes, "self-nodes", 1, "nodes --target self runs over its one store; requests alternate between them")
 	fs.BoolVar(&self.inProcess, "in-process", false, "run the self and null targets in this process (the load generator's CPU then dilutes the server's; useful with --cpuprofile to profile the server)")
 	var fresh freshList
-	fs.Var(&fresh, "fresh", "NAME=SCRIPT: restart target NAME before each scenario with \"SCRIPT stop\" and \"SCRIPT start\" (its last output line is the server's PID), e.g. azurite=../shared/tools/azurite.sh")
+	fs.Var(&fresh, "fresh", "NAME=SCRIPT: restart target NAME before each scenario with \"SCRIPT stop\" and \"SCRIPT start\" (its last output line is the server's PID), e.g. azurite=scripts/azurite.sh")
 	sdk := fs.Bool("sdk", false, "drive the scenarios through the official Azure SDK for Go clients instead of the lean client (the SDK's cost is measured too)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {

@@ -114,7 +114,7 @@ func (p *Process) Close() {
 
 // Fresh makes t restart with script before each scenario: "script stop",
 // then "script start", whose last output line is the new server's PID (as
-// ../shared/tools/azurite.sh prints it).
+// scripts/azurite.sh prints it).
 func Fresh(t Target, script string) Target {
 	t.Server = &Process{script: script}
 	return t

@@ -87,7 +87,7 @@ func start() (string, func(), error) {
 	return dir, stop, nil
 }
 
-// findScript locates shared/tools/postgres.sh beside the module root.
+// findScript locates the repository's scripts/postgres.sh at the module root.
 func findScript() (string, error) {
 	dir, err := os.Getwd()
 	if err != nil {
@@ -95,7 +95,7 @@ func findScript() (string, error) {
 	}
 	for {
 		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			script := filepath.Join(dir, "..", "shared", "tools", "postgres.sh")
+			script := filepath.Join(dir, "scripts", "postgres.sh")
 			if _, err := os.Stat(script); err != nil {
 				return "", fmt.Errorf("postgres.sh not found: %w", err)
 			}
