@@ -250,7 +250,7 @@ func (g *Guard) Client(timeout time.Duration) *http.Client {
 		}
 		return d.DialContext(ctx, network, addr)
 	}
-	return &http.Client{Timeout: timeout, Transport: transport,
+	return &http.Client{Timeout: timeout, Transport: marked{transport},
 		CheckRedirect: func(req *http.Request, via []*http.Request) error {
 			if len(via) >= 10 {
 				return errors.New("stopped after 10 redirects")
@@ -260,6 +260,17 @@ func (g *Guard) Client(timeout time.Duration) *http.Client {
 			}
 			return nil
 		}}
+}
+
+// marked is the fetcher's transport: every request it sends, the first
+// and each redirect's, carries OwnFetchHeader, set here last so that
+// nothing a caller puts in the request removes it.
+type marked struct{ next http.RoundTripper }
+
+func (m marked) RoundTrip(req *http.Request) (*http.Response, error) {
+	req = req.Clone(req.Context()) // a RoundTripper must not change its request
+	req.Header.Set(OwnFetchHeader, "1")
+	return m.next.RoundTrip(req)
 }
 
 // proxy is the transport's proxy choice: the environment's, for a source
