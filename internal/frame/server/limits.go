@@ -83,7 +83,9 @@ type limitListener struct {
 	slots chan struct{}
 }
 
-func limitConns(ln net.Listener, max int) net.Listener {
+// LimitConns wraps ln so that at most max of its connections are open at
+// once (0: no bound); the HTTP listeners and the SMB endpoint both use it.
+func LimitConns(ln net.Listener, max int) net.Listener {
 	if max <= 0 {
 		return ln
 	}

@@ -56,7 +56,7 @@ func Listen(listeners []*Listener, tlsConfig *tls.Config) (*Server, error) {
 			s.closeListeners()
 			return nil, fmt.Errorf("%s service: listen on %s: %w", l.Name, l.Addr, err)
 		}
-		ln = limitConns(ln, l.MaxConns)
+		ln = LimitConns(ln, l.MaxConns)
 		l.ln, l.srv = ln, l.httpServer()
 		if tlsConfig != nil {
 			split := newSplitListener(ln, tlsConfig, headerTimeout)

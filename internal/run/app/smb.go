@@ -16,6 +16,8 @@ func (a *App) startSMB(cfg *config.Config, opts Options) error {
 		return nil
 	}
 	srv := smb.New(file.NewSMBFS(a.Store, a.Extents, opts.Clock, a.Liveness), a.byteLocks, a.changes, cfg.Accounts, opts.Clock, opts.Logger)
+	srv.Limits = smb.Limits{AuthTimeout: cfg.SMBAuthTimeout, IdleTimeout: cfg.SMBIdleTimeout, MaxConns: cfg.MaxConns,
+		ConnState: a.Metrics.ConnState("smb")}
 	// The record exists before the first open, so other nodes never judge
 	// a fresh open dead.
 	if err := a.Liveness.Renew(context.Background()); err != nil {

@@ -27,6 +27,15 @@ type Endpoint struct {
 // Addr is the listen address.
 func (e Endpoint) Addr() string { return fmt.Sprintf("%s:%d", e.Host, e.Port) }
 
+// Defaults of the SMB endpoint's connection limits (smb.Limits): a client
+// has 30 seconds from connecting to log on, and a logged-on connection
+// holding no open file is dropped after 15 minutes without a request, as
+// Windows' server autodisconnect does by default.
+const (
+	DefaultSMBAuthTimeout = 30 * time.Second
+	DefaultSMBIdleTimeout = 15 * time.Minute
+)
+
 // Config is everything the server needs to start.
 type Config struct {
 	Blob, Queue, Table, File Endpoint
@@ -37,6 +46,10 @@ type Config struct {
 	// crash, a lost database connection) keep blocking other nodes: each
 	// node renews its liveness every third of it (package liveness).
 	SMBOpenExpiry time.Duration
+	// SMBAuthTimeout closes an SMB connection not logged on this long
+	// after it was accepted; SMBIdleTimeout closes a logged-on one that
+	// holds no open file and is idle this long (smb.Limits; 0: never).
+	SMBAuthTimeout, SMBIdleTimeout time.Duration
 	// Location is the data directory (Azurite's --location).
 	Location string
 	// InMemory keeps everything in memory (Azurite's --inMemoryPersistence).
@@ -124,6 +137,8 @@ func Parse(args []string, getenv func(string) string, usageOut io.Writer) (*Conf
 	endpoint(&c.Table, "table", 10002)
 	endpoint(&c.File, "file", 10003)
 	endpoint(&c.SMB, "smb", 10445)
+	fs.DurationVar(&c.SMBAuthTimeout, "smbAuthTimeout", DefaultSMBAuthTimeout, "close an SMB connection that has not logged on this long after it was accepted (0: never)")
+	fs.DurationVar(&c.SMBIdleTimeout, "smbIdleTimeout", DefaultSMBIdleTimeout, "close a logged-on SMB connection that holds no open file and is idle this long, as Windows' autodisconnect (0: never)")
 	fs.DurationVar(&c.SMBOpenExpiry, "smbOpenExpiry", liveness.DefaultExpiry, "how long the SMB opens of a node that stopped keep blocking the others; each node renews its liveness every third of it")
 	fs.StringVar(&c.Admin.Host, "adminHost", "127.0.0.1", "address of the admin listener (test control, metrics, web console)")
 	fs.IntVar(&c.Admin.Port, "adminPort", 10009, "port of the admin listener (0 picks a free port)")
@@ -151,7 +166,7 @@ func Parse(args []string, getenv func(string) string, usageOut io.Writer) (*Conf
 	fs.Func("encryptionScopes", "comma-separated Blob encryption scopes every account has (x-ms-encryption-scope, container default scopes)", appendList(&c.EncryptionScopes))
 	fs.Func("premiumAccounts", "comma-separated accounts served as premium page blob accounts (tiers P4 to P80)", appendList(&c.PremiumAccounts))
 	fs.Func("hnsAccounts", "comma-separated accounts served with a hierarchical namespace (Set Blob Expiry and x-ms-expiry-option need one)", appendList(&c.HNSAccounts))
-	fs.IntVar(&c.MaxConns, "maxConns", server.DefaultMaxConns, "connections each listener serves at once; more wait to be accepted (0: no limit)")
+	fs.IntVar(&c.MaxConns, "maxConns", server.DefaultMaxConns, "connections each listener (SMB's too) serves at once; more wait to be accepted (0: no limit)")
 	for _, n := range []string{"L", "loose"} {
 		fs.BoolVar(&c.Loose, n, false, "ignore headers of unsupported features instead of rejecting the request")
 	}

@@ -53,6 +53,13 @@ type request struct {
 // and the body after it.
 func (c *rawConn) send(reqs ...request) (statuses []uint32, bodies [][]byte) {
 	c.t.Helper()
+	c.write(reqs...)
+	return c.responses()
+}
+
+// write sends one chain without waiting for its answer.
+func (c *rawConn) write(reqs ...request) {
+	c.t.Helper()
 	var frame []byte
 	for i, r := range reqs {
 		h := make([]byte, 64)
@@ -81,6 +88,11 @@ func (c *rawConn) send(reqs ...request) (statuses []uint32, bodies [][]byte) {
 	if _, err := c.nc.Write(append(out, frame...)); err != nil {
 		c.t.Fatal(err)
 	}
+}
+
+// responses reads one frame and splits it into its responses.
+func (c *rawConn) responses() (statuses []uint32, bodies [][]byte) {
+	c.t.Helper()
 	var hdr [4]byte
 	if _, err := io.ReadFull(c.nc, hdr[:]); err != nil {
 		c.t.Fatal(err)
@@ -104,24 +116,55 @@ func (c *rawConn) send(reqs ...request) (statuses []uint32, bodies [][]byte) {
 	}
 }
 
-// dialRaw negotiates SMB 2.1, logs on with raw NTLMv2 and connects "share".
-func dialRaw(t *testing.T, addr string) *rawConn {
+// negotiateRaw connects to addr and negotiates SMB 2.1.
+func negotiateRaw(t *testing.T, addr string) *rawConn {
 	nc, err := net.Dial("tcp", addr)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { nc.Close() })
 	c := &rawConn{t: t, nc: nc}
+	if st, _ := c.send(negotiate21()); st[0] != 0 {
+		t.Fatalf("negotiate: %#x", st[0])
+	}
+	return c
+}
+
+// negotiate21 is a NEGOTIATE offering SMB 2.1 only, with signing enabled.
+func negotiate21() request {
 	neg := make([]byte, 36)
 	le.PutUint16(neg, 36)
 	le.PutUint16(neg[2:], 1)
 	le.PutUint16(neg[4:], 1)
-	if st, _ := c.send(request{cmd: 0, body: append(neg, 0x10, 0x02)}); st[0] != 0 {
-		t.Fatalf("negotiate: %#x", st[0])
+	return request{cmd: 0, body: append(neg, 0x10, 0x02)}
+}
+
+// ntlmNegotiate is the first message of a raw NTLMSSP logon.
+func ntlmNegotiate() []byte {
+	msg := append([]byte("NTLMSSP\x00\x01\x00\x00\x00"), 0x15, 0x82, 0x08, 0x60)
+	return append(msg, make([]byte, 16)...)
+}
+
+// dialRaw negotiates SMB 2.1, logs on with raw NTLMv2 and connects "share".
+func dialRaw(t *testing.T, addr string) *rawConn {
+	c := logonRaw(t, addr)
+	path := u16(`\\127.0.0.1\share`)
+	tc := make([]byte, 8)
+	le.PutUint16(tc, 9)
+	le.PutUint16(tc[4:], 64+8)
+	le.PutUint16(tc[6:], uint16(len(path)))
+	st, msgs := c.send(request{cmd: 3, body: append(tc, path...)})
+	if st[0] != 0 {
+		t.Fatalf("tree connect: %#x", st[0])
 	}
-	ntlmNeg := append([]byte("NTLMSSP\x00\x01\x00\x00\x00"), 0x15, 0x82, 0x08, 0x60)
-	ntlmNeg = append(ntlmNeg, make([]byte, 16)...)
-	st, msgs := c.send(request{cmd: 1, body: setupRequest(ntlmNeg)})
+	c.treeID = le.Uint32(msgs[0][36:])
+	return c
+}
+
+// logonRaw negotiates SMB 2.1 and logs on with raw NTLMv2.
+func logonRaw(t *testing.T, addr string) *rawConn {
+	c := negotiateRaw(t, addr)
+	st, msgs := c.send(request{cmd: 1, body: setupRequest(ntlmNegotiate())})
 	if st[0] != 0xC0000016 {
 		t.Fatalf("session setup 1: %#x", st[0])
 	}
@@ -159,16 +202,6 @@ func dialRaw(t *testing.T, addr string) *rawConn {
 	if st, _ := c.send(request{cmd: 1, body: setupRequest(authMsg)}); st[0] != 0 {
 		t.Fatalf("session setup 2: %#x", st[0])
 	}
-	path := u16(`\\127.0.0.1\share`)
-	tc := make([]byte, 8)
-	le.PutUint16(tc, 9)
-	le.PutUint16(tc[4:], 64+8)
-	le.PutUint16(tc[6:], uint16(len(path)))
-	st, msgs = c.send(request{cmd: 3, body: append(tc, path...)})
-	if st[0] != 0 {
-		t.Fatalf("tree connect: %#x", st[0])
-	}
-	c.treeID = le.Uint32(msgs[0][36:])
 	return c
 }
 

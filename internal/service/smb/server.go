@@ -16,6 +16,7 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"net/http"
 	"runtime/debug"
 	"sync"
 	"time"
@@ -23,6 +24,7 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/base/clock"
 	"github.com/lazuli-storage/lazuli/internal/base/guid"
 	"github.com/lazuli-storage/lazuli/internal/frame/changefeed"
+	"github.com/lazuli-storage/lazuli/internal/frame/server"
 	"github.com/lazuli-storage/lazuli/internal/rule/auth"
 	"github.com/lazuli-storage/lazuli/internal/rule/locks"
 	"github.com/lazuli-storage/lazuli/internal/service/file"
@@ -46,6 +48,9 @@ type Server struct {
 	// changes rings after this node's writes, REST and SMB, waking the
 	// pending CHANGE_NOTIFY requests.
 	changes *changefeed.Feed
+
+	// Limits bound what clients may hold; set them before Listen.
+	Limits Limits
 
 	mu    sync.Mutex
 	ln    net.Listener
@@ -82,7 +87,7 @@ func (s *Server) Listen(addr string) (net.Addr, error) {
 		return nil, err
 	}
 	s.mu.Lock()
-	s.ln = ln
+	s.ln = server.LimitConns(ln, s.Limits.MaxConns)
 	s.mu.Unlock()
 	return ln.Addr(), nil
 }
@@ -99,12 +104,14 @@ func (s *Server) Serve() {
 		s.conns[cn] = struct{}{}
 		s.wg.Add(1)
 		s.mu.Unlock()
+		s.Limits.track(c, http.StateNew)
 		go func() {
 			defer s.wg.Done()
 			cn.serve()
 			s.mu.Lock()
 			delete(s.conns, cn)
 			s.mu.Unlock()
+			s.Limits.track(c, http.StateClosed)
 		}()
 	}
 }
@@ -142,11 +149,15 @@ type conn struct {
 	async           asyncTable
 	sessions        map[uint64]*session
 	pendingSessions map[uint64]*session
+	// accepted is when the connection came (wall time, as socket
+	// deadlines are); loggedOn is set by its first successful logon.
+	accepted time.Time
+	loggedOn bool
 }
 
 func newConn(s *Server, nc net.Conn) *conn {
 	return &conn{srv: s, nc: nc, r: bufio.NewReaderSize(nc, 64<<10), sessions: map[uint64]*session{},
-		pendingSessions: map[uint64]*session{}}
+		pendingSessions: map[uint64]*session{}, accepted: time.Now()}
 }
 
 func (c *conn) serve() {
@@ -159,6 +170,7 @@ func (c *conn) serve() {
 		}
 	}()
 	for {
+		_ = c.nc.SetReadDeadline(c.readDeadline(time.Now()))
 		msg, err := c.readFrame()
 		if err != nil {
 			if !errors.Is(err, io.EOF) && !errors.Is(err, net.ErrClosed) {

@@ -126,6 +126,9 @@ func (c *conn) sessionSetup(r *request) (*reply, bool) {
 		if r.h.sessionID != 0 {
 			return c.errorReply(r, statusUserSessionDeleted), true
 		}
+		if len(c.pendingSessions) >= maxPendingSessions {
+			return c.errorReply(r, statusInsufficientResources), true
+		}
 		s = &session{trees: map[uint32]*tree{}, preauth: c.preauth}
 		var id [8]byte
 		_, _ = rand.Read(id[:])
@@ -172,6 +175,7 @@ func (c *conn) sessionSetup(r *request) (*reply, bool) {
 	s.valid = true
 	s.signAll = b[3]&0x2 != 0 // the client requires signing
 	c.sessions[s.id] = s
+	c.loggedOn = true
 	var out []byte
 	switch {
 	case s.spnego && s.mechs != nil:

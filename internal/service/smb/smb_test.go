@@ -31,7 +31,14 @@ var transport = http.DefaultTransport.(*http.Transport).Clone()
 // with a REST client of the share.
 func startWithShare(t *testing.T) (*lazulitest.Instance, *share.Client) {
 	t.Helper()
-	in := lazulitest.Start(t, lazulitest.Options{InMemory: true})
+	return startConfigured(t, nil)
+}
+
+// startConfigured is startWithShare with configure applied to the
+// server's configuration.
+func startConfigured(t *testing.T, configure func(*config.Config)) (*lazulitest.Instance, *share.Client) {
+	t.Helper()
+	in := lazulitest.Start(t, lazulitest.Options{InMemory: true, Configure: configure})
 	t.Cleanup(transport.CloseIdleConnections)
 	cred, err := service.NewSharedKeyCredential(auth.DevAccountName, auth.DevAccountKey)
 	if err != nil {
