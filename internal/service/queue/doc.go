@@ -22,9 +22,19 @@
 //
 // Get Messages scans that range from the start up to "now" with a limit, so it
 // costs in proportion to the messages it returns (plus any expired ones it
-// meets at the head, which it deletes in passing), never in proportion to the
-// queue's length. Because the scan and the move run in one serializable
-// store.Update, two consumers can never receive the same visible message.
+// meets at the head, which it deletes in passing, at most expiredBound per
+// transaction), never in proportion to the queue's length. Because the scan
+// and the move run in one serializable store.Update, two consumers can never
+// receive the same visible message.
+//
+// Expired messages stay in that range until something deletes them, so a
+// backlog of them can lie ahead of a visible, unexpired message, which Peek
+// and Get must still return (Azure REST "Peek Messages", "Get Messages").
+// Peek skips them within its one read-only snapshot; Get, whose write
+// transactions stay bounded, skips the rest of a backlog in a read-only
+// snapshot and resumes its bounded Update at the first unexpired message.
+// Skipping costs one read per expired message; the reaper (reaper.go) is
+// asked to delete the backlog so that later requests do not pay it again.
 //
 // # Pop receipts
 //
@@ -39,7 +49,7 @@
 // # Time
 //
 // Visibility and expiry are computed from stored instants and the injected
-// clock at request time; nothing happens in the background. Expired messages
-// are never returned; they are deleted when a Get meets them, or when a Peek
-// that met them triggers a purge.
+// clock at request time. Expired messages are never returned; they are
+// deleted when a Get meets them, when a Peek that met them triggers a purge,
+// or by the reaper in the background.
 package queue

@@ -114,37 +114,71 @@ func (s *Service) getMessages(w http.ResponseWriter, r *http.Request, t target) 
 	return writeXML(w, r, http.StatusOK, appendMessageList(make([]byte, 0, 1024), kind, msgs))
 }
 
-// dequeue delivers up to n visible messages, hiding each for vis. The scan of
-// the visible range and the moves happen in one serializable transaction, so
-// concurrent consumers never receive the same message. Expired messages met
-// on the way are deleted and not counted, at most expiredBound of them: a
-// queue whose head holds more asks the reaper to clear them (reaper.go) and
-// this call answers with what it found before the bound, so that no request
-// does work proportional to a backlog of expired messages.
+// dequeue delivers up to n visible messages, hiding each for vis. Each
+// store.Update scans the visible range and moves what it delivers in one
+// serializable transaction, so concurrent consumers never receive the same
+// message, and each is bounded: it deletes the expired messages it meets, at
+// most expiredBound, and stops there. A backlog of expired messages must
+// not hide a live one behind it (Azure REST "Get Messages"), so when an
+// Update stops at that bound a read-only View skips the rest of the backlog
+// (nextLive) and the next Update starts at the first unexpired message it
+// found. The writer is thus never held for a backlog; the reaper is asked to
+// clear it (reaper.go).
 func (s *Service) dequeue(ctx context.Context, account, queue string, n int, vis time.Duration) ([]message, error) {
 	now := s.clock.Now()
 	nowNS := nanos(now)
 	hideUntil := nanos(now.Add(vis))
 	prefix := msgPrefix(account, queue)
+	end := visibleBefore(prefix, nowNS)
 	var out []message
 	var backlog bool
+	start := prefix
+	for len(out) < n {
+		got, sc, err := s.deliverFrom(ctx, account, queue, start, end, n-len(out), nowNS, hideUntil)
+		out = append(out, got...)
+		if err != nil {
+			return out, err
+		}
+		if !sc.atBound {
+			break
+		}
+		backlog = true
+		if start, err = s.nextLive(ctx, after(sc.last), end, nowNS); err != nil {
+			return out, err
+		}
+		if start == nil {
+			break
+		}
+	}
+	if backlog {
+		s.reaper.request(account, queue)
+	}
+	return out, nil
+}
+
+// deliverFrom is one transaction of dequeue: it delivers up to n unexpired
+// messages of [start, end), hiding each until hideUntil, and deletes the
+// expired ones it meets, stopping after expiredBound of them.
+func (s *Service) deliverFrom(ctx context.Context, account, queue string, start, end []byte, n int, now, hideUntil uint64) ([]message, visibleScan, error) {
+	prefix := msgPrefix(account, queue)
+	var out []message
+	var sc visibleScan
 	err := s.store.Update(ctx, func(tx store.Tx) error {
 		out = out[:0]
 		if err := requireQueue(tx, account, queue); err != nil {
 			return err
 		}
-		found, expired, err := scanVisible(tx, prefix, nowNS, n)
-		if err != nil {
+		var err error
+		if sc, err = scanVisible(tx, start, end, now, n, expiredBound); err != nil {
 			return err
 		}
-		backlog = len(expired) >= expiredBound
-		for _, k := range expired {
+		for _, k := range sc.expired {
 			if err := tx.Delete(k); err != nil {
 				return err
 			}
 		}
-		for i := range found {
-			m, err := deliver(tx, prefix, &found[i], hideUntil)
+		for i := range sc.found {
+			m, err := deliver(tx, prefix, &sc.found[i], hideUntil)
 			if err != nil {
 				return err
 			}
@@ -152,11 +186,27 @@ func (s *Service) dequeue(ctx context.Context, account, queue string, n int, vis
 		}
 		return nil
 	})
-	if err == nil && backlog {
-		s.reaper.request(account, queue)
-	}
-	return out, err
+	return out, sc, err
 }
+
+// nextLive returns the key of the first unexpired message of [start, end),
+// or nil if there is none. It reads a snapshot, so skipping a backlog of
+// expired messages holds no write lock.
+func (s *Service) nextLive(ctx context.Context, start, end []byte, now uint64) ([]byte, error) {
+	var key []byte
+	err := s.store.View(ctx, func(tx store.Tx) error {
+		sc, err := scanVisible(tx, start, end, now, 1, 0)
+		key = nil
+		if err == nil && len(sc.found) == 1 {
+			key = sc.found[0].key
+		}
+		return err
+	})
+	return key, err
+}
+
+// after is the first key after k.
+func after(k []byte) []byte { return append(bytes.Clone(k), 0) }
 
 // rawMessage is a record met by a scan, copied out of the transaction.
 type rawMessage struct{ key, value []byte }
@@ -165,21 +215,37 @@ type rawMessage struct{ key, value []byte }
 // most one reaper transaction deletes.
 const expiredBound = 256
 
-// scanVisible collects up to n unexpired messages visible at now, in
-// delivery order, and the keys of the expired ones met before them: at
-// most expiredBound, where the scan stops.
-func scanVisible(tx store.Tx, prefix []byte, now uint64, n int) ([]rawMessage, [][]byte, error) {
-	var found []rawMessage
-	var expired [][]byte
-	err := tx.Scan(prefix, visibleBefore(prefix, now), store.ScanOptions{}, func(k, v []byte) bool {
-		if valueExpired(v, now) {
-			expired = append(expired, bytes.Clone(k))
-			return len(expired) < expiredBound
+// visibleScan is what a scan of a queue's visible range met.
+type visibleScan struct {
+	found   []rawMessage // unexpired messages, in delivery order
+	expired [][]byte     // keys of the first expired messages met, at most expiredBound
+	atBound bool         // the scan stopped at its bound of expired messages
+	last    []byte       // the last key examined, nil if none
+}
+
+// scanVisible scans [start, end) of a queue's visible range, in delivery
+// order, for up to n unexpired messages. Expired messages are never
+// returned; the keys of the first expiredBound met are kept for deletion.
+// With skipBound > 0 the scan also stops after skipBound expired messages;
+// with 0 it goes past any number of them, to the first n unexpired ones or
+// the end of the range.
+func scanVisible(tx store.Tx, start, end []byte, now uint64, n, skipBound int) (visibleScan, error) {
+	var sc visibleScan
+	skipped := 0
+	err := tx.Scan(start, end, store.ScanOptions{}, func(k, v []byte) bool {
+		sc.last = append(sc.last[:0], k...)
+		if !valueExpired(v, now) {
+			sc.found = append(sc.found, rawMessage{bytes.Clone(k), bytes.Clone(v)})
+			return len(sc.found) < n
 		}
-		found = append(found, rawMessage{bytes.Clone(k), bytes.Clone(v)})
-		return len(found) < n
+		skipped++
+		if len(sc.expired) < expiredBound {
+			sc.expired = append(sc.expired, bytes.Clone(k))
+		}
+		sc.atBound = skipped == skipBound
+		return !sc.atBound
 	})
-	return found, expired, err
+	return sc, err
 }
 
 // deliver hides one message until hideUntil: it moves the record to its new
@@ -202,10 +268,12 @@ func deliver(tx store.Tx, prefix []byte, raw *rawMessage, hideUntil uint64) (mes
 	return m, tx.Put(msgKey(prefix, m.VisibleAt, m.Seq, &m.ID), encodeValue(&m))
 }
 
-// peek returns up to n visible messages without changing them. It reads a
-// snapshot; if it met expired messages it purges them afterwards (at most
-// expiredBound, as dequeue), so that a queue that is only ever peeked does
-// not keep scanning them.
+// peek returns up to n visible messages without changing them, from one
+// read-only snapshot that goes past any number of expired messages (Azure
+// REST "Peek Messages": a visible, unexpired message is returned whatever
+// lies ahead of it). The first expiredBound expired messages it met are
+// purged afterwards, so that a queue that is only ever peeked does not keep
+// scanning them, and the reaper is asked to clear a longer backlog.
 func (s *Service) peek(ctx context.Context, account, queue string, n int) ([]message, error) {
 	nowNS := nanos(s.clock.Now())
 	prefix := msgPrefix(account, queue)
@@ -216,12 +284,12 @@ func (s *Service) peek(ctx context.Context, account, queue string, n int) ([]mes
 		if err := requireQueue(tx, account, queue); err != nil {
 			return err
 		}
-		found, exp, err := scanVisible(tx, prefix, nowNS, n)
-		expired = exp
-		for i := 0; err == nil && i < len(found); i++ {
+		sc, err := scanVisible(tx, prefix, visibleBefore(prefix, nowNS), nowNS, n, 0)
+		expired = sc.expired
+		for i := 0; err == nil && i < len(sc.found); i++ {
 			var m message
-			if err = decodeKey(found[i].key, len(prefix), &m); err == nil {
-				err = decodeValue(found[i].value, &m)
+			if err = decodeKey(sc.found[i].key, len(prefix), &m); err == nil {
+				err = decodeValue(sc.found[i].value, &m)
 			}
 			out = append(out, m)
 		}
