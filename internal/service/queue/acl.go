@@ -1,9 +1,9 @@
 package queue
 
 import (
-	"github.com/lazuli-storage/lazuli/internal/base/xmlw"
 	"time"
 
+	"github.com/lazuli-storage/lazuli/internal/base/xmlw"
 	"github.com/lazuli-storage/lazuli/internal/frame/accesspolicy"
 )
 

@@ -3,11 +3,11 @@ package queue
 import (
 	"bytes"
 	"encoding/xml"
-	"github.com/lazuli-storage/lazuli/internal/base/xmlw"
 	"testing"
 	"time"
 
 	"github.com/lazuli-storage/lazuli/internal/base/guid"
+	"github.com/lazuli-storage/lazuli/internal/base/xmlw"
 	"github.com/lazuli-storage/lazuli/internal/rule/azerr"
 )
 
