@@ -1,7 +1,8 @@
 // Package fetchguard decides which hosts the server may fetch a copy source
 // from (Copy Blob, Copy Blob From URL, Put Blob/Block/Page From URL, Append
-// Block From URL), so that a caller who may write one container cannot make
-// the server read an internal address and store the answer.
+// Block From URL, and the File service's Copy File and Put Range From URL of
+// a blob), so that a caller who may write one container cannot make the
+// server read an internal address and store the answer.
 //
 // The policy (--copySourceAllow):
 //   - a list of host patterns ("example.com", "*.example.com", an IP or a
@@ -12,10 +13,24 @@
 //     another address (a shared server): loopback, link-local, private,
 //     unique-local, CGNAT, unspecified and multicast addresses are refused.
 //
-// The server's own listeners are always allowed. Addresses are checked
-// after name resolution, in the dialer, so a name that resolves to an
-// internal address is refused however it is spelled, and every redirect is
-// checked again.
+// The server's own listeners come in two kinds (SetListeners). Its storage
+// listeners (Blob, Queue, Table, File REST) are always allowed: the Blob
+// service reads File service sources over HTTP, and the File service blob
+// sources. Its other listeners (the admin listener, which trusts loopback
+// callers and serves the console, /api/download of any blob and /metrics;
+// the SMB listener) are never allowed, whatever the policy says, "*"
+// included: the server's own fetch comes from this machine, so a copy from
+// them would hand a caller what only the machine's operator may read. They
+// are refused on their port at any address of this machine (loopback, the
+// unspecified address, any interface's address, IPv4-mapped IPv6 forms),
+// however the source's name is spelled and after every redirect.
+//
+// Addresses are checked after name resolution, in the dialer, so a name
+// that resolves to an internal address is refused however it is spelled,
+// and every redirect is checked again. Every request the fetcher sends
+// carries OwnFetchHeader, so that a listener reached in a way this package
+// cannot see (a port forwarded from another address) can still tell the
+// server's fetch from its operator's tools and refuse it.
 //
 // The standard proxy variables (HTTPS_PROXY, HTTP_PROXY, NO_PROXY) are
 // honoured, for networks where copy sources are reached through a proxy.
@@ -23,7 +38,9 @@
 // is, and cannot check where the source's name resolves: so a proxied
 // source must be allowed by name, as "*" or a listed name pattern; the
 // policies that judge resolved addresses (the public-only default, IP and
-// CIDR entries) refuse it.
+// CIDR entries) refuse it. A proxied source on a non-storage listener's
+// port whose host is, or resolves here to, an address of this machine is
+// refused too.
 package fetchguard
 
 import (
@@ -34,6 +51,7 @@ import (
 	"net/http"
 	"net/netip"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -56,7 +74,7 @@ type Guard struct {
 	hosts      []string       // exact names and "*.suffix" patterns
 	prefixes   []netip.Prefix // IPs and CIDRs
 	mu         sync.RWMutex
-	self       map[netip.AddrPort]bool // this server's bound listeners
+	listeners  listeners // this server's own, by kind (listeners.go)
 }
 
 // New builds the policy from --copySourceAllow (empty for the default)
@@ -97,53 +115,6 @@ func OrLocal(g *Guard) *Guard {
 	return g
 }
 
-// SetSelf records the server's bound listener addresses, which are always
-// allowed (the Blob service reads File service sources over HTTP).
-func (g *Guard) SetSelf(addrs []string) {
-	self := map[netip.AddrPort]bool{}
-	for _, a := range addrs {
-		if ap, err := netip.ParseAddrPort(a); err == nil {
-			self[ap] = true
-		}
-	}
-	g.mu.Lock()
-	g.self = self
-	g.mu.Unlock()
-}
-
-func (g *Guard) isSelf(ap netip.AddrPort) bool {
-	g.mu.RLock()
-	defer g.mu.RUnlock()
-	for s := range g.self {
-		if s.Port() != ap.Port() {
-			continue
-		}
-		// A listener on the unspecified address is reached on any local
-		// address; a loopback one on loopback.
-		if s.Addr() == ap.Addr().Unmap() || s.Addr().IsUnspecified() && (ap.Addr().IsLoopback() || isLocal(ap.Addr())) ||
-			s.Addr().IsLoopback() && ap.Addr().IsLoopback() {
-			return true
-		}
-	}
-	return false
-}
-
-// isLocal reports whether ip is an address of this machine.
-func isLocal(ip netip.Addr) bool {
-	addrs, err := net.InterfaceAddrs()
-	if err != nil {
-		return false
-	}
-	for _, a := range addrs {
-		if n, ok := a.(*net.IPNet); ok {
-			if local, ok := netip.AddrFromSlice(n.IP); ok && local.Unmap() == ip.Unmap() {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 // Public reports whether ip is an address on the public internet: not
 // loopback, link-local, private (RFC 1918, unique-local), CGNAT,
 // unspecified, multicast or otherwise special.
@@ -180,6 +151,10 @@ func refused(what string) error {
 // from a network failure.
 var ErrRefused = errors.New("fetchguard: address refused")
 
+// errNonStorage marks a refused dial to one of this server's non-storage
+// listeners, which no policy allows.
+var errNonStorage = fmt.Errorf("%w: one of this server's non-storage listeners", ErrRefused)
+
 // checkName checks a host name against the list, before resolution.
 func (g *Guard) checkName(host string) error {
 	if g.allowAll || g.publicOnly {
@@ -210,7 +185,9 @@ func (g *Guard) checkListedIP(ip netip.Addr, what string) error {
 // checkAddr checks a resolved address just before connecting to it.
 func (g *Guard) checkAddr(host string, ap netip.AddrPort) error {
 	switch {
-	case g.allowAll, g.isSelf(ap):
+	case g.isNonStorage(ap):
+		return fmt.Errorf("%w (%s is %s)", errNonStorage, host, ap)
+	case g.allowAll, g.isStorage(ap):
 		return nil
 	case g.publicOnly:
 		if Public(ap.Addr()) {
@@ -274,7 +251,8 @@ func (m marked) RoundTrip(req *http.Request) (*http.Response, error) {
 }
 
 // proxy is the transport's proxy choice: the environment's, for a source
-// the policy allows by name (see the package comment).
+// the policy allows by name (see the package comment) and that is not one
+// of this server's non-storage listeners.
 func (g *Guard) proxy(req *http.Request) (*url.URL, error) {
 	u, err := environmentProxy(req)
 	if u == nil || err != nil {
@@ -283,7 +261,43 @@ func (g *Guard) proxy(req *http.Request) (*url.URL, error) {
 	if !g.allowsByName(req.URL.Hostname()) {
 		return nil, fmt.Errorf("%w: %s through proxy %s (a proxied source must be allowed by name)", ErrRefused, req.URL.Host, u.Host)
 	}
+	if g.proxiedToNonStorage(req) {
+		return nil, fmt.Errorf("%w: %s through proxy %s", errNonStorage, req.URL.Host, u.Host)
+	}
 	return u, nil
+}
+
+// proxiedToNonStorage reports whether a source sent through a proxy, whose
+// connection the dialer never sees, may be one of this server's
+// non-storage listeners: on a non-storage listener's port, with a host
+// that is or resolves to an address of this machine, or does not resolve
+// here at all (the proxy may resolve it differently).
+func (g *Guard) proxiedToNonStorage(req *http.Request) bool {
+	port := req.URL.Port()
+	if port == "" {
+		port = map[string]string{"http": "80", "https": "443"}[req.URL.Scheme]
+	}
+	p, err := strconv.ParseUint(port, 10, 16)
+	if err != nil {
+		return true // not a port the dialer could check either
+	}
+	if !g.nonStoragePort(uint16(p)) {
+		return false
+	}
+	host := req.URL.Hostname()
+	if ip, err := netip.ParseAddr(host); err == nil {
+		return g.isNonStorage(netip.AddrPortFrom(ip, uint16(p)))
+	}
+	ips, err := net.DefaultResolver.LookupNetIP(req.Context(), "ip", host)
+	if err != nil {
+		return true
+	}
+	for _, ip := range ips {
+		if g.isNonStorage(netip.AddrPortFrom(ip, uint16(p))) {
+			return true
+		}
+	}
+	return false
 }
 
 // environmentProxy reads the proxy variables (replaced in tests: net/http
@@ -320,7 +334,12 @@ func (g *Guard) CheckURL(host string) error {
 // service gives: 403 CannotVerifyCopySource for a refused address, nil for
 // any other error.
 func Refusal(err error, host string) error {
-	if errors.Is(err, ErrRefused) {
+	switch {
+	case errors.Is(err, errNonStorage):
+		return azerr.Newf(azerr.CannotVerifyCopySource,
+			"The copy source %s is not allowed: it is, or leads to, one of this server's listeners that are not storage services (the admin listener, SMB), which are never copy sources.", host).
+			WithStatus(http.StatusForbidden)
+	case errors.Is(err, ErrRefused):
 		return refused(host)
 	}
 	return nil

@@ -67,7 +67,9 @@ func TestPolicies(t *testing.T) {
 // shared server (the Blob service reads File service sources over HTTP).
 func TestSelfAlwaysAllowed(t *testing.T) {
 	g := New(nil, false)
-	g.SetSelf([]string{"127.0.0.1:10003", "0.0.0.0:10004"})
+	if err := g.SetListeners([]string{"127.0.0.1:10003", "0.0.0.0:10004"}, nil); err != nil {
+		t.Fatal(err)
+	}
 	for addr, want := range map[string]bool{"127.0.0.1:10003": true, "127.0.0.1:10004": true, "127.0.0.1:10005": false} {
 		if err := g.checkAddr("localhost", netip.MustParseAddrPort(addr)); (err == nil) != want {
 			t.Errorf("%s: %v, want allowed=%v", addr, err, want)

@@ -42,3 +42,29 @@ func TestProxiedSourcesMustBeAllowedByName(t *testing.T) {
 		t.Errorf("without a proxy: %v, %v", u, err)
 	}
 }
+
+// A proxied source on a non-storage listener's port is refused when its
+// host is, or resolves to, this machine: the proxy would connect there.
+func TestProxiedSourceOnNonStoragePortRefused(t *testing.T) {
+	proxy, _ := url.Parse("http://proxy.example:3128")
+	saved := environmentProxy
+	environmentProxy = func(*http.Request) (*url.URL, error) { return proxy, nil }
+	defer func() { environmentProxy = saved }()
+	g := New([]string{"*"}, false)
+	if err := g.SetListeners([]string{"0.0.0.0:10000"}, []string{"0.0.0.0:10009"}); err != nil {
+		t.Fatal(err)
+	}
+	for source, refused := range map[string]bool{
+		"http://127.0.0.1:10009/api/download": true,
+		"http://localhost:10009/metrics":      true,
+		"http://[::ffff:127.0.0.1]:10009/":    true,
+		"http://93.184.216.34:10009/x":        false, // not this machine
+		"http://127.0.0.1:10000/acct/c/b":     false, // a storage listener
+	} {
+		req, _ := http.NewRequest(http.MethodGet, source, nil)
+		u, err := g.proxy(req)
+		if got := errors.Is(err, errNonStorage); got != refused {
+			t.Errorf("%s: proxy %v, %v; want refused=%v", source, u, err, refused)
+		}
+	}
+}

@@ -10,7 +10,6 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
-	"github.com/lazuli-storage/lazuli/internal/rule/fetchguard"
 	"log/slog"
 	"net/http"
 	"net/netip"
@@ -30,6 +29,7 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/frame/liveness"
 	"github.com/lazuli-storage/lazuli/internal/frame/server"
 	"github.com/lazuli-storage/lazuli/internal/rule/auth"
+	"github.com/lazuli-storage/lazuli/internal/rule/fetchguard"
 	"github.com/lazuli-storage/lazuli/internal/rule/locks"
 	"github.com/lazuli-storage/lazuli/internal/run/admin"
 	"github.com/lazuli-storage/lazuli/internal/run/config"
@@ -82,6 +82,8 @@ type App struct {
 	Analytics *analytics.Logger
 	// logs is where the Analytics logs go: the Blob service, once built.
 	logs *logSink
+	// copySources is the copy-source policy the services fetch under.
+	copySources *fetchguard.Guard
 }
 
 // Start opens storage, binds every enabled service and serves them.
@@ -114,6 +116,11 @@ func Start(ctx context.Context, cfg *config.Config, opts Options) (*App, error) 
 		a.closeStorage()
 		return nil, fmt.Errorf("smb endpoint: %w", err)
 	}
+	if err := a.guardCopySources(); err != nil {
+		_ = errors.Join(a.shutdownAdmin(ctx), a.Server.Shutdown(ctx), a.closeSMB())
+		a.closeStorage()
+		return nil, err
+	}
 	a.Server.Serve()
 	a.serveAdmin()
 	collectCtx, cancel := context.WithCancel(context.Background())
@@ -136,10 +143,10 @@ func (a *App) listen(cfg *config.Config, opts Options) error {
 	a.byteLocks = locks.New()
 	a.Liveness = liveness.New(a.Store, opts.Clock, cfg.SMBOpenExpiry, opts.Logger)
 	a.changes = &changefeed.Feed{}
-	copySources := fetchguard.New(cfg.CopySourceAllow, allLoopback(cfg))
+	a.copySources = fetchguard.New(cfg.CopySourceAllow, allLoopback(cfg))
 	deps := server.Deps{Store: a.Store, Extents: a.Extents, Clock: opts.Clock, Accounts: cfg.Accounts,
 		Logger: opts.Logger, Loose: cfg.Loose, OAuth: cfg.OAuth, ByteLocks: a.byteLocks, Liveness: a.Liveness,
-		Changes: a.changes, CopySources: copySources, BlobVersioning: cfg.BlobVersioning, CrossAccountCopyRate: cfg.CrossAccountCopyRate,
+		Changes: a.changes, CopySources: a.copySources, BlobVersioning: cfg.BlobVersioning, CrossAccountCopyRate: cfg.CrossAccountCopyRate,
 		EncryptionScopes: cfg.EncryptionScopes, PremiumAccounts: cfg.PremiumAccounts,
 		HNSAccounts: cfg.HNSAccounts}
 	authn := &auth.Authenticator{Accounts: cfg.Accounts, Clock: opts.Clock, RequestClock: clock.Real{},
@@ -184,13 +191,36 @@ func (a *App) listen(cfg *config.Config, opts Options) error {
 	}
 	a.Server = srv
 	account := cfg.Accounts.Names()[0]
-	var bound []string
 	for _, l := range srv.Listeners() {
 		a.Endpoints[l.Name] = fmt.Sprintf("%s://%s/%s", srv.Scheme(), l.Bound(), account)
-		bound = append(bound, l.Bound())
 	}
-	copySources.SetSelf(bound)
 	return nil
+}
+
+// guardCopySources tells the copy-source policy, once every listener is
+// bound and before any is served, which are storage listeners (copy
+// sources as any host is) and which are not: the admin listener (console,
+// /metrics) and SMB are never copy sources (fetchguard).
+func (a *App) guardCopySources() error {
+	var storage, other []string
+	for _, l := range a.Server.Listeners() {
+		storage = append(storage, l.Bound())
+	}
+	if a.Admin != nil {
+		other = append(other, a.Admin.Addr())
+	}
+	if a.SMB != nil {
+		other = append(other, a.SMBAddr)
+	}
+	return a.copySources.SetListeners(storage, other)
+}
+
+// closeSMB closes the SMB endpoint, when it runs.
+func (a *App) closeSMB() error {
+	if a.SMB == nil {
+		return nil
+	}
+	return a.SMB.Close()
 }
 
 // allLoopback reports whether every REST listener is bound to a loopback
@@ -247,10 +277,7 @@ func loadPFX(path, password string) (tls.Certificate, error) {
 // Close stops the listeners (letting in-flight requests finish until ctx
 // ends), stops the collector, and closes storage.
 func (a *App) Close(ctx context.Context) error {
-	err := errors.Join(a.shutdownAdmin(ctx), a.Server.Shutdown(ctx))
-	if a.SMB != nil {
-		err = errors.Join(err, a.SMB.Close())
-	}
+	err := errors.Join(a.shutdownAdmin(ctx), a.Server.Shutdown(ctx), a.closeSMB())
 	a.stop()
 	<-a.done
 	return errors.Join(err, a.closeStorage())
