@@ -54,6 +54,7 @@ var (
 	ErrDeletePending = errors.New("delete pending")
 	ErrNotEmpty      = errors.New("directory not empty")
 	ErrReadOnly      = errors.New("read-only attribute")
+	ErrCannotDelete  = errors.New("read-only or root: cannot be deleted")
 	ErrBadName       = errors.New("invalid name")
 	ErrNoShare       = errors.New("no such share")
 	ErrQuota         = errors.New("share quota reached")
@@ -102,7 +103,9 @@ type OpenRequest struct {
 	Disposition int
 	Dir, NonDir bool // CreateOptions DIRECTORY_FILE / NON_DIRECTORY_FILE
 	Attrs       uint32
-	Open        smbstate.Open
+	// DeleteOnClose is CreateOptions FILE_DELETE_ON_CLOSE.
+	DeleteOnClose bool
+	Open          smbstate.Open
 }
 
 // Shares reports whether share exists (live) in account.
@@ -180,6 +183,11 @@ func (fs *SMBFS) create(tx store.Tx, t *target, req OpenRequest, now time.Time) 
 	if t.Path.isRoot() {
 		return nil, ErrNotFound
 	}
+	if req.DeleteOnClose {
+		if err := deletable(attributes(req.Attrs)); err != nil {
+			return nil, err
+		}
+	}
 	parent, found, err := loadNode(tx, t.Account, t.Share, "", t.Path.parent())
 	switch {
 	case err != nil:
@@ -223,6 +231,11 @@ func (fs *SMBFS) reopen(tx store.Tx, t *target, n *node, req OpenRequest, now ti
 		return 0, ErrNotDirectory
 	case req.NonDir && n.Dir:
 		return 0, ErrIsDirectory
+	}
+	if req.DeleteOnClose {
+		if err := deletable(n.SMB.Attrs); err != nil {
+			return 0, err
+		}
 	}
 	o := req.Open
 	if o.Access&(smbstate.Write|smbstate.Delete) != 0 {
@@ -551,7 +564,7 @@ func (fs *SMBFS) SetDeletePending(ctx context.Context, account, share, path stri
 		return err
 	}
 	if fp.isRoot() {
-		return ErrReadOnly
+		return ErrCannotDelete
 	}
 	_, err = fs.change(ctx, account, share, fp, func(tx store.Tx, t *target, n *node, _ time.Time) error {
 		if pending && n.Dir {
@@ -562,13 +575,26 @@ func (fs *SMBFS) SetDeletePending(ctx context.Context, account, share, path stri
 				return err
 			}
 		}
-		if pending && n.SMB.Attrs&attrReadOnly != 0 {
-			return ErrReadOnly
+		if pending {
+			if err := deletable(n.SMB.Attrs); err != nil {
+				return err
+			}
 		}
 		n.DeletePending = pending
 		return nil
 	})
 	return err
+}
+
+// deletable refuses to mark an entry with the ReadOnly attribute for
+// deletion, whether by a CREATE with FILE_DELETE_ON_CLOSE (MS-FSA
+// 2.1.5.1.1 and 2.1.5.1.2.1) or by FileDispositionInformation (MS-FSA
+// 2.1.5.15.3): STATUS_CANNOT_DELETE.
+func deletable(attrs attributes) error {
+	if attrs&attrReadOnly != 0 {
+		return ErrCannotDelete
+	}
+	return nil
 }
 
 // DropOpens removes every open whose handle id is in ids from the entries

@@ -120,6 +120,8 @@ func statusOf(err error) uint32 {
 		return statusDirectoryNotEmpty
 	case errors.Is(err, file.ErrReadOnly), errors.Is(err, file.ErrOpenBelow):
 		return statusAccessDenied
+	case errors.Is(err, file.ErrCannotDelete):
+		return statusCannotDelete
 	case errors.Is(err, file.ErrBadName):
 		return statusObjectNameInvalid
 	case errors.Is(err, file.ErrNoShare):
@@ -166,7 +168,7 @@ func (c *conn) create(r *request) (uint32, []byte) {
 	o := &open{id: newHandleID(), path: path, access: access, doc: opts&optDeleteOnClose != 0}
 	now := c.srv.clock.Now().UTC()
 	req := file.OpenRequest{Disposition: int(disp), Dir: opts&optDirectory != 0, NonDir: opts&optNonDirectory != 0,
-		Attrs: attrs, Open: smbstate.Open{HandleID: o.id, SessionID: r.sess.id, ClientIP: c.nc.RemoteAddr().String(),
+		Attrs: attrs, DeleteOnClose: o.doc, Open: smbstate.Open{HandleID: o.id, SessionID: r.sess.id, ClientIP: c.nc.RemoteAddr().String(),
 			OpenTime: now, Access: stateAccess(access), Share: stateShare(share)}}
 	e, action, err := c.srv.fs.Open(c.ctx(), r.sess.account, r.tree.share, path, req)
 	if err != nil {

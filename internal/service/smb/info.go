@@ -1,7 +1,6 @@
 package smb
 
 import (
-	"errors"
 	"path"
 
 	"github.com/lazuli-storage/lazuli/internal/rule/sddl"
@@ -301,9 +300,6 @@ func (c *conn) setInfo(r *request) (uint32, []byte) {
 			return statusAccessDenied, nil
 		}
 		err = c.srv.fs.SetDeletePending(c.ctx(), acct, share, o.path, in[0]&1 != 0)
-		if errors.Is(err, file.ErrReadOnly) {
-			return statusCannotDelete, nil
-		}
 	case fileEndOfFile:
 		if len(in) < 8 {
 			return statusInfoLengthMismatch, nil

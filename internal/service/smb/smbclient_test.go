@@ -88,3 +88,38 @@ func itoa(n int) string {
 		}
 	}
 }
+
+// TestSmbclientKeepsReadOnlyFile: `setmode f +r` then `rm f` is refused
+// with NT_STATUS_CANNOT_DELETE, as Windows and Azure Files answer (smbclient
+// deletes with a CREATE carrying FILE_DELETE_ON_CLOSE; MS-FSA 2.1.5.1.2.1),
+// and the file is still there for REST.
+func TestSmbclientKeepsReadOnlyFile(t *testing.T) {
+	in, sh := startWithShare(t)
+	fc := sh.NewRootDirectoryClient().NewFileClient("f")
+	if _, err := fc.Create(ctx, 4, nil); err != nil {
+		t.Fatal(err)
+	}
+	out, _ := smbclient(t, in, "SMB3_11", auth.DevAccountKey, "setmode f +r; rm f")
+	if !strings.Contains(out, "NT_STATUS_CANNOT_DELETE") {
+		t.Fatalf("rm of a read-only file:\n%s", out)
+	}
+	if _, err := fc.GetProperties(ctx, nil); err != nil {
+		t.Fatalf("the read-only file is gone: %v", err)
+	}
+}
+
+// TestDeleteOnCloseOfNewReadOnlyFile: a CREATE making a read-only file
+// (FileAttributes READONLY) with FILE_DELETE_ON_CLOSE is refused with
+// STATUS_CANNOT_DELETE and creates nothing (MS-FSA 2.1.5.1.1).
+func TestDeleteOnCloseOfNewReadOnlyFile(t *testing.T) {
+	in, sh := startWithShare(t)
+	c := dialRaw(t, in.SMBAddr)
+	req := openRequest("ro.txt", 0x10000|0x80, 7, 2, 0x1000|0x40) // DELETE, FILE_CREATE, DELETE_ON_CLOSE
+	le.PutUint32(req[28:], 0x1)                                   // FILE_ATTRIBUTE_READONLY
+	if st, _ := c.send(request{cmd: 5, body: req}); st[0] != 0xC0000121 {
+		t.Fatalf("CREATE: %#x, want STATUS_CANNOT_DELETE", st[0])
+	}
+	if names := listNames(t, sh); len(names) != 0 {
+		t.Fatalf("files after the refused CREATE: %q", names)
+	}
+}
