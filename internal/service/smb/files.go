@@ -132,9 +132,25 @@ func statusOf(err error) uint32 {
 	return statusInvalidParameter
 }
 
-// sharePath turns a wire name (`dir\file`) into a share-relative path.
-func sharePath(name string) string {
-	return strings.Trim(strings.ReplaceAll(name, `\`, "/"), "/")
+// sharePath turns a wire name (`dir\file`) into a share-relative path,
+// judging it as Windows does; ok false is STATUS_OBJECT_NAME_INVALID. Only
+// `\` separates components: `/` is one of the characters MS-FSCC 2.1.5.2
+// forbids in a file name (the others, `"*:<>?|` and controls, are judged by
+// the File service's naming rules as the path is parsed, so that SMB and
+// REST refuse the same names). Each component loses its trailing spaces
+// and dots, as Windows' path normalisation drops them and Azure Files
+// trims trailing dots; a component of nothing else ("..", " ") is invalid.
+func sharePath(name string) (path string, ok bool) {
+	if strings.ContainsRune(name, '/') {
+		return "", false
+	}
+	parts := strings.Split(strings.Trim(name, `\`), `\`)
+	for i, p := range parts {
+		if parts[i] = strings.TrimRight(p, " ."); parts[i] == "" && p != "" {
+			return "", false
+		}
+	}
+	return strings.Join(parts, "/"), true
 }
 
 func newHandleID() uint64 {
@@ -161,7 +177,10 @@ func (c *conn) create(r *request) (uint32, []byte) {
 	if opts&optDeleteOnClose != 0 && access&accDelete == 0 {
 		return statusInvalidParameter, nil
 	}
-	path := sharePath(fromUTF16(rawName))
+	path, ok := sharePath(fromUTF16(rawName))
+	if !ok {
+		return statusObjectNameInvalid, nil
+	}
 	if i := strings.IndexByte(path, ':'); i >= 0 {
 		return statusObjectNameNotFound, nil // named streams are not offered
 	}

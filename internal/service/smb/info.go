@@ -330,7 +330,10 @@ func (c *conn) rename(r *request, o *open, in []byte) uint32 {
 	if raw == nil {
 		return statusInvalidParameter
 	}
-	to := sharePath(fromUTF16(raw))
+	to, ok := sharePath(fromUTF16(raw))
+	if !ok {
+		return statusObjectNameInvalid
+	}
 	if err := c.srv.fs.Rename(c.ctx(), r.sess.account, r.tree.share, o.path, to, in[0] != 0); err != nil {
 		return statusOf(err)
 	}
