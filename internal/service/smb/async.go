@@ -52,7 +52,7 @@ func (c *conn) goAsync(r *request, o *open, closeStatus uint32, work func(stop <
 	t.mu.Unlock()
 	h := r.h
 	var sign *signer
-	if r.sess.valid && (h.flags&flagSigned != 0 || r.sess.signAll) {
+	if r.sess.valid && (h.flags&flagSigned != 0 || r.sess.signingRequired) {
 		s := r.sess.signer
 		sign = &s
 	}

@@ -10,7 +10,8 @@ import (
 // SMB 3.1.1 encryption with AES-128-GCM (MS-SMB2 3.1.4.3): offered when
 // the client lists that cipher in its ENCRYPTION negotiate context, and
 // used for the requests a client chooses to encrypt (smbclient -e, a
-// `seal` mount); the server never requires it. A response goes out
+// `seal` mount), or for every request of every session when the
+// endpoint's Policy requires encryption (policy.go). A response goes out
 // encrypted, and unsigned, when its request came in encrypted. Other
 // ciphers (AES-CCM, AES-256) and encryption on 3.0/3.0.2 (which implies
 // AES-128-CCM) are not offered.
@@ -18,31 +19,79 @@ import (
 const (
 	negContextPreauth    = 1
 	negContextEncryption = 2
+	hashSHA512           = 1
 	cipherAES128GCM      = 2
 	transformSize        = 52
 	transformProtocol    = "\xFDSMB"
 	gcmNonceSize         = 12
 )
 
-// clientCiphers returns the ciphers of the ENCRYPTION context in a 3.1.1
-// NEGOTIATE request body (offsets are from the start of msg).
-func clientCiphers(msg, body []byte) []uint16 {
+// negContext is one negotiate context of a 3.1.1 NEGOTIATE request.
+type negContext struct {
+	typ  uint16
+	data []byte
+}
+
+// negotiateContexts returns the negotiate contexts of a 3.1.1 NEGOTIATE
+// request body (offsets are from the start of msg), up to the first that
+// does not fit.
+func negotiateContexts(msg, body []byte) []negContext {
 	off, count := int(le.Uint32(body[28:])), int(le.Uint16(body[32:]))
-	var out []uint16
-	for i := 0; i < count && off+8 <= len(msg); i++ {
-		typ, n := le.Uint16(msg[off:]), int(le.Uint16(msg[off+2:]))
+	var out []negContext
+	for i := 0; i < count && off >= 0 && off+8 <= len(msg); i++ {
+		n := int(le.Uint16(msg[off+2:]))
 		data := slice(msg, off+8, n)
 		if data == nil {
 			break
 		}
-		if typ == negContextEncryption && len(data) >= 2 {
-			for j := 0; j < int(le.Uint16(data)) && 2+2*j+2 <= len(data); j++ {
-				out = append(out, le.Uint16(data[2+2*j:]))
-			}
-		}
+		out = append(out, negContext{typ: le.Uint16(msg[off:]), data: data})
 		off += (8 + n + 7) &^ 7
 	}
 	return out
+}
+
+// clientCiphers returns the ciphers of the ENCRYPTION context.
+func clientCiphers(contexts []negContext) []uint16 {
+	var out []uint16
+	for _, nc := range contexts {
+		if nc.typ != negContextEncryption || len(nc.data) < 2 {
+			continue
+		}
+		for j := 0; j < int(le.Uint16(nc.data)) && 2+2*j+2 <= len(nc.data); j++ {
+			out = append(out, le.Uint16(nc.data[2+2*j:]))
+		}
+	}
+	return out
+}
+
+// checkContexts applies MS-SMB2 3.3.5.4 to a 3.1.1 NEGOTIATE's contexts:
+// exactly one PREAUTH_INTEGRITY_CAPABILITIES, naming SHA-512 (the only
+// hash), and at most one ENCRYPTION_CAPABILITIES.
+func checkContexts(contexts []negContext) uint32 {
+	var preauth []byte
+	preauths, encryptions := 0, 0
+	for _, nc := range contexts {
+		switch nc.typ {
+		case negContextPreauth:
+			preauths++
+			preauth = nc.data
+		case negContextEncryption:
+			encryptions++
+		}
+	}
+	if preauths != 1 || encryptions > 1 || len(preauth) < 4 {
+		return statusInvalidParameter
+	}
+	count := int(le.Uint16(preauth))
+	if count == 0 || len(preauth) < 4+2*count {
+		return statusInvalidParameter
+	}
+	for i := 0; i < count; i++ {
+		if le.Uint16(preauth[4+2*i:]) == hashSHA512 {
+			return statusOK
+		}
+	}
+	return statusNoPreauthHashOverlap
 }
 
 // encryptionContext is the ENCRYPTION negotiate context naming cipher.

@@ -15,18 +15,23 @@ import (
 // FuzzFrame feeds arbitrary frames to a fresh connection and to one that
 // has negotiated 3.1.1 and started a logon: no input may panic.
 func FuzzFrame(f *testing.F) {
-	neg := response(header{command: cmdNegotiate}, 0, 1, append(newBuf(36).u16(0, 36).u16(2, 1), 0x11, 0x03))
+	neg := response(header{command: cmdNegotiate}, 0, 1, negotiate311Body())
 	f.Add(neg)
 	f.Add(append([]byte("\xFFSMB\x72"), []byte("\x02SMB 2.???\x00")...))
-	f.Add(response(header{command: cmdSessionSetup}, 0, 1, setupRequestBody(negTokenInit())))
-	f.Add(response(header{command: cmdCreate, flags: flagRelated}, 0, 1, make([]byte, 60)))
-	f.Add(response(header{command: cmdQueryDirectory, sessionID: 1, treeID: 1}, 0, 1, make([]byte, 40)))
+	// The NEGOTIATE took MessageId 0 and granted 1: the next is 1.
+	f.Add(response(header{command: cmdSessionSetup, messageID: 1}, 0, 1, setupRequestBody(negTokenInit())))
+	f.Add(response(header{command: cmdCreate, flags: flagRelated, messageID: 1}, 0, 1, make([]byte, 60)))
+	f.Add(response(header{command: cmdQueryDirectory, sessionID: 1, treeID: 1, messageID: 1}, 0, 1, make([]byte, 40)))
+	f.Add(response(header{command: cmdRead, sessionID: 1, treeID: 1, messageID: 1, creditCharge: 2}, 0, 1, make([]byte, 49)))
 	st, err := storage.Open(context.Background(), "memory:", storage.Options{Inline: true})
 	if err != nil {
 		f.Fatal(err)
 	}
 	defer st.Store.Close()
 	srv := New(file.NewSMBFS(st.Store, st.Extents, nil, nil), nil, nil, auth.DevAccounts(), nil, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if c := newConn(srv, nil); !negotiates(c, neg) {
+		f.Fatal("the seed NEGOTIATE does not negotiate 3.1.1")
+	}
 	f.Fuzz(func(t *testing.T, frame []byte) {
 		a, b := net.Pipe()
 		defer a.Close()
@@ -44,6 +49,20 @@ func FuzzFrame(f *testing.F) {
 			trees: map[uint32]*tree{1: {id: 1, share: "share", opens: map[uint64]*open{7: o}}}}
 		c.handleFrame(frame)
 	})
+}
+
+func negotiates(c *conn, neg []byte) bool {
+	_, ok := c.handleFrame(neg)
+	return ok && c.negotiated && c.dialect == dialect311
+}
+
+// negotiate311Body is a NEGOTIATE body offering 3.1.1 with its required
+// PREAUTH_INTEGRITY_CAPABILITIES context (SHA-512, a 32-byte salt).
+func negotiate311Body() []byte {
+	b := append(newBuf(36).u16(0, 36).u16(2, 1), 0x11, 0x03, 0, 0) // padded to 8 from the header
+	buf(b).u32(28, headerSize+40).u16(32, 1)
+	data := append(newBuf(6).u16(0, 1).u16(2, 32).u16(4, hashSHA512), make([]byte, 32)...)
+	return append(append(b, newBuf(8).u16(0, negContextPreauth).u16(2, uint16(len(data)))...), data...)
 }
 
 func setupRequestBody(token []byte) []byte {

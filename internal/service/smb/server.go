@@ -4,8 +4,9 @@
 // records and ranges the REST File service serves (file.SMBFS). Every open
 // is recorded on its file, where REST operations honour its share mode and
 // delete-pending state (package smbstate). Encryption is AES-128-GCM on
-// 3.1.1 only, at the client's request; no oplocks, leases or durable
-// handles are offered.
+// 3.1.1 only, at the client's request or required by Policy; no oplocks,
+// leases or durable handles are offered. MessageIds and credits follow
+// MS-SMB2's sequence window (credits.go).
 package smb
 
 import (
@@ -38,6 +39,10 @@ const maxIO = 8 << 20
 
 // Server is the SMB endpoint.
 type Server struct {
+	// Policy is what every session must do (sign, encrypt); set it
+	// before Serve.
+	Policy Policy
+
 	fs       *file.SMBFS
 	accounts *auth.Accounts
 	clock    clock.Clock
@@ -137,6 +142,11 @@ type conn struct {
 	srv *Server
 	nc  net.Conn
 	r   *bufio.Reader
+
+	// seq is the CommandSequenceWindow; multiCredit is
+	// Connection.SupportsMultiCredit (credits.go).
+	seq         seqWindow
+	multiCredit bool
 
 	negotiated      bool
 	dialect         uint16
@@ -242,7 +252,7 @@ func (c *conn) handleFrame(msg []byte) (out []byte, ok bool) {
 	}
 	for len(msg) > 0 {
 		h, valid := parseHeader(msg)
-		if !valid {
+		if !valid || !c.inSequence(h) {
 			return nil, false
 		}
 		one := msg
@@ -317,11 +327,6 @@ func (ch *chain) bytes() []byte {
 	return out
 }
 
-// credits grants what the client asks for, at least one and at most 8192.
-func credits(h header) uint16 {
-	return min(max(h.credits, 1), 8192)
-}
-
 // request is the context of one request being served.
 type request struct {
 	h    header
@@ -347,7 +352,9 @@ func (c *conn) dispatch(ch *chain, h header, msg []byte) (*reply, bool) {
 	}
 	r := &request{h: h, msg: msg, body: msg[headerSize:], ch: ch}
 	if h.command == cmdCancel {
-		c.cancelRequest(h)
+		if c.cancelAuthentic(ch, h, msg) {
+			c.cancelRequest(h)
+		}
 		return nil, true
 	}
 	if h.command == cmdNegotiate {
@@ -375,7 +382,7 @@ func (c *conn) dispatch(ch *chain, h header, msg []byte) (*reply, bool) {
 	case cmdSessionSetup:
 		return c.sessionSetup(r)
 	case cmdEcho:
-		status, body = statusOK, newBuf(4).u16(0, 4)
+		status, body = c.echo(r)
 	default:
 		if st := c.bind(r); st != statusOK {
 			return c.finish(r, st, nil), true
@@ -395,8 +402,11 @@ func (c *conn) bind(r *request) uint32 {
 		return statusUserSessionDeleted
 	}
 	r.sess = s
-	if r.h.flags&flagSigned != 0 && !s.signer.verify(r.msg) {
-		return statusAccessDenied
+	if st := c.authentic(r); st != statusOK {
+		return st
+	}
+	if !c.chargeCovers(r.h, r.body) {
+		return statusInvalidParameter
 	}
 	switch r.h.command {
 	case cmdLogoff, cmdTreeConnect:
@@ -483,12 +493,12 @@ func (c *conn) finish(r *request, status uint32, body []byte) *reply {
 	if status != statusOK && status != statusBufferOverflow && !keep {
 		body = errorBody()
 	}
-	msg := response(r.h, status, credits(r.h), body)
+	msg := response(r.h, status, c.credits(r.h), body)
 	if status == statusPending {
 		return &reply{msg: asyncHeader(msg, r.asyncID)} // interim responses are not signed
 	}
 	var sign *signer
-	if r.sess != nil && r.sess.valid && (r.h.flags&flagSigned != 0 || r.sess.signAll) {
+	if r.sess != nil && r.sess.valid && (r.h.flags&flagSigned != 0 || r.sess.signingRequired) {
 		sign = &r.sess.signer
 	}
 	return &reply{msg: msg, sign: sign}

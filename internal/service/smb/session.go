@@ -19,9 +19,13 @@ type session struct {
 	signer  signer
 	sealer  *sealer // nil unless the connection negotiated a cipher
 	valid   bool
-	signAll bool
 	trees   map[uint32]*tree
 	nextTID uint32
+
+	// signingRequired refuses unsigned requests; encryptData refuses
+	// unencrypted ones (policy.go).
+	signingRequired bool
+	encryptData     bool
 }
 
 // tree is a connected share.
@@ -39,63 +43,90 @@ func (c *conn) smb1Negotiate(msg []byte) ([]byte, bool) {
 	if c.negotiated || !bytes.Contains(msg, []byte("SMB 2.???")) {
 		return nil, false
 	}
+	// It stands for MessageId 0 (MS-SMB2 3.3.5.2.3).
+	if !c.seq.consume(0, 1) {
+		return nil, false
+	}
 	h := header{command: cmdNegotiate}
-	return response(h, statusOK, 1, c.negotiateBody(dialectWildcard, nil)), true
+	return response(h, statusOK, c.credits(h), c.negotiateBody(dialectWildcard, nil)), true
 }
 
 func (c *conn) negotiate(r *request) (*reply, bool) {
 	if c.negotiated || len(r.body) < 36 {
 		return nil, false
 	}
+	fail := func(status uint32) (*reply, bool) {
+		return &reply{msg: response(r.h, status, c.credits(r.h), errorBody())}, true
+	}
 	b := r.body
 	count := int(le.Uint16(b[2:]))
-	if count == 0 || len(b) < 36+2*count {
-		return &reply{msg: response(r.h, statusInvalidParameter, 1, errorBody())}, true
+	// MS-SMB2 3.3.5.4; a signed NEGOTIATE is invalid too (3.3.5.2.4).
+	if count == 0 || len(b) < 36+2*count || r.h.flags&flagSigned != 0 {
+		return fail(statusInvalidParameter)
+	}
+	dialects := make([]uint16, count)
+	for i := range dialects {
+		dialects[i] = le.Uint16(b[36+2*i:])
+	}
+	dialect := bestDialect(dialects)
+	if dialect == 0 {
+		return fail(statusNotSupported)
+	}
+	var contexts []negContext
+	if dialect == dialect311 {
+		contexts = negotiateContexts(r.msg, b)
+		if st := checkContexts(contexts); st != statusOK {
+			return fail(st)
+		}
 	}
 	c.clientSecMode, c.clientCaps = le.Uint16(b[4:]), le.Uint32(b[8:])
 	copy(c.clientGUID[:], b[12:28])
-	for i := 0; i < count; i++ {
-		c.clientDialects = append(c.clientDialects, le.Uint16(b[36+2*i:]))
-	}
-	for _, d := range offered {
-		for _, cd := range c.clientDialects {
-			if d == cd && c.dialect == 0 {
-				c.dialect = d
-			}
-		}
-	}
-	if c.dialect == 0 {
-		return &reply{msg: response(r.h, statusNotSupported, 1, errorBody())}, true
-	}
-	c.negotiated = true
-	var contexts []byte
+	c.clientDialects, c.dialect, c.negotiated = dialects, dialect, true
+	var out []byte
 	if c.dialect == dialect311 {
 		salt := make([]byte, 32)
 		_, _ = rand.Read(salt)
-		data := newBuf(6).u16(0, 1).u16(2, 32).u16(4, 1) // one algorithm: SHA-512
+		data := newBuf(6).u16(0, 1).u16(2, 32).u16(4, hashSHA512) // one algorithm
 		data = append(data, salt...)
-		contexts = append(newBuf(8).u16(0, negContextPreauth).u16(2, uint16(len(data))), data...)
-		for _, cipher := range clientCiphers(r.msg, b) {
+		out = append(newBuf(8).u16(0, negContextPreauth).u16(2, uint16(len(data))), data...)
+		for _, cipher := range clientCiphers(contexts) {
 			if cipher == cipherAES128GCM {
 				c.cipher = cipher
 			}
 		}
 		if c.cipher != 0 {
-			contexts = append(align8(contexts), encryptionContext(c.cipher)...)
+			out = append(align8(out), encryptionContext(c.cipher)...)
 		}
 	}
-	resp := response(r.h, statusOK, credits(r.h), c.negotiateBody(c.dialect, contexts))
+	resp := response(r.h, statusOK, c.credits(r.h), c.negotiateBody(c.dialect, out))
+	// Multi-credit requests from here on: 2.1 and later over TCP
+	// (MS-SMB2 3.3.5.4, Connection.SupportsMultiCredit).
+	c.multiCredit = c.dialect >= dialect210
 	if c.dialect == dialect311 {
 		c.preauth = preauthFold(preauthFold(make([]byte, 64), r.msg), resp)
 	}
 	return &reply{msg: resp}, true
 }
 
-// negotiateBody is the NEGOTIATE response body: signing enabled (not
-// required), LARGE_MTU only, 8 MiB transfers and an SPNEGO NTLM offer.
+// bestDialect is the best of the server's dialects the client offers, 0
+// for none.
+func bestDialect(client []uint16) uint16 {
+	for _, d := range offered {
+		for _, cd := range client {
+			if d == cd {
+				return d
+			}
+		}
+	}
+	return 0
+}
+
+// negotiateBody is the NEGOTIATE response body: signing enabled (and
+// required when the policy says so), LARGE_MTU only, 8 MiB transfers and
+// an SPNEGO NTLM offer.
 func (c *conn) negotiateBody(dialect uint16, contexts []byte) []byte {
 	now := c.srv.clock.Now()
-	b := newBuf(64).u16(0, 65).u16(2, 1).u16(4, dialect).u32(24, 0x4).
+	b := newBuf(64).u16(0, 65).u16(2, c.srv.Policy.securityMode()).u16(4, dialect).u32(24, 0x4).
 		u32(28, maxIO).u32(32, maxIO).u32(36, maxIO).ft(40, now).ft(48, c.srv.started)
 	if dialect < dialect210 && dialect != dialectWildcard {
 		b.u32(28, 65536).u32(32, 65536).u32(36, 65536)
@@ -119,6 +150,10 @@ func (c *conn) sessionSetup(r *request) (*reply, bool) {
 	b := r.body
 	if len(b) < 24 {
 		return c.errorReply(r, statusInvalidParameter), true
+	}
+	if c.srv.Policy.RequireEncryption && c.cipher == 0 {
+		// The client cannot encrypt (MS-SMB2 3.3.5.5: RejectUnencryptedAccess).
+		return c.errorReply(r, statusAccessDenied), true
 	}
 	token := slice(r.msg, int(le.Uint16(b[12:])), int(le.Uint16(b[14:])))
 	s := c.pendingSessions[r.h.sessionID]
@@ -154,7 +189,7 @@ func (c *conn) sessionSetup(r *request) (*reply, bool) {
 		if spnego {
 			chal = negTokenResp(negAcceptIncomplete, chal, true)
 		}
-		resp := response(r.h, statusMoreProcessing, credits(r.h), setupBody(chal))
+		resp := response(r.h, statusMoreProcessing, c.credits(r.h), setupBody(chal))
 		if c.dialect == dialect311 {
 			s.preauth = preauthFold(s.preauth, resp)
 		}
@@ -173,7 +208,9 @@ func (c *conn) sessionSetup(r *request) (*reply, bool) {
 		}
 	}
 	s.valid = true
-	s.signAll = b[3]&0x2 != 0 // the client requires signing
+	// Session.SigningRequired and Session.EncryptData (MS-SMB2 3.3.5.5.3).
+	s.signingRequired = b[3]&signingRequired != 0 || c.srv.Policy.RequireSigning
+	s.encryptData = c.srv.Policy.RequireEncryption
 	c.sessions[s.id] = s
 	c.loggedOn = true
 	var out []byte
@@ -183,7 +220,11 @@ func (c *conn) sessionSetup(r *request) (*reply, bool) {
 	case s.spnego:
 		out = negTokenResp(negAcceptCompleted, nil, false)
 	}
-	return &reply{msg: response(r.h, statusOK, credits(r.h), setupBody(out)), sign: &s.signer}, true
+	body := setupBody(out)
+	if s.encryptData {
+		le.PutUint16(body[2:], sessionFlagEncryptData)
+	}
+	return &reply{msg: response(r.h, statusOK, c.credits(r.h), body), sign: &s.signer}, true
 }
 
 func setupBody(token []byte) []byte {
@@ -287,7 +328,7 @@ func (c *conn) ioctl(r *request) (uint32, []byte) {
 		if !c.negotiateMatches(in) {
 			return statusAccessDenied, nil
 		}
-		out := newBuf(24).u32(0, 0x4).u16(20, 1).u16(22, c.dialect)
+		out := newBuf(24).u32(0, 0x4).u16(20, c.srv.Policy.securityMode()).u16(22, c.dialect)
 		copy(out[4:20], c.srv.guid[:])
 		return statusOK, ioctlBody(code, b[8:24], out)
 	case fsctlDFSReferrals:

@@ -91,6 +91,7 @@ const (
 	statusInvalidInfoClass      = 0xC0000003
 	statusInvalidLockRange      = 0xC00001A1
 	statusNetworkNameDeleted    = 0xC00000C9
+	statusNoPreauthHashOverlap  = 0xC05D0000
 )
 
 var le = binary.LittleEndian
