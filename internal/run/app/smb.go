@@ -29,6 +29,7 @@ func (a *App) startSMB(cfg *config.Config, opts Options) error {
 	}
 	a.SMB = srv
 	a.SMBAddr = addr.String()
+	srv.Policy = smb.Policy{RequireSigning: cfg.SMBRequireSigning, RequireEncryption: cfg.SMBRequireEncryption}
 	// Only a node that grants opens needs its liveness renewed; every
 	// node judges the others' from the store.
 	a.background = append(a.background, a.Liveness)

@@ -42,6 +42,9 @@ type Config struct {
 	// SMB is the File service's SMB endpoint; it runs with the File service
 	// or alone (--services smb), over the same store.
 	SMB Endpoint
+	// SMBRequireSigning and SMBRequireEncryption are the SMB endpoint's
+	// smb.Policy: every session must sign, or encrypt, every request.
+	SMBRequireSigning, SMBRequireEncryption bool
 	// SMBOpenExpiry is how long the SMB opens of a node that stops (a
 	// crash, a lost database connection) keep blocking other nodes: each
 	// node renews its liveness every third of it (package liveness).
@@ -140,6 +143,8 @@ func Parse(args []string, getenv func(string) string, usageOut io.Writer) (*Conf
 	fs.DurationVar(&c.SMBAuthTimeout, "smbAuthTimeout", DefaultSMBAuthTimeout, "close an SMB connection that has not logged on this long after it was accepted (0: never)")
 	fs.DurationVar(&c.SMBIdleTimeout, "smbIdleTimeout", DefaultSMBIdleTimeout, "close a logged-on SMB connection that holds no open file and is idle this long, as Windows' autodisconnect (0: never)")
 	fs.DurationVar(&c.SMBOpenExpiry, "smbOpenExpiry", liveness.DefaultExpiry, "how long the SMB opens of a node that stopped keep blocking the others; each node renews its liveness every third of it")
+	fs.BoolVar(&c.SMBRequireSigning, "smbRequireSigning", false, "SMB sessions must sign every request; unsigned ones are refused with STATUS_ACCESS_DENIED")
+	fs.BoolVar(&c.SMBRequireEncryption, "smbRequireEncryption", false, "SMB sessions must encrypt every request (SMB 3.1.1 with AES-128-GCM); clients that cannot are refused at logon")
 	fs.StringVar(&c.Admin.Host, "adminHost", "127.0.0.1", "address of the admin listener (test control, metrics, web console)")
 	fs.IntVar(&c.Admin.Port, "adminPort", 10009, "port of the admin listener (0 picks a free port)")
 	fs.BoolVar(&c.NoAdmin, "noAdmin", false, "do not start the admin listener")
