@@ -1,7 +1,6 @@
 package server
 
 import (
-	"github.com/lazuli-storage/lazuli/internal/rule/fetchguard"
 	"log/slog"
 
 	"github.com/lazuli-storage/lazuli/internal/base/clock"
@@ -10,6 +9,7 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/frame/changefeed"
 	"github.com/lazuli-storage/lazuli/internal/frame/liveness"
 	"github.com/lazuli-storage/lazuli/internal/rule/auth"
+	"github.com/lazuli-storage/lazuli/internal/rule/fetchguard"
 	"github.com/lazuli-storage/lazuli/internal/rule/locks"
 )
 

@@ -8,13 +8,13 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/lazuli-storage/lazuli/internal/frame/server"
 	"io"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/lazuli-storage/lazuli/internal/frame/liveness"
+	"github.com/lazuli-storage/lazuli/internal/frame/server"
 	"github.com/lazuli-storage/lazuli/internal/rule/auth"
 )
 
