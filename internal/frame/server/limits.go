@@ -1,12 +1,15 @@
 package server
 
 import (
+	"errors"
 	"io"
 	"net"
 	"net/http"
 	"os"
 	"sync"
 	"time"
+
+	"github.com/lazuli-storage/lazuli/internal/rule/azerr"
 )
 
 // What a shared server needs against clients that stall: a request body
@@ -27,11 +30,41 @@ type progressBody struct {
 	io.ReadCloser
 	rc      *http.ResponseController
 	timeout time.Duration
+	// expired is set once a read failed on its deadline.
+	expired bool
+}
+
+// limitBody wraps the request's body in a progressBody when a limit
+// applies, and is nil when none does.
+func (c *chain) limitBody(rw http.ResponseWriter, r *http.Request) *progressBody {
+	if c.opts.BodyTimeout <= 0 || r.Body == nil || r.Body == http.NoBody {
+		return nil
+	}
+	return &progressBody{ReadCloser: r.Body, rc: http.NewResponseController(rw), timeout: c.opts.BodyTimeout}
 }
 
 func (b *progressBody) Read(p []byte) (int, error) {
 	_ = b.rc.SetReadDeadline(time.Now().Add(b.timeout))
-	return b.ReadCloser.Read(p)
+	n, err := b.ReadCloser.Read(p)
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		b.expired = true
+	}
+	return n, err
+}
+
+// timedOut reports whether the body (nil: none was limited) was cut for
+// making no progress.
+func (b *progressBody) timedOut() bool { return b != nil && b.expired }
+
+// bodyTimedOut is the answer to a request whose body was cut, when no
+// response has started: Azure answers a write that takes longer than its
+// timeout allows ("Setting timeouts for Blob service operations") with 500
+// OperationTimedOut, which clients retry. Whatever the handler made of the
+// failed read (the client gone, an unreadable body) is not the story. The
+// connection is closed after it, the rest of the body unread.
+func bodyTimedOut(w http.ResponseWriter) error {
+	w.Header().Set("Connection", "close")
+	return azerr.New(azerr.OperationTimedOut)
 }
 
 // extendWrite moves the connection's write deadline timeout ahead of now,

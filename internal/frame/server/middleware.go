@@ -180,8 +180,9 @@ func (c *chain) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 	// the original's body type whether an unread body may be discarded
 	// after the answer or must close the connection.
 	wrapped := *r
-	if c.opts.BodyTimeout > 0 && r.Body != nil && r.Body != http.NoBody {
-		wrapped.Body = &progressBody{ReadCloser: r.Body, rc: http.NewResponseController(rw), timeout: c.opts.BodyTimeout}
+	progress := c.limitBody(rw, r)
+	if progress != nil {
+		wrapped.Body = progress
 	}
 	body := &countingBody{ReadCloser: wrapped.Body}
 	wrapped.Body = body
@@ -207,7 +208,11 @@ func (c *chain) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 		c.recordAnalytics(r, w, info, body.n)
 	}()
 	r = r.WithContext(request.With(r.Context(), info))
-	if err := c.serve(w, r, info); err != nil && !w.cut {
+	err := c.serve(w, r, info)
+	if progress.timedOut() && w.status == 0 {
+		err = bodyTimedOut(w)
+	}
+	if err != nil && !w.cut {
 		c.errors.Write(w, r, err)
 	}
 	if w.cut {

@@ -58,9 +58,18 @@ func stalledUpload(t *testing.T, blobURL, name string) net.Conn {
 	return conn
 }
 
+// timedOutAnswer reports whether got, all a cut upload's connection
+// received, is Azure's answer to a write that took too long: 500
+// OperationTimedOut.
+func timedOutAnswer(got []byte) bool {
+	resp, err := http.ReadResponse(bufio.NewReader(bytes.NewReader(got)), nil)
+	return err == nil && resp.StatusCode == http.StatusInternalServerError && resp.Header.Get("x-ms-error-code") == "OperationTimedOut"
+}
+
 // TestStalledUploadsAreReleased: 200 uploads that stop sending their body
-// are dropped once BodyTimeout passes without progress, and none of them
-// leaves a blob behind. Before, they held their handlers for minutes.
+// are answered 500 OperationTimedOut and dropped once BodyTimeout passes
+// without progress, and none of them leaves a blob behind. Before, they
+// held their handlers for minutes.
 func TestStalledUploadsAreReleased(t *testing.T) {
 	in := startWithLimits(t, time.Second, time.Minute, 0)
 	client, err := azblob.NewClientFromConnectionString(in.ConnectionString, nil)
@@ -77,14 +86,20 @@ func TestStalledUploadsAreReleased(t *testing.T) {
 	}
 	began := time.Now()
 	var wg sync.WaitGroup
-	for _, c := range conns {
+	answers := make([][]byte, stalled)
+	for i, c := range conns {
 		wg.Go(func() {
 			defer c.Close()
 			_ = c.SetReadDeadline(time.Now().Add(30 * time.Second))
-			_, _ = io.Copy(io.Discard, c) // returns when the server drops the connection
+			answers[i], _ = io.ReadAll(c) // returns when the server drops the connection
 		})
 	}
 	wg.Wait()
+	for i, got := range answers {
+		if !timedOutAnswer(got) {
+			t.Fatalf("stalled upload %d was answered %q", i, got)
+		}
+	}
 	held := time.Since(began)
 	if held > 25*time.Second {
 		t.Fatalf("200 stalled uploads held the server %v", held)
