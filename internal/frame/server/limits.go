@@ -17,19 +17,47 @@ import (
 // the client stops reading for WriteTimeout is abandoned, and each listener
 // serves at most MaxConns connections at once (more wait in the kernel's
 // accept queue). Progress, not duration, is what is timed: a slow upload or
-// download that keeps moving is never cut.
+// download that keeps moving is never cut, unless it moves slower than
+// MinBodyRate (below).
 const (
 	DefaultBodyTimeout  = 60 * time.Second
 	DefaultWriteTimeout = 60 * time.Second
 	DefaultMaxConns     = 10_000
 )
 
-// progressBody extends the connection's read deadline before every read of
-// the request body, so that only a body that stops arriving times out.
+// A body that keeps moving, a byte every few seconds, would hold its
+// connection, and one of the listener's MaxConns slots, for as long as the
+// client likes. So a request body must also arrive at MinBodyRate bytes a
+// second on average once BodyRateGrace has passed: the server waits for it
+// BodyRateGrace, plus one second for every MinBodyRate bytes received, in
+// all. This is Apache's mod_reqtimeout rule ("body=20,MinRate=500": each
+// MinRate bytes received extend the body's deadline by a second).
+//
+// The defaults are no stricter than Azure: "Setting timeouts for Blob
+// service operations" gives a write ten minutes a megabyte on average
+// (about 1,700 bytes a second) and other requests 30 seconds, so a client
+// that works against Azure never falls below 1,024 bytes a second after 30
+// seconds. Holding every one of 10,000 slots then costs a client 10 MB/s
+// of upload instead of next to nothing.
+//
+// Because the average runs from the start, a client that pauses (for less
+// than BodyTimeout) after sending faster than the minimum keeps what it
+// sent ahead and is not cut. Only time spent waiting for the client counts,
+// not time the server spends between reads (writing what it read to disk),
+// so a slow store never makes a client look slow.
+const (
+	DefaultMinBodyRate   = 1024 // bytes a second
+	DefaultBodyRateGrace = 30 * time.Second
+)
+
+// progressBody sets the connection's read deadline before every read of the
+// request body, so that a body times out when it stops arriving
+// (BodyTimeout) or falls behind the minimum rate (bodyRate).
 type progressBody struct {
 	io.ReadCloser
 	rc      *http.ResponseController
 	timeout time.Duration
+	rate    *bodyRate
 	// expired is set once a read failed on its deadline.
 	expired bool
 }
@@ -37,34 +65,87 @@ type progressBody struct {
 // limitBody wraps the request's body in a progressBody when a limit
 // applies, and is nil when none does.
 func (c *chain) limitBody(rw http.ResponseWriter, r *http.Request) *progressBody {
-	if c.opts.BodyTimeout <= 0 || r.Body == nil || r.Body == http.NoBody {
+	if (c.opts.BodyTimeout <= 0 && c.opts.MinBodyRate <= 0) || r.Body == nil || r.Body == http.NoBody {
 		return nil
 	}
-	return &progressBody{ReadCloser: r.Body, rc: http.NewResponseController(rw), timeout: c.opts.BodyTimeout}
+	return &progressBody{ReadCloser: r.Body, rc: http.NewResponseController(rw), timeout: c.opts.BodyTimeout,
+		rate: newBodyRate(c.opts.MinBodyRate, c.opts.BodyRateGrace)}
 }
 
 func (b *progressBody) Read(p []byte) (int, error) {
-	_ = b.rc.SetReadDeadline(time.Now().Add(b.timeout))
+	began := time.Now()
+	if deadline, ok := b.deadline(began); ok {
+		_ = b.rc.SetReadDeadline(deadline)
+	}
 	n, err := b.ReadCloser.Read(p)
+	if b.rate != nil {
+		b.rate.read(int64(n), time.Since(began))
+	}
 	if errors.Is(err, os.ErrDeadlineExceeded) {
 		b.expired = true
 	}
 	return n, err
 }
 
-// timedOut reports whether the body (nil: none was limited) was cut for
-// making no progress.
+// timedOut reports whether the body (nil: none was limited) was cut by one
+// of its limits.
 func (b *progressBody) timedOut() bool { return b != nil && b.expired }
 
 // bodyTimedOut is the answer to a request whose body was cut, when no
 // response has started: Azure answers a write that takes longer than its
-// timeout allows ("Setting timeouts for Blob service operations") with 500
-// OperationTimedOut, which clients retry. Whatever the handler made of the
-// failed read (the client gone, an unreadable body) is not the story. The
-// connection is closed after it, the rest of the body unread.
+// timeout allows (see above) with 500 OperationTimedOut, which clients
+// retry. Whatever the handler made of the failed read (the client gone, an
+// unreadable body) is not the story. The connection is closed after it,
+// the rest of the body unread.
 func bodyTimedOut(w http.ResponseWriter) error {
 	w.Header().Set("Connection", "close")
 	return azerr.New(azerr.OperationTimedOut)
+}
+
+// deadline is the earlier of the two limits that apply, and false when
+// neither does.
+func (b *progressBody) deadline(now time.Time) (time.Time, bool) {
+	var d time.Time
+	if b.timeout > 0 {
+		d = now.Add(b.timeout)
+	}
+	if b.rate != nil {
+		if r := now.Add(b.rate.allowance()); d.IsZero() || r.Before(d) {
+			d = r
+		}
+	}
+	return d, !d.IsZero()
+}
+
+// bodyRate keeps account of a body against its minimum rate: the grace,
+// plus a second for every perSecond bytes received, less the time already
+// spent waiting for them, is how long the next read may wait.
+type bodyRate struct {
+	perSecond int64 // > 0
+	grace     time.Duration
+	received  int64
+	waited    time.Duration
+}
+
+// newBodyRate is nil when perSecond is 0: no minimum.
+func newBodyRate(perSecond int64, grace time.Duration) *bodyRate {
+	if perSecond <= 0 {
+		return nil
+	}
+	return &bodyRate{perSecond: perSecond, grace: grace}
+}
+
+func (r *bodyRate) read(n int64, waited time.Duration) {
+	r.received += n
+	r.waited += waited
+}
+
+// allowance may be zero or less: the client has fallen behind, and the
+// next read that has to wait for it fails at once.
+func (r *bodyRate) allowance() time.Duration {
+	whole, part := r.received/r.perSecond, r.received%r.perSecond
+	earned := time.Duration(whole)*time.Second + time.Duration(part)*time.Second/time.Duration(r.perSecond)
+	return r.grace + earned - r.waited
 }
 
 // extendWrite moves the connection's write deadline timeout ahead of now,

@@ -61,6 +61,10 @@ type Options struct {
 	// BodyTimeout and WriteTimeout bound how long a request body may stop
 	// arriving and a response stop being read (limits.go); 0 for no bound.
 	BodyTimeout, WriteTimeout time.Duration
+	// MinBodyRate, in bytes a second, is the average rate a request body
+	// must keep once BodyRateGrace has passed (limits.go); 0 for none.
+	MinBodyRate   int64
+	BodyRateGrace time.Duration
 	// Faults are the test-control API's fault rules; nil for none.
 	Faults *fault.Set
 	// Observer learns every answered request (metrics); nil for none.

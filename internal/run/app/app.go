@@ -157,7 +157,8 @@ func (a *App) listen(cfg *config.Config, opts Options) error {
 	}
 	mw := server.Options{Store: a.Store, RequireTLS: tlsConfig != nil, Auth: authn, Clock: opts.Clock, SkipAPIVersionCheck: cfg.SkipAPIVersionCheck,
 		DisableProductStyleURL: cfg.DisableProductStyleURL, AccessLog: opts.AccessLog, Faults: a.Faults,
-		Observer: a.Metrics, BodyTimeout: cfg.BodyTimeout, WriteTimeout: cfg.WriteTimeout, Logger: opts.Logger}
+		Observer: a.Metrics, BodyTimeout: cfg.BodyTimeout, WriteTimeout: cfg.WriteTimeout, Logger: opts.Logger,
+		MinBodyRate: cfg.MinBodyRate, BodyRateGrace: cfg.BodyRateGrace}
 	logs := a.logs
 	a.Analytics = analytics.New(logs, analytics.Options{Logger: opts.Logger, Accounts: cfg.Accounts.Names(),
 		Retention: logRetention(a.Store)})

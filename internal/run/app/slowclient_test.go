@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob"
 
 	"github.com/lazuli-storage/lazuli/internal/check/lazulitest"
@@ -31,14 +32,20 @@ func startWithLimits(t *testing.T, body, write time.Duration, maxConns int) *laz
 // stalledUpload opens a connection, sends a signed Put Blob's headers for a
 // 1,000,000-byte body and 10 bytes of it, and stops.
 func stalledUpload(t *testing.T, blobURL, name string) net.Conn {
+	return startUpload(t, blobURL+"stall/"+name, 1_000_000)
+}
+
+// startUpload opens a connection, sends a signed Put Blob's headers for a
+// body of length bytes and the first 10 of them, and stops.
+func startUpload(t *testing.T, blobURL string, length int) net.Conn {
 	t.Helper()
-	u, _ := url.Parse(blobURL + "stall/" + name)
+	u, _ := url.Parse(blobURL)
 	req, _ := http.NewRequest(http.MethodPut, u.String(), nil)
-	req.ContentLength = 1_000_000
+	req.ContentLength = int64(length)
 	req.Header.Set("x-ms-blob-type", "BlockBlob")
 	req.Header.Set("x-ms-version", "2025-01-05")
 	req.Header.Set("x-ms-date", time.Now().UTC().Format(http.TimeFormat))
-	req.Header.Set("Content-Length", "1000000")
+	req.Header.Set("Content-Length", fmt.Sprint(length))
 	auth.SignSharedKey(req, auth.Blob, lazulitest.Account, lazulitest.KeyBytes())
 	conn, err := net.Dial("tcp", u.Host)
 	if err != nil {
@@ -197,4 +204,149 @@ func TestConnectionCap(t *testing.T) {
 		resp.Body.Close()
 	}
 	held[1].Close()
+}
+
+// Body-rate settings of the tests below: four connections, a body may stop
+// for 3 s, and must average 16 KiB/s once its first second has passed.
+const (
+	rateConns   = 4
+	rateStall   = 3 * time.Second
+	rateGrace   = time.Second
+	rateMinimum = 16 << 10
+)
+
+// startWithBodyRate runs the Blob service with the settings above.
+func startWithBodyRate(t *testing.T) *lazulitest.Instance {
+	return lazulitest.Start(t, lazulitest.Options{InMemory: true, Services: []string{"blob"}, Configure: func(c *config.Config) {
+		c.BodyTimeout, c.MaxConns = rateStall, rateConns
+		c.MinBodyRate, c.BodyRateGrace = rateMinimum, rateGrace
+	}})
+}
+
+// oneShotClient is an SDK client that opens a connection for each request
+// and closes it after, so that no idle connection of its own keeps one of
+// the few slots.
+func oneShotClient(t *testing.T, in *lazulitest.Instance) *azblob.Client {
+	t.Helper()
+	transport := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
+	client, err := azblob.NewClientFromConnectionString(in.ConnectionString,
+		&azblob.ClientOptions{ClientOptions: policy.ClientOptions{Transport: transport}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return client
+}
+
+// drip starts an upload and sends one more byte of it every interval, until
+// the server closes the connection or stop is closed. What the server sent
+// before closing comes on the channel; nothing comes if it never closed.
+func drip(t *testing.T, blobURL string, every time.Duration, stop <-chan struct{}) <-chan []byte {
+	conn := startUpload(t, blobURL, 1_000_000)
+	answer, closed := make(chan []byte, 1), make(chan struct{})
+	go func() {
+		got, _ := io.ReadAll(conn) // returns when the server closes the connection
+		close(closed)
+		answer <- got
+	}()
+	go func() {
+		defer conn.Close()
+		tick := time.NewTicker(every)
+		defer tick.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-closed:
+				return
+			case <-tick.C:
+				_, _ = conn.Write([]byte("x"))
+			}
+		}
+	}()
+	return answer
+}
+
+// TestDripFedUploadsAreCut: uploads that send a byte every 100 ms never
+// stop long enough for BodyTimeout, and as many of them as there are
+// connection slots used to lock every other client out. Once the grace has
+// passed they fall below the minimum rate and are answered as a stalled
+// body is, then closed, without leaving a blob; the next client is served.
+func TestDripFedUploadsAreCut(t *testing.T) {
+	in := startWithBodyRate(t)
+	client := oneShotClient(t, in)
+	ctx := context.Background()
+	if _, err := client.CreateContainer(ctx, "drip", nil); err != nil {
+		t.Fatal(err)
+	}
+	stop := make(chan struct{})
+	defer close(stop)
+	drippers := make([]<-chan []byte, rateConns)
+	for i := range drippers {
+		drippers[i] = drip(t, fmt.Sprintf("%sdrip/b%d", in.BlobURL, i), 100*time.Millisecond, stop)
+	}
+	// Dialled after the drippers, this client waits behind them in the
+	// accept queue until one of them is closed.
+	served, cancel := context.WithTimeout(ctx, 20*time.Second)
+	defer cancel()
+	if _, err := client.ServiceClient().GetProperties(served, nil); err != nil {
+		t.Fatalf("a client was not served while %d uploads dripped into %d connection slots: %v", rateConns, rateConns, err)
+	}
+	for i, answer := range drippers {
+		select {
+		case got := <-answer:
+			if !timedOutAnswer(got) {
+				t.Errorf("dripper %d was answered %q", i, got)
+			}
+		case <-time.After(20 * time.Second):
+			t.Fatalf("dripper %d still holds its connection", i)
+		}
+	}
+	page, err := client.NewListBlobsFlatPager("drip", nil).NextPage(ctx)
+	if err != nil || len(page.Segment.BlobItems) != 0 {
+		t.Fatalf("cut uploads left %d blobs (%v)", len(page.Segment.BlobItems), err)
+	}
+}
+
+// TestHonestUploadsMeetTheBodyRate: an upload at full speed, and one that
+// pauses for longer than the grace (but less than BodyTimeout) after
+// sending well ahead of the minimum rate, both complete.
+func TestHonestUploadsMeetTheBodyRate(t *testing.T) {
+	in := startWithBodyRate(t)
+	client := oneShotClient(t, in)
+	ctx := context.Background()
+	if _, err := client.CreateContainer(ctx, "honest", nil); err != nil {
+		t.Fatal(err)
+	}
+	data := bytes.Repeat([]byte("0123456789abcdef"), 512<<10) // 8 MiB
+	if _, err := client.UploadBuffer(ctx, "honest", "fast", data, &azblob.UploadBufferOptions{BlockSize: int64(len(data))}); err != nil {
+		t.Fatalf("an 8 MiB upload at full speed: %v", err)
+	}
+
+	const length = 1 << 20
+	conn := startUpload(t, in.BlobURL+"honest/paused", length)
+	defer conn.Close()
+	ahead := 256<<10 - 10 // with startUpload's 10 bytes, 16 s of the minimum rate
+	if _, err := conn.Write(bytes.Repeat([]byte("y"), ahead)); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(rateGrace + rateStall/3) // the pause: 2 s
+	if _, err := conn.Write(bytes.Repeat([]byte("z"), length-10-ahead)); err != nil {
+		t.Fatalf("the paused upload was cut: %v", err)
+	}
+	_ = conn.SetReadDeadline(time.Now().Add(20 * time.Second))
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatalf("the paused upload was not answered: %v", err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusCreated {
+		t.Fatalf("the paused upload was answered %s", resp.Status)
+	}
+	props, err := client.ServiceClient().NewContainerClient("honest").NewBlobClient("paused").GetProperties(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if *props.ContentLength != length {
+		t.Fatalf("the paused upload stored %d bytes, want %d", *props.ContentLength, length)
+	}
 }

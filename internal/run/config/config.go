@@ -64,6 +64,10 @@ type Config struct {
 	// clients that stall (server/limits.go).
 	BodyTimeout, WriteTimeout time.Duration
 	MaxConns                  int
+	// MinBodyRate (bytes a second, 0 for none) is the average rate a
+	// request body must keep once BodyRateGrace has passed.
+	MinBodyRate   int64
+	BodyRateGrace time.Duration
 	// BlobVersioning turns blob versioning on for every account whose
 	// service properties do not say (--blobVersioning).
 	BlobVersioning bool
@@ -159,6 +163,8 @@ func Parse(args []string, getenv func(string) string, usageOut io.Writer) (*Conf
 	fs.StringVar(&c.Store, "store", "", "store URL: sqlite:PATH, memory:, or postgres://user@host:port/db (default sqlite under --location)")
 	fs.IntVar(&c.PostgresConns, "pgConns", 0, "connection pool size for a postgres store (0: default)")
 	fs.DurationVar(&c.BodyTimeout, "bodyTimeout", server.DefaultBodyTimeout, "close a connection whose request body makes no progress for this long (0: never)")
+	fs.Int64Var(&c.MinBodyRate, "minBodyRate", server.DefaultMinBodyRate, "bytes a second a request body must average once --minBodyRateGrace has passed; a slower one is answered 500 OperationTimedOut and its connection closed, so that no client holds a connection by sending a byte now and then (0: no minimum)")
+	fs.DurationVar(&c.BodyRateGrace, "minBodyRateGrace", server.DefaultBodyRateGrace, "time a request body has before --minBodyRate applies; the bytes it sends meanwhile count towards the average")
 	fs.DurationVar(&c.WriteTimeout, "writeTimeout", server.DefaultWriteTimeout, "abandon a response the client stops reading for this long (0: never)")
 	fs.Func("copySourceAllow", "comma-separated hosts copy sources may be fetched from (names, *.suffix, IPs, CIDRs; * for all); default: all while every listener is on loopback, else public addresses only", func(v string) error {
 		for _, h := range strings.Split(v, ",") {
@@ -207,6 +213,9 @@ func Parse(args []string, getenv func(string) string, usageOut io.Writer) (*Conf
 	}
 	if c.AdminToken == "" {
 		c.AdminToken = getenv("LAZULI_ADMIN_TOKEN")
+	}
+	if c.MinBodyRate < 0 || c.BodyRateGrace < 0 {
+		return nil, errors.New("--minBodyRate and --minBodyRateGrace cannot be negative")
 	}
 	if c.LogFormat != "text" && c.LogFormat != "json" {
 		return nil, fmt.Errorf("--logFormat %q: want text or json", c.LogFormat)

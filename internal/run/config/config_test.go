@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 )
 
 func TestParseDefaults(t *testing.T) {
@@ -36,6 +37,26 @@ func TestParseAzuriteFlags(t *testing.T) {
 	}
 }
 
+// TestParseBodyRate: the minimum request-body rate defaults to 1,024 B/s
+// after 30 s, and 0 turns it off.
+func TestParseBodyRate(t *testing.T) {
+	c, err := Parse(nil, func(string) string { return "" }, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.MinBodyRate != 1024 || c.BodyRateGrace != 30*time.Second {
+		t.Errorf("defaults: %d B/s after %v", c.MinBodyRate, c.BodyRateGrace)
+	}
+	c, err = Parse([]string{"--minBodyRate", "4096", "--minBodyRateGrace", "5s"}, func(string) string { return "" }, io.Discard)
+	if err != nil || c.MinBodyRate != 4096 || c.BodyRateGrace != 5*time.Second {
+		t.Errorf("--minBodyRate 4096 --minBodyRateGrace 5s: %d B/s after %v (%v)", c.MinBodyRate, c.BodyRateGrace, err)
+	}
+	c, err = Parse([]string{"--minBodyRate", "0"}, func(string) string { return "" }, io.Discard)
+	if err != nil || c.MinBodyRate != 0 {
+		t.Errorf("--minBodyRate 0: %d (%v)", c.MinBodyRate, err)
+	}
+}
+
 func TestParseAccountsEnv(t *testing.T) {
 	env := map[string]string{"AZURITE_ACCOUNTS": "acc1:a2V5MQ==:a2V5Mg==;acc2:a2V5Mw=="}
 	c, err := Parse(nil, func(k string) string { return env[k] }, io.Discard)
@@ -58,6 +79,9 @@ func TestParseErrors(t *testing.T) {
 		{"--oauth", "bearer"},
 		{"--logFormat", "xml"},
 		{"--adminPort", "x"},
+		{"--minBodyRate", "-1"},
+		{"--minBodyRate", "1k"},
+		{"--minBodyRateGrace", "-5s"},
 		{"--oauth", "basic"}, // OAuth needs HTTPS
 		{"--oauthKeys", "keys.pem"},
 		{"--cert", "c.pem", "--key", "k.pem", "--oauthKeys", "/nonexistent/keys.pem"},
