@@ -4,8 +4,30 @@
 // rules that make chosen requests fail, and resets an account's data, all
 // as JSON over HTTP; it also answers health (/healthz) and readiness
 // (/readyz: the store answers) probes, and serves what the host adds
-// (/metrics, the web console). Only loopback callers are served unless a token is
-// configured, which any caller may then present as a bearer token.
+// (/metrics, the web console).
+//
+// Only loopback callers are served unless a token is configured
+// (--adminToken), which any caller may then present as a bearer token (or
+// a browser as the cookie that ?token= sets). As loopback callers need no
+// token, web pages the machine's browser opens are kept out (guard.go):
+//
+//   - A request must name the listener in its Host header: localhost or an
+//     address of this machine on the listener's port, or a name given with
+//     --adminHosts. Otherwise it is refused (421), unless it carries the
+//     token: a page reaching 127.0.0.1 through a DNS-rebound name of its
+//     own has neither.
+//   - A request a browser marks as another site's (Sec-Fetch-Site
+//     cross-site or same-site, or an Origin other than the listener's) is
+//     refused (403) on every route but the console page and its assets.
+//   - A browser request that changes something (any method but GET and
+//     HEAD) also needs the console page's X-Lazuli-Csrf token (GET /csrf)
+//     or a JSON body, neither of which another origin can send without
+//     asking first (CORS preflight), which the listener never grants.
+//
+// A request without Origin or Sec-Fetch-Site is not a browser's (browsers
+// send Origin with every request but GET and HEAD): curl, scripts and
+// test helpers are served as before, whatever their content type. Every
+// answer forbids framing and type sniffing.
 package admin
 
 import (
@@ -36,7 +58,10 @@ type Options struct {
 	Faults *fault.Set
 	// Token, when set, admits callers from other hosts that present it as
 	// "Authorization: Bearer <token>".
-	Token  string
+	Token string
+	// Hosts are further names (or addresses) the listener answers to, on
+	// any port (--adminHosts).
+	Hosts  []string
 	Logger *slog.Logger
 	// Fresh, when set, gives a reset account what every new account has
 	// (its $logs container); nil adds nothing.
@@ -45,8 +70,10 @@ type Options struct {
 
 // Handler is the admin API.
 type Handler struct {
-	opts Options
-	mux  *http.ServeMux
+	opts      Options
+	mux       *http.ServeMux
+	hosts     map[string]bool
+	csrfToken string
 }
 
 // New builds the admin API.
@@ -54,7 +81,10 @@ func New(opts Options) *Handler {
 	if opts.Logger == nil {
 		opts.Logger = slog.Default()
 	}
-	h := &Handler{opts: opts, mux: http.NewServeMux()}
+	h := &Handler{opts: opts, mux: http.NewServeMux(), hosts: map[string]bool{}, csrfToken: newCSRFToken()}
+	for _, name := range opts.Hosts {
+		h.hosts[strings.ToLower(strings.Trim(name, "[]"))] = true
+	}
 	h.mux.HandleFunc("GET /clock", h.getClock)
 	h.mux.HandleFunc("POST /clock/advance", h.advanceClock)
 	h.mux.HandleFunc("POST /clock/pin", h.pinClock)
@@ -66,17 +96,33 @@ func New(opts Options) *Handler {
 	h.mux.HandleFunc("POST /reset", h.reset)
 	h.mux.HandleFunc("GET /healthz", h.healthz)
 	h.mux.HandleFunc("GET /readyz", h.readyz)
+	h.mux.HandleFunc("GET /csrf", h.csrf)
 	return h
 }
 
 // Handle adds a route to the admin listener (observability, the console).
 func (h *Handler) Handle(pattern string, handler http.Handler) { h.mux.Handle(pattern, handler) }
 
-// ServeHTTP admits the caller, then routes.
+// ServeHTTP admits the caller, keeps other sites' pages out, then routes.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if !h.admitted(w, r) {
+	secureHeaders(w.Header())
+	byToken := h.tokenGiven(r)
+	if !byToken && !fromLoopback(r) {
 		writeError(w, http.StatusForbidden, "the admin API serves loopback callers only; others need --adminToken and \"Authorization: Bearer <token>\"")
 		return
+	}
+	// A rebound page cannot present the token: it does not know it, and
+	// the browser keeps the cookie for the name that set it.
+	if !byToken && !h.ownHost(r) {
+		writeError(w, http.StatusMisdirectedRequest, fmt.Sprintf("the admin listener does not answer to host %q; add it with --adminHosts if it is this server's name", r.Host))
+		return
+	}
+	if why := h.crossSite(r); why != "" {
+		writeError(w, http.StatusForbidden, why)
+		return
+	}
+	if q := r.URL.Query().Get("token"); q != "" && h.tokenMatches(q) {
+		http.SetCookie(w, &http.Cookie{Name: tokenCookie, Value: q, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
 	}
 	h.mux.ServeHTTP(w, r)
 }
@@ -85,23 +131,23 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // header: the console's first visit passes ?token=, which sets it.
 const tokenCookie = "lazuli_admin_token"
 
-// admitted: loopback callers always; others only with the token, as a
-// bearer header, a ?token= query (which also sets the cookie) or the cookie.
-func (h *Handler) admitted(w http.ResponseWriter, r *http.Request) bool {
-	if h.opts.Token != "" {
-		given, _ := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-		if q := r.URL.Query().Get("token"); q != "" {
-			given = q
-			if h.tokenMatches(q) {
-				http.SetCookie(w, &http.Cookie{Name: tokenCookie, Value: q, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
-			}
-		} else if c, err := r.Cookie(tokenCookie); err == nil && given == "" {
-			given = c.Value
-		}
-		if h.tokenMatches(given) {
-			return true
-		}
+// tokenGiven reports whether the caller presents the token: as a bearer
+// header, a ?token= query (which also sets the cookie) or the cookie.
+func (h *Handler) tokenGiven(r *http.Request) bool {
+	if h.opts.Token == "" {
+		return false
 	}
+	given, _ := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+	if q := r.URL.Query().Get("token"); q != "" {
+		given = q
+	} else if c, err := r.Cookie(tokenCookie); err == nil && given == "" {
+		given = c.Value
+	}
+	return h.tokenMatches(given)
+}
+
+// fromLoopback: callers on this machine need no token.
+func fromLoopback(r *http.Request) bool {
 	host, _, err := net.SplitHostPort(r.RemoteAddr)
 	if err != nil {
 		return false

@@ -160,7 +160,7 @@ func TestAdmission(t *testing.T) {
 	} {
 		h := admin.New(admin.Options{Faults: &fault.Set{}, Token: c.token})
 		req := httptest.NewRequest("GET", "/faults", nil)
-		req.RemoteAddr = c.remote
+		req.RemoteAddr, req.Host = c.remote, "localhost:10009"
 		switch kind, value, _ := strings.Cut(c.auth, " "); kind {
 		case "Bearer":
 			req.Header.Set("Authorization", c.auth)
@@ -168,7 +168,7 @@ func TestAdmission(t *testing.T) {
 			req.AddCookie(&http.Cookie{Name: "lazuli_admin_token", Value: value})
 		case "query":
 			req = httptest.NewRequest("GET", "/faults?token="+value, nil)
-			req.RemoteAddr = c.remote
+			req.RemoteAddr, req.Host = c.remote, "localhost:10009"
 		}
 		rec := httptest.NewRecorder()
 		h.ServeHTTP(rec, req)

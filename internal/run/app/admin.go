@@ -29,7 +29,7 @@ func (a *App) listenAdmin(cfg *config.Config, opts Options) error {
 		return nil
 	}
 	h := admin.New(admin.Options{Store: a.Store, Accounts: cfg.Accounts, Clock: a.Clock, Faults: a.Faults,
-		Token: cfg.AdminToken, Logger: opts.Logger, Fresh: a.logs.ensure})
+		Token: cfg.AdminToken, Hosts: cfg.AdminHosts, Logger: opts.Logger, Fresh: a.logs.ensure})
 	h.Handle("GET /metrics", a.Metrics.Handler())
 	console.New(console.Options{Services: a.handlers, Accounts: cfg.Accounts, Store: a.Store, Clock: a.Clock}).Register(h.Handle)
 	srv, err := admin.Listen(cfg.Admin.Addr(), h)

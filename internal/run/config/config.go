@@ -110,6 +110,9 @@ type Config struct {
 	Admin      Endpoint
 	NoAdmin    bool
 	AdminToken string
+	// AdminHosts are further names the admin listener answers to
+	// (--adminHosts): requests naming any other host are refused.
+	AdminHosts []string
 	// LogFormat is "text" (the default) or "json" for the access and
 	// error logs.
 	LogFormat string
@@ -154,6 +157,9 @@ func Parse(args []string, getenv func(string) string, usageOut io.Writer) (*Conf
 	fs.BoolVar(&c.NoAdmin, "noAdmin", false, "do not start the admin listener")
 	fs.StringVar(&c.LogFormat, "logFormat", "text", "format of the access and error logs: text or json (one object a line)")
 	fs.StringVar(&c.AdminToken, "adminToken", "", "bearer token that admits non-loopback callers to the admin listener (or LAZULI_ADMIN_TOKEN)")
+	fs.Func("adminHosts", "comma-separated further host names (or addresses) the admin listener answers to, on any port, such as a Docker host's name; "+
+		"a request naming another host is refused (421) unless it carries --adminToken, so that a DNS-rebound web page cannot reach it. "+
+		"Its own address, localhost and this machine's addresses need no listing", appendList(&c.AdminHosts))
 	for _, n := range []string{"l", "location"} {
 		fs.StringVar(&c.Location, n, "./lazuli-data", "data directory")
 	}

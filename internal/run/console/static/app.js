@@ -161,9 +161,18 @@ async function refresh() {
   }
 }
 
+// A browser request that changes something must carry the token of
+// /csrf, which only this origin's pages can read: the admin listener
+// refuses other sites' pages.
+let csrf = null;
+async function proof() {
+  if (!csrf) csrf = await api("/csrf");
+  return {[csrf.header]: csrf.token};
+}
+
 async function act(path, method) {
   try {
-    await api(path, {method});
+    await api(path, {method, headers: await proof()});
     message.textContent = "done";
   } catch (e) {
     message.textContent = e.message;
@@ -190,7 +199,8 @@ document.getElementById("pin-form").addEventListener("submit", ev => {
 document.getElementById("fault-form").addEventListener("submit", async ev => {
   ev.preventDefault();
   try {
-    await api("/faults", {method: "POST", body: new FormData(ev.target).get("rule")});
+    const headers = {...await proof(), "Content-Type": "application/json"};
+    await api("/faults", {method: "POST", headers, body: new FormData(ev.target).get("rule")});
     message.textContent = "rule added";
   } catch (e) {
     message.textContent = e.message;
