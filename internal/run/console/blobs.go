@@ -2,10 +2,10 @@ package console
 
 import (
 	"encoding/xml"
+	"mime"
 	"net/http"
 	"net/url"
 	"path"
-	"strings"
 )
 
 // blobView is one listed blob, snapshot or version.
@@ -109,7 +109,10 @@ func blobQuery(q url.Values) url.Values {
 }
 
 // download streams a blob (or one of its snapshots or versions) to the
-// browser as an attachment, through Get Blob.
+// browser as an attachment, through Get Blob. The blob's own Content-Type
+// and Content-Disposition are not passed on: a blob stored as text/html
+// and inline by anyone holding a write SAS would otherwise run its script
+// in the console's origin, with the console's reach into every account.
 func (c *Console) download(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	req, err := c.request(r.Context(), "blob", q.Get("account"), http.MethodGet, blobPath(q.Get("container"), q.Get("blob")), blobQuery(q), nil)
@@ -118,10 +121,43 @@ func (c *Console) download(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "no such account or blob service", http.StatusNotFound)
 		return
 	}
-	name := path.Base(q.Get("blob"))
-	w.Header().Set("Content-Disposition", "attachment; filename=\""+strings.ReplaceAll(name, "\"", "")+"\"")
-	h.ServeHTTP(w, req)
+	h.ServeHTTP(&attachment{ResponseWriter: w, name: path.Base(q.Get("blob"))}, req)
 }
+
+// attachment makes whatever the blob service answers a download that no
+// browser renders: the headers are set as the answer starts, over the
+// service's own.
+type attachment struct {
+	http.ResponseWriter
+	name    string
+	started bool
+}
+
+func (a *attachment) WriteHeader(status int) {
+	if !a.started {
+		a.started = true
+		h := a.Header()
+		disposition := mime.FormatMediaType("attachment", map[string]string{"filename": a.name})
+		if disposition == "" {
+			disposition = "attachment"
+		}
+		h.Set("Content-Disposition", disposition)
+		h.Set("Content-Type", "application/octet-stream")
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("Content-Security-Policy", "sandbox; default-src 'none'")
+	}
+	a.ResponseWriter.WriteHeader(status)
+}
+
+func (a *attachment) Write(b []byte) (int, error) {
+	if !a.started {
+		a.WriteHeader(http.StatusOK)
+	}
+	return a.ResponseWriter.Write(b)
+}
+
+// Unwrap lets http.ResponseController reach the connection.
+func (a *attachment) Unwrap() http.ResponseWriter { return a.ResponseWriter }
 
 // breakLease breaks a blob's lease at once.
 func (c *Console) breakLease(r *http.Request) (any, error) {

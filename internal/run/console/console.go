@@ -11,6 +11,13 @@
 // API (signed requests run in-process through each service's handler), so
 // what the console shows is what a client would see. Only queue messages
 // come from the store directly, as no REST operation lists invisible ones.
+//
+// The admin listener keeps other sites' pages away from the console (see
+// package admin); the page sends its actions with the token of /csrf, as
+// the listener asks of browsers. A download is always an attachment of
+// type application/octet-stream in a sandbox, whatever the blob's stored
+// Content-Type and Content-Disposition, so that no blob can run a script
+// in the console's origin.
 package console
 
 import (
