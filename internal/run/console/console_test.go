@@ -2,7 +2,6 @@ package console_test
 
 import (
 	"context"
-	filelease "github.com/Azure/azure-sdk-for-go/sdk/storage/azfile/lease"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,14 +12,16 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/to"
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob"
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/lease"
+	filelease "github.com/Azure/azure-sdk-for-go/sdk/storage/azfile/lease"
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azqueue"
 	"github.com/chromedp/chromedp"
 
 	"github.com/lazuli-storage/lazuli/lazulitest"
 )
 
-// browser starts headless Chromium, or skips when there is none.
-func browser(t *testing.T) context.Context {
+// browser starts headless Chromium with extra options, or skips when
+// there is none.
+func browser(t *testing.T, extra ...chromedp.ExecAllocatorOption) context.Context {
 	t.Helper()
 	path := os.Getenv("LAZULI_CHROMIUM")
 	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
@@ -34,6 +35,7 @@ func browser(t *testing.T) context.Context {
 	}
 	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(path), chromedp.NoSandbox,
 		chromedp.WindowSize(1400, 900), chromedp.Flag("disable-gpu", true))
+	opts = append(opts, extra...)
 	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancelCtx := chromedp.NewContext(alloc)
 	ctx, cancelTimeout := context.WithTimeout(ctx, 90*time.Second)
@@ -230,4 +232,20 @@ func TestConsoleInBrowser(t *testing.T) {
 		t.Fatalf("fault rule not shown: %v", err)
 	}
 	screenshot(t, ctx, "6-faults")
+	// Rules are added, removed and cleared from the page too.
+	if err := chromedp.Run(ctx, chromedp.SetValue(`#fault-form textarea`, `{"operation":"PutBlob","status":500}`),
+		chromedp.Click(`#fault-form button:not([type])`), waitText(ctx, "#faults", "PutBlob"),
+		chromedp.Click(`#faults button[data-delete="/faults/1"]`),
+		chromedp.Poll(`!document.querySelector('#faults').innerText.includes('ServerBusy')`, nil, chromedp.WithPollingInterval(100*time.Millisecond))); err != nil {
+		t.Fatalf("add and remove a fault rule: %v", err)
+	}
+	if rules := srv.Faults(); len(rules) != 1 || rules[0].Operation != "PutBlob" {
+		t.Fatalf("rules after adding one and removing another from the page: %+v", rules)
+	}
+	if err := chromedp.Run(ctx, chromedp.Click(`#clear-faults`), waitText(ctx, "#faults", "none")); err != nil {
+		t.Fatalf("clear the fault rules: %v", err)
+	}
+	if rules := srv.Faults(); len(rules) != 0 {
+		t.Fatalf("rules left after clearing them from the page: %+v", rules)
+	}
 }
