@@ -2,6 +2,7 @@ package queue
 
 import (
 	"context"
+	"sync"
 	"testing"
 	"time"
 
@@ -115,5 +116,57 @@ func TestPeekAndGetWhileReaping(t *testing.T) {
 	got, err := s.dequeue(ctx, "a", "q", 1, time.Minute)
 	if err != nil || len(got) != 1 || string(got[0].Text) != "live" || got[0].Dequeues != 1 {
 		t.Fatalf("get: %+v %v", got, err)
+	}
+}
+
+// Consumers racing behind a backlog each receive distinct live messages,
+// and together all of them: a consumer that skipped the backlog and finds
+// the message it aimed at taken goes on to the next one, and none answers
+// "empty" while a live message is still visible.
+func TestConsumersRaceBehindBacklog(t *testing.T) {
+	const live, consumers = 50, 8
+	st := memory.New()
+	s, fake := backlogQueue(t, st, 20*expiredBound)
+	ctx := context.Background()
+	// The other live messages lie behind a second backlog, visible since a
+	// second ago and expired half a second later.
+	if err := putBacklog(ctx, st, "a", "q", 20*expiredBound, fake.Now().Add(-time.Second), time.Second/2); err != nil {
+		t.Fatal(err)
+	}
+	for i := 1; i < live; i++ {
+		if _, err := s.enqueue(ctx, "a", "q", []byte("live"), putParams{TTL: time.Hour}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var mu sync.Mutex
+	seen := map[[idLen]byte]int{}
+	var wg sync.WaitGroup
+	for c := 0; c < consumers; c++ {
+		wg.Go(func() {
+			for {
+				got, err := s.dequeue(ctx, "a", "q", 3, time.Minute)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				if len(got) == 0 {
+					return
+				}
+				mu.Lock()
+				for _, m := range got {
+					seen[m.ID]++
+				}
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	if len(seen) != live {
+		t.Fatalf("%d distinct messages delivered, want %d", len(seen), live)
+	}
+	for id, n := range seen {
+		if n != 1 {
+			t.Fatalf("message %x delivered %d times", id, n)
+		}
 	}
 }
