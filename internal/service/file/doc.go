@@ -45,7 +45,7 @@
 //
 // Every request runs in one store transaction (or one snapshot view for
 // reads), except Delete Share and Undelete Share (above), so writes are atomic and last-writer-wins, except where a file
-// lease, a share lease (deletion only) or an SMB open says otherwise. Every
+// lease, a share lease (its writes and deletion) or an SMB open says otherwise. Every
 // write of a share, directory or file takes a new ETag; lease operations
 // do not. Copies complete inside their request (x-ms-copy-status: success).
 //

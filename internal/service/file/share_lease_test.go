@@ -50,9 +50,6 @@ func TestShareLeaseGuardsDelete(t *testing.T) {
 	if *props.LeaseState != "leased" || *props.LeaseStatus != "locked" || *props.LeaseDuration != "fixed" {
 		t.Errorf("lease state %s status %s duration %s", *props.LeaseState, *props.LeaseStatus, *props.LeaseDuration)
 	}
-	// Other operations ignore the share lease; only Delete Share needs it.
-	_, err = sh.SetMetadata(ctx, nil)
-	must(t, err)
 	_, err = sh.Delete(ctx, nil)
 	wantCode(t, err, http.StatusPreconditionFailed, "LeaseIdMissing")
 	_, err = sh.Delete(ctx, &share.DeleteOptions{LeaseAccessConditions: &share.LeaseAccessConditions{LeaseID: to.Ptr(leaseB)}})
@@ -86,6 +83,78 @@ func TestShareLeaseGuardsDelete(t *testing.T) {
 	wantCode(t, err, http.StatusPreconditionFailed, "LeaseIdMissing")
 	in.Fake.Advance(6 * time.Second)
 	_, err = sh.Delete(ctx, nil)
+	must(t, err)
+}
+
+// TestShareLeaseGuardsWrites: while a share is leased, its writes (Set
+// Share Properties with a quota or a tier, Set Share Metadata, Set Share
+// ACL) need the lease ID, and every share operation that carries one needs
+// it to be the share's. References: azure-sdk-for-js
+// sdk/storage/storage-file-share/test/public/leaseclient.spec.ts, "LeaseClient
+// with ShareClient" tests "setProperties", "setMetadata", "setQuota" and
+// "getStatistics" (run live: 412 without the lease ID, 412 with another);
+// azure-sdk-for-net Azure.Storage.Files.Shares/tests/SessionRecords/
+// ShareClientTests/SetMetadataAsync_LeaseFailed.json (412 with an ID while
+// unleased).
+func TestShareLeaseGuardsWrites(t *testing.T) {
+	_, svc := start(t, lazulitest.Options{InMemory: true})
+	sh := newShare(t, svc, "leasedwrites")
+	_, err := shareLease(t, sh, leaseA).Acquire(ctx, -1, nil)
+	must(t, err)
+	held := &share.LeaseAccessConditions{LeaseID: to.Ptr(leaseA)}
+	other := &share.LeaseAccessConditions{LeaseID: to.Ptr(leaseB)}
+	writes := []struct {
+		name string
+		call func(*share.LeaseAccessConditions) error
+	}{
+		{"set quota", func(c *share.LeaseAccessConditions) error {
+			_, err := sh.SetProperties(ctx, &share.SetPropertiesOptions{Quota: to.Ptr(int32(20)), LeaseAccessConditions: c})
+			return err
+		}},
+		{"set tier", func(c *share.LeaseAccessConditions) error {
+			_, err := sh.SetProperties(ctx, &share.SetPropertiesOptions{AccessTier: to.Ptr(share.AccessTierHot), LeaseAccessConditions: c})
+			return err
+		}},
+		{"set metadata", func(c *share.LeaseAccessConditions) error {
+			_, err := sh.SetMetadata(ctx, &share.SetMetadataOptions{Metadata: map[string]*string{"k": to.Ptr("v")}, LeaseAccessConditions: c})
+			return err
+		}},
+		{"set ACL", func(c *share.LeaseAccessConditions) error {
+			_, err := sh.SetAccessPolicy(ctx, &share.SetAccessPolicyOptions{LeaseAccessConditions: c})
+			return err
+		}},
+	}
+	for _, w := range writes {
+		t.Run(w.name, func(t *testing.T) {
+			wantCode(t, w.call(nil), http.StatusPreconditionFailed, "LeaseIdMissing")
+			if _, status := code(w.call(other)); status != http.StatusPreconditionFailed {
+				t.Fatalf("with another lease ID: %v", w.call(other))
+			}
+			must(t, w.call(held))
+		})
+	}
+	props, err := sh.GetProperties(ctx, nil)
+	must(t, err)
+	if *props.Quota != 20 || *props.AccessTier != string(share.AccessTierHot) || meta(props.Metadata, "k") != "v" {
+		t.Errorf("writes with the lease ID not applied: quota %d tier %s meta %v", *props.Quota, *props.AccessTier, props.Metadata)
+	}
+	// Reads need no lease ID, but one they carry must be the share's.
+	_, err = sh.GetStatistics(ctx, nil)
+	must(t, err)
+	_, err = sh.GetStatistics(ctx, &share.GetStatisticsOptions{LeaseAccessConditions: other})
+	if _, status := code(err); status != http.StatusPreconditionFailed {
+		t.Fatalf("stats with another lease ID: %v", err)
+	}
+	_, err = sh.GetStatistics(ctx, &share.GetStatisticsOptions{LeaseAccessConditions: held})
+	must(t, err)
+	_, err = sh.GetAccessPolicy(ctx, &share.GetAccessPolicyOptions{LeaseAccessConditions: other})
+	if _, status := code(err); status != http.StatusPreconditionFailed {
+		t.Fatalf("ACL with another lease ID: %v", err)
+	}
+	// Delete Share still needs it too.
+	_, err = sh.Delete(ctx, nil)
+	wantCode(t, err, http.StatusPreconditionFailed, "LeaseIdMissing")
+	_, err = sh.Delete(ctx, &share.DeleteOptions{LeaseAccessConditions: held})
 	must(t, err)
 }
 

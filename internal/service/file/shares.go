@@ -232,8 +232,11 @@ func (s *Service) viewShare(r *http.Request, t *target, now time.Time) (*shareRe
 }
 
 // updateShare applies change to the live share and gives it a new ETag.
-// A lease ID, when sent, must name the share's active lease; without one
-// the lease does not matter (share leases only guard deletion).
+// While the share is leased the request must carry the lease ID, as for
+// Delete Share: Azure answers Set Share Properties (quota or tier) and Set
+// Share Metadata without it 412 LeaseIdMissing (azure-sdk-for-js
+// storage-file-share test/public/leaseclient.spec.ts, "LeaseClient with
+// ShareClient": "setProperties", "setMetadata", "setQuota", run live).
 func (s *Service) updateShare(r *http.Request, t *target, now time.Time, change func(*shareRecord)) (*shareRecord, error) {
 	var sh *shareRecord
 	err := s.store.Update(r.Context(), func(tx store.Tx) error {
@@ -241,7 +244,7 @@ func (s *Service) updateShare(r *http.Request, t *target, now time.Time, change 
 		if sh, err = shareFor(tx, t); err != nil {
 			return err
 		}
-		if err := sh.Lease.CheckRead(r.Header.Get(lease.HeaderID), now, lease.Share); err != nil {
+		if err := sh.Lease.CheckWrite(r.Header.Get(lease.HeaderID), now, lease.Share); err != nil {
 			return err
 		}
 		change(sh)
@@ -251,14 +254,12 @@ func (s *Service) updateShare(r *http.Request, t *target, now time.Time, change 
 	return sh, err
 }
 
+// getShareStats answers Get Share Stats. A lease ID it carries must name
+// the share's lease, as on every share read (azure-sdk-for-js
+// leaseclient.spec.ts "getStatistics": 412 with another one).
 func (s *Service) getShareStats(w http.ResponseWriter, r *http.Request) error {
 	t := targetOf(r)
-	var sh *shareRecord
-	err := s.store.View(r.Context(), func(tx store.Tx) error {
-		var err error
-		sh, err = shareFor(tx, t)
-		return err
-	})
+	sh, err := s.viewShare(r, t, s.now())
 	if err != nil {
 		return err
 	}
