@@ -46,6 +46,7 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/engine/store"
 	"github.com/lazuli-storage/lazuli/internal/frame/fault"
 	"github.com/lazuli-storage/lazuli/internal/rule/auth"
+	"github.com/lazuli-storage/lazuli/internal/rule/fetchguard"
 )
 
 // Options is what the admin API acts on.
@@ -106,6 +107,12 @@ func (h *Handler) Handle(pattern string, handler http.Handler) { h.mux.Handle(pa
 // ServeHTTP admits the caller, keeps other sites' pages out, then routes.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	secureHeaders(w.Header())
+	// The server's own copy fetch is made on a storage caller's behalf,
+	// from loopback: it is never an admin caller, token or not.
+	if r.Header.Get(fetchguard.OwnFetchHeader) != "" {
+		writeError(w, http.StatusForbidden, "the admin listener is never a copy source")
+		return
+	}
 	byToken := h.tokenGiven(r)
 	if !byToken && !fromLoopback(r) {
 		writeError(w, http.StatusForbidden, "the admin API serves loopback callers only; others need --adminToken and \"Authorization: Bearer <token>\"")

@@ -16,6 +16,7 @@ import (
 
 	"github.com/lazuli-storage/lazuli/internal/check/lazulitest"
 	"github.com/lazuli-storage/lazuli/internal/frame/fault"
+	"github.com/lazuli-storage/lazuli/internal/rule/fetchguard"
 	"github.com/lazuli-storage/lazuli/internal/run/admin"
 	"github.com/lazuli-storage/lazuli/internal/run/config"
 )
@@ -340,4 +341,28 @@ func with(h http.Header, name, value string) http.Header {
 	out := h.Clone()
 	out.Set(name, value)
 	return out
+}
+
+// A request the server's own copy fetcher sends (marked with
+// fetchguard.OwnFetchHeader) is refused on every route, from loopback and
+// with the token: a SAS holder must not reach the admin listener through
+// a copy source, however the address check is evaded (NAT, a port
+// forwarded to this machine, another node's listener).
+func TestOwnCopyFetchRefused(t *testing.T) {
+	g := guardServer(t, nil)
+	marked := http.Header{fetchguard.OwnFetchHeader: {"1"}}
+	for _, rt := range append(append(append([]route{}, changingRoutes...), readingRoutes...), pageRoutes...) {
+		refused(t, g.AdminURL, rt, marked, http.StatusForbidden)
+	}
+	g.untouched(t)
+	h := admin.New(admin.Options{Faults: &fault.Set{}, Token: "s3cret"})
+	req := httptest.NewRequest("GET", "/faults", nil)
+	req.RemoteAddr = "127.0.0.1:5000"
+	req.Header.Set("Authorization", "Bearer s3cret")
+	req.Header.Set(fetchguard.OwnFetchHeader, "1")
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	if rec.Code != http.StatusForbidden {
+		t.Errorf("a marked fetch with the token: %d %s, want 403", rec.Code, rec.Body)
+	}
 }
