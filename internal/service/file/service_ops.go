@@ -217,12 +217,22 @@ func fileProperties(p svcprops.Properties) svcprops.Properties {
 		ShareDeleteRetentionPolicy: p.ShareDeleteRetentionPolicy, ProtocolSettings: p.ProtocolSettings}
 }
 
+// defaultProtocolSettings is what Azure answers for an account that never
+// set ProtocolSettings: SMB multichannel off (azure-sdk-for-js
+// storage-file-share recordings/node/fileserviceclient/
+// recording_getproperties.json). The Python SDK fails without it.
+const defaultProtocolSettings = "<SMB><Multichannel><Enabled>false</Enabled></Multichannel></SMB>"
+
 func (s *Service) getServiceProperties(w http.ResponseWriter, r *http.Request) error {
 	p, err := svcprops.Get(r.Context(), s.store, request.Of(r).Account, string(auth.File))
 	if err != nil {
 		return err
 	}
-	body := fileProperties(p).Marshal()
+	p = fileProperties(p)
+	if p.ProtocolSettings == nil {
+		p.ProtocolSettings = &svcprops.ProtocolSettings{Inner: []byte(defaultProtocolSettings)}
+	}
+	body := p.Marshal()
 	h := w.Header()
 	h.Set("Content-Type", "application/xml")
 	h.Set("Content-Length", strconv.Itoa(len(body)))

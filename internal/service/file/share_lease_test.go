@@ -241,3 +241,24 @@ func TestServiceProperties(t *testing.T) {
 		t.Fatalf("preflight: %d %v", presp.StatusCode, presp.Header)
 	}
 }
+
+// TestServicePropertiesDefaultProtocolSettings: an account that never set
+// its File service properties still gets <ProtocolSettings> with SMB
+// multichannel off, which the Python file-share SDK reads unconditionally.
+// Reference: azure-sdk-for-js storage-file-share recordings/node/
+// fileserviceclient/recording_getproperties.json (Get File Service
+// Properties of an account that set no ProtocolSettings).
+func TestServicePropertiesDefaultProtocolSettings(t *testing.T) {
+	in, svc := start(t, lazulitest.Options{InMemory: true})
+	raw := rawRequest(t, in, http.MethodGet, "", "restype=service&comp=properties", nil, "")
+	doc, _ := io.ReadAll(raw.Body)
+	const want = "<ProtocolSettings><SMB><Multichannel><Enabled>false</Enabled></Multichannel></SMB></ProtocolSettings>"
+	if raw.StatusCode != http.StatusOK || !strings.Contains(string(doc), want) {
+		t.Fatalf("%d %s", raw.StatusCode, doc)
+	}
+	got, err := svc.GetProperties(ctx, nil)
+	must(t, err)
+	if got.Protocol == nil || got.Protocol.Smb == nil || *got.Protocol.Smb.Multichannel.Enabled {
+		t.Errorf("protocol settings: %+v", got.Protocol)
+	}
+}
