@@ -20,12 +20,12 @@ package accesspolicy
 import (
 	"bytes"
 	"encoding/xml"
-	"github.com/lazuli-storage/lazuli/internal/base/xmlw"
 	"net/http"
 	"strings"
 	"time"
 	"unicode/utf8"
 
+	"github.com/lazuli-storage/lazuli/internal/base/xmlw"
 	"github.com/lazuli-storage/lazuli/internal/frame/request"
 	"github.com/lazuli-storage/lazuli/internal/rule/auth"
 	"github.com/lazuli-storage/lazuli/internal/rule/azerr"
@@ -193,12 +193,22 @@ func parseTime(node string, raw *string) (*time.Time, error) {
 func FormatTime(t time.Time) string { return t.UTC().Format(timeLayout) }
 
 // Write writes the SignedIdentifiers element of a Get ACL body (the
-// caller's writer holds the service's XML declaration).
+// caller's writer holds the service's XML declaration). An identifier with
+// no start, expiry or permission is written without an AccessPolicy
+// element, as the service answers it whether it was set with an empty
+// <AccessPolicy/> or none (recorded live sessions: azure-sdk-for-js
+// sdk/tables/data-tables recordings "should send a null ap", and
+// azure-sdk-for-python azure-storage-queue recording
+// test_queue.pyTestStorageQueuetest_set_queue_acl_with_empty_signed_identifier).
 func Write(x *xmlw.Writer, ids []Identifier) {
 	x.Open("SignedIdentifiers")
 	for _, id := range ids {
 		x.Open("SignedIdentifier")
 		x.Elem("Id", id.ID)
+		if id.Start == nil && id.Expiry == nil && id.Permission == "" {
+			x.Close("SignedIdentifier")
+			continue
+		}
 		x.Open("AccessPolicy")
 		if id.Start != nil {
 			x.Elem("Start", FormatTime(*id.Start))

@@ -1,11 +1,11 @@
 package table
 
 import (
-	"github.com/lazuli-storage/lazuli/internal/base/xmlw"
 	"net/http"
 	"strconv"
 	"time"
 
+	"github.com/lazuli-storage/lazuli/internal/base/xmlw"
 	"github.com/lazuli-storage/lazuli/internal/engine/store"
 	"github.com/lazuli-storage/lazuli/internal/frame/accesspolicy"
 	"github.com/lazuli-storage/lazuli/internal/frame/request"
