@@ -199,7 +199,7 @@ var catalogue = map[string]entry{
 	InvalidHeaderValue:                         {400, "The value for one of the HTTP headers is not in the correct format."},
 	InvalidHttpVerb:                            {400, "The HTTP verb specified was not recognized by the server."},
 	InvalidInput:                               {400, "One of the request inputs is not valid."},
-	InvalidMd5:                                 {400, "The MD5 value specified in the request is invalid. The MD5 value must be 128 bits and Base64-encoded."},
+	InvalidMd5:                                 {400, "The MD5 value specified in the request is invalid. MD5 value must be 128 bits and base64 encoded."},
 	InvalidMetadata:                            {400, "The metadata specified is invalid. It has characters that are not permitted."},
 	InvalidQueryParameterValue:                 {400, "Value for one of the query parameters specified in the request URI is invalid."},
 	InvalidResourceName:                        {400, "The specifed resource name contains invalid characters."},

@@ -476,4 +476,18 @@ func TestCopyFromURLAnswersContentMD5(t *testing.T) {
 	if !bytes.Equal(resp.ContentMD5, sum[:]) {
 		t.Fatalf("Content-MD5 %x, want %x", resp.ContentMD5, sum)
 	}
+
+	// Without x-ms-source-content-md5 the answer has no Content-MD5, even
+	// though the copied blob has one: the JavaScript SDK's recorded
+	// "sync copy with cold tier" (azure-sdk-for-js
+	// sdk/storage/storage-blob/recordings/node/blobclient/recording_sync_copy_with_cold_tier.js)
+	// answers 202 with x-ms-content-crc64 and no Content-MD5, and the Get
+	// Blob Properties after it shows the copy's Content-MD5.
+	plain := must(c.NewBlobClient("plain").CopyFromURL(e.ctx, readable(t, e, src.URL()), nil)).on(t)
+	if plain.ContentMD5 != nil {
+		t.Fatalf("Content-MD5 %x answered without x-ms-source-content-md5", plain.ContentMD5)
+	}
+	if p := e.props(c.NewBlobClient("plain")); !bytes.Equal(p.ContentMD5, sum[:]) {
+		t.Fatalf("copied blob's Content-MD5 %x, want %x", p.ContentMD5, sum)
+	}
 }

@@ -1,8 +1,8 @@
 package blob
 
 import (
+	"crypto/md5"
 	"errors"
-	"github.com/lazuli-storage/lazuli/internal/rule/structured"
 	"io"
 	"net/http"
 
@@ -13,6 +13,7 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/rule/cond"
 	"github.com/lazuli-storage/lazuli/internal/rule/contentprops"
 	"github.com/lazuli-storage/lazuli/internal/rule/metadata"
+	"github.com/lazuli-storage/lazuli/internal/rule/structured"
 )
 
 // Body limits of the current service version (2019-12-12 and later); older
@@ -81,6 +82,9 @@ func (s *Service) parsePutBlob(r *http.Request) (putBlobArgs, error) {
 	if a.props, a.metadata, err = parseNewBlobHeaders(r.Header, true); err != nil {
 		return a, err
 	}
+	if err = digestProperty(r.Header, a.props.MD5); err != nil {
+		return a, err
+	}
 	if a.tier, err = parseTier(r.Header); err != nil {
 		return a, err
 	}
@@ -92,6 +96,18 @@ func (s *Service) parsePutBlob(r *http.Request) (putBlobArgs, error) {
 	}
 	a.length, err = contentLength(r, versionLimit(r, largeLimitsVersion, maxPutBlobBytes, legacyPutBlobBytes))
 	return a, err
+}
+
+// digestProperty checks the x-ms-blob-content-md5 of Put Blob, which unlike
+// the property of Set Blob Properties or Put Block List must be a 16-byte
+// digest: 400 InvalidMd5 otherwise, as quoted with its request in
+// azure-sdk-for-js#9507 and azure-sdk-for-java#14430.
+func digestProperty(h http.Header, sum []byte) error {
+	if sum == nil || len(sum) == md5.Size {
+		return nil
+	}
+	const name = "x-ms-blob-content-md5"
+	return azerr.New(azerr.InvalidMd5).With("HeaderName", name).With("HeaderValue", h.Get(name))
 }
 
 // putBlob is Put Blob of a block blob: the body streams into one extent,
