@@ -116,3 +116,31 @@ func TestBothChecksumsRefused(t *testing.T) {
 		})
 	}
 }
+
+// TestRangeBothChecksumsRefused pins 400 BothCrc64AndMd5RangeHeaderPresent
+// for a ranged Get Blob asking for both x-ms-range-get-content-md5 and
+// x-ms-range-get-content-crc64: the service's status table
+// (CommonStatusEntries.BothCrc64AndMd5RangeHeaderPresent, "Both
+// x-ms-range-get-content-crc64 header and x-ms-range-get-content-md5 header
+// are present.") refuses the pair, where each alone is served.
+func TestRangeBothChecksumsRefused(t *testing.T) {
+	e := start(t)
+	e.upload(e.container("rangesum"), "b", bytes.Repeat([]byte{3}, 64))
+	rng := http.Header{"X-Ms-Range": {"bytes=0-15"}}
+	with := func(names ...string) http.Header {
+		h := rng.Clone()
+		for _, n := range names {
+			h.Set(n, "true")
+		}
+		return h
+	}
+	for _, one := range []string{"X-Ms-Range-Get-Content-Md5", "X-Ms-Range-Get-Content-Crc64"} {
+		if resp := e.raw(http.MethodGet, "rangesum/b", with(one), nil); resp.StatusCode != http.StatusPartialContent {
+			t.Fatalf("%s alone: %d", one, resp.StatusCode)
+		}
+	}
+	resp := e.raw(http.MethodGet, "rangesum/b", with("X-Ms-Range-Get-Content-Md5", "X-Ms-Range-Get-Content-Crc64"), nil)
+	if resp.StatusCode != http.StatusBadRequest || resp.Header.Get("X-Ms-Error-Code") != "BothCrc64AndMd5RangeHeaderPresent" {
+		t.Fatalf("both: %d %s", resp.StatusCode, resp.Header.Get("X-Ms-Error-Code"))
+	}
+}

@@ -60,8 +60,21 @@ func parseRead(r *http.Request) (readArgs, error) {
 	if a.wantMD5, err = checksumFlag(r, "x-ms-range-get-content-md5", a.rng); err != nil {
 		return a, err
 	}
-	a.wantCRC, err = checksumFlag(r, "x-ms-range-get-content-crc64", a.rng)
-	return a, err
+	if a.wantCRC, err = checksumFlag(r, "x-ms-range-get-content-crc64", a.rng); err != nil {
+		return a, err
+	}
+	if a.wantMD5 && a.wantCRC {
+		return a, bothRangeChecksums()
+	}
+	return a, nil
+}
+
+// bothRangeChecksums is the service's answer to a read asking for both
+// range checksums: 400 BothCrc64AndMd5RangeHeaderPresent (its status
+// table, CommonStatusEntries.BothCrc64AndMd5RangeHeaderPresent).
+func bothRangeChecksums() *azerr.Error {
+	return &azerr.Error{Status: http.StatusBadRequest, Code: "BothCrc64AndMd5RangeHeaderPresent",
+		Message: "Both x-ms-range-get-content-crc64 header and x-ms-range-get-content-md5 header are present."}
 }
 
 // checksumFlag reads x-ms-range-get-content-md5/-crc64: true needs a range
