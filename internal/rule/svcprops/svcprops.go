@@ -11,6 +11,7 @@ import (
 	"encoding/xml"
 	"errors"
 	"io"
+	"reflect"
 	"strings"
 
 	"github.com/lazuli-storage/lazuli/internal/engine/store"
@@ -144,6 +145,33 @@ func Parse(r io.Reader) (Properties, error) {
 		return p, azerr.New(azerr.InvalidXmlDocument)
 	}
 	return p, p.validate()
+}
+
+// ParseNonEmpty is Parse for the Queue service, which refuses a document
+// whose StorageServiceProperties element sets nothing with 400
+// InvalidXmlDocument (recorded live session: azure-sdk-for-python
+// azure-storage-queue test_queue_service_properties_async.test_too_many_cors_rules,
+// which sends "<StorageServiceProperties />"). No recording shows the Blob,
+// File or Table service answering that body (their SDKs refuse to send it),
+// so they keep Parse.
+func ParseNonEmpty(r io.Reader) (Properties, error) {
+	p, err := Parse(r)
+	if err == nil && p.setsNothing() {
+		return p, azerr.New(azerr.InvalidXmlDocument)
+	}
+	return p, err
+}
+
+// setsNothing reports whether no element of the document was present:
+// every setting is a pointer, nil when absent.
+func (p Properties) setsNothing() bool {
+	v := reflect.ValueOf(p)
+	for i := 0; i < v.NumField(); i++ {
+		if f := v.Field(i); f.Kind() == reflect.Pointer && !f.IsNil() {
+			return false
+		}
+	}
+	return true
 }
 
 var corsMethods = map[string]bool{"DELETE": true, "GET": true, "HEAD": true, "MERGE": true, "POST": true,

@@ -118,3 +118,24 @@ func TestActualVaryTable(t *testing.T) {
 		})
 	}
 }
+
+// TestParseNonEmpty: the Queue service's parse refuses a document that sets
+// nothing (azure-sdk-for-python recording
+// test_queue_service_properties_async.test_too_many_cors_rules, 400
+// InvalidXmlDocument) and takes one that sets any element; Parse, which the
+// other services use, still takes the empty document.
+func TestParseNonEmpty(t *testing.T) {
+	const empty = "<?xml version='1.0' encoding='utf-8'?>\n<StorageServiceProperties />"
+	if _, err := ParseNonEmpty(strings.NewReader(empty)); !azerr.Is(err, azerr.InvalidXmlDocument) {
+		t.Fatalf("empty document: %v", err)
+	}
+	if _, err := ParseNonEmpty(strings.NewReader(sample)); err != nil {
+		t.Fatalf("sample: %v", err)
+	}
+	if _, err := ParseNonEmpty(strings.NewReader("<StorageServiceProperties><Cors/></StorageServiceProperties>")); err != nil {
+		t.Fatalf("empty Cors clears the rules: %v", err)
+	}
+	if _, err := Parse(strings.NewReader(empty)); err != nil {
+		t.Fatalf("Parse: %v", err)
+	}
+}

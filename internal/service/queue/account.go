@@ -186,7 +186,7 @@ func (s *Service) setProperties(w http.ResponseWriter, r *http.Request, t target
 	if err != nil {
 		return err
 	}
-	props, err := svcprops.Parse(bytes.NewReader(body))
+	props, err := svcprops.ParseNonEmpty(bytes.NewReader(body))
 	if err != nil {
 		return err
 	}
