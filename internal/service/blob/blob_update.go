@@ -2,6 +2,7 @@ package blob
 
 import (
 	"net/http"
+	"time"
 
 	"github.com/lazuli-storage/lazuli/internal/engine/store"
 	"github.com/lazuli-storage/lazuli/internal/frame/request"
@@ -44,6 +45,9 @@ func (s *Service) writeBlobAs(r *http.Request, conds cond.Conditions, creates bo
 			return err
 		}
 		committed := old != nil && old.Committed
+		if committed && conds.IfNoneMatchStar() && holdsLease(r, old, s.now()) {
+			conds.IfNoneMatch = nil
+		}
 		switch {
 		case !committed && !creates:
 			return blobNotFound()
@@ -148,6 +152,18 @@ func (s *Service) replaced(tx store.Tx, r *http.Request, old *blobRecord, refs r
 		}
 	}
 	return rec, nil
+}
+
+// holdsLease reports whether the request names the active lease of the
+// committed blob it writes. Such a write is not stopped by If-None-Match: *
+// (Put Block List answers 201 to the pair in azure-sdk-for-python's recorded
+// test_create_from_bytes_blob_with_lease_id, tests/recordings/
+// test_block_blob.pyTestStorageBlockBlobtest_create_from_bytes_blob_with_lease_id.json):
+// the Python SDK sends both whenever upload_blob is given a lease.
+func holdsLease(r *http.Request, b *blobRecord, now time.Time) bool {
+	id := leaseID(r)
+	state := b.Lease.State(now)
+	return id != "" && (state == lease.Leased || state == lease.Breaking) && b.Lease.CheckWrite(id, now, lease.Blob) == nil
 }
 
 // authorizeOverwrite applies the matched row's rule for replacing a blob
