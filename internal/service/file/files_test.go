@@ -257,3 +257,83 @@ func TestListRangesDiff(t *testing.T) {
 	_, err = f.GetRangeList(ctx, &file.GetRangeListOptions{PrevShareSnapshot: to.Ptr("2000-01-01T00:00:00.0000000Z")})
 	wantCode(t, err, http.StatusNotFound, "ShareSnapshotNotFound")
 }
+
+// TestListRangesDiffPages: ranges changed since a snapshot are reported in
+// whole 512-byte pages, a page as a Range when it holds written bytes now
+// and as a ClearRange when it holds none. References: azure-sdk-for-js
+// storage-file-share test/fileclient.spec.ts "getRangeListDiff" (recorded:
+// a 5-byte write, then clear 0-1023 and a 5-byte write at 1023, answers
+// ClearRange 0-511 and Range 512-1535); azure-sdk-for-python
+// storage-file-share tests/recordings/
+// test_file.pyTestStorageFiletest_list_ranges_diff.json (against the
+// second snapshot: ClearRange 512-1023 only).
+func TestListRangesDiffPages(t *testing.T) {
+	_, svc := start(t, lazulitest.Options{InMemory: true})
+	sh := newShare(t, svc, "diffpages")
+	f := sh.NewRootDirectoryClient().NewFileClient("f")
+	_, err := f.Create(ctx, 512*4+1, nil)
+	must(t, err)
+	_, err = f.UploadRange(ctx, 0, streamOf([]byte("Hello")), nil)
+	must(t, err)
+	snap, err := sh.CreateSnapshot(ctx, nil)
+	must(t, err)
+	_, err = f.ClearRange(ctx, file.HTTPRange{Offset: 0, Count: 1024}, nil)
+	must(t, err)
+	_, err = f.UploadRange(ctx, 1023, streamOf([]byte("World")), nil)
+	must(t, err)
+	diff, err := f.GetRangeList(ctx, &file.GetRangeListOptions{PrevShareSnapshot: snap.Snapshot})
+	must(t, err)
+	if got, clear := rangeString(diff.Ranges), clearString(diff.ClearRanges); got != "[512-1535]" || clear != "[0-511]" {
+		t.Errorf("changed %s cleared %s, want [512-1535] and [0-511]", got, clear)
+	}
+
+	g := sh.NewRootDirectoryClient().NewFileClient("g")
+	_, err = g.Create(ctx, 2048, nil)
+	must(t, err)
+	_, err = g.UploadRange(ctx, 0, streamOf(bytes.Repeat([]byte("a"), 1536)), nil)
+	must(t, err)
+	snap2, err := sh.CreateSnapshot(ctx, nil)
+	must(t, err)
+	_, err = g.ClearRange(ctx, file.HTTPRange{Offset: 512, Count: 512}, nil)
+	must(t, err)
+	diff, err = g.GetRangeList(ctx, &file.GetRangeListOptions{PrevShareSnapshot: snap2.Snapshot})
+	must(t, err)
+	if got, clear := rangeString(diff.Ranges), clearString(diff.ClearRanges); got != "[]" || clear != "[512-1023]" {
+		t.Errorf("changed %s cleared %s, want [] and [512-1023]", got, clear)
+	}
+}
+
+// TestListRangesBytes pins plain Get Range List at byte granularity, unlike
+// the diff: after writing 0-9 and clearing 0-512 the snapshot lists 512-512
+// (azure-sdk-for-js storage-file-share test/fileclient.spec.ts "getRangeList
+// with share snapshot", recorded).
+func TestListRangesBytes(t *testing.T) {
+	_, svc := start(t, lazulitest.Options{InMemory: true})
+	sh := newShare(t, svc, "byteranges")
+	f := sh.NewRootDirectoryClient().NewFileClient("f")
+	_, err := f.Create(ctx, 512*4+1, nil)
+	must(t, err)
+	_, err = f.UploadRange(ctx, 0, streamOf([]byte("Hello")), nil)
+	must(t, err)
+	_, err = f.UploadRange(ctx, 5, streamOf([]byte("World")), nil)
+	must(t, err)
+	_, err = f.ClearRange(ctx, file.HTTPRange{Offset: 0, Count: 513}, nil)
+	must(t, err)
+	snap, err := sh.CreateSnapshot(ctx, nil)
+	must(t, err)
+	_, err = f.UploadRange(ctx, 0, streamOf([]byte("Hello")), nil)
+	must(t, err)
+	list, err := f.GetRangeList(ctx, &file.GetRangeListOptions{ShareSnapshot: snap.Snapshot})
+	must(t, err)
+	if got := rangeString(list.Ranges); got != "[512-512]" {
+		t.Errorf("snapshot ranges %s, want [512-512]", got)
+	}
+}
+
+func clearString(rs []*file.ClearRange) string {
+	out := make([]*file.ShareFileRange, len(rs))
+	for i, r := range rs {
+		out[i] = &file.ShareFileRange{Start: r.Start, End: r.End}
+	}
+	return rangeString(out)
+}

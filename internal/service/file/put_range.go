@@ -341,7 +341,7 @@ func rangeList(tx store.Tx, t *target, n *node, prevSnap string, followRenames b
 			return nil, nil, err
 		}
 	}
-	changed, cleared = ranges.Diff(segs, prev, start, end)
+	changed, cleared = ranges.DiffPages(segs, prev, start, end)
 	return changed, cleared, nil
 }
 

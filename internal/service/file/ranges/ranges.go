@@ -215,3 +215,58 @@ func appendRange(list []Range, lo, hi int64) []Range {
 	}
 	return append(list, Range{Start: lo, End: hi - 1})
 }
+
+// PageSize is the granularity of the ranges a snapshot diff reports.
+const PageSize = 512
+
+// DiffPages is Diff as Get Range List answers it against a previous
+// snapshot: every 512-byte page (clipped to [start, end)) holding a
+// changed or cleared byte is reported whole, as changed when the page
+// holds written bytes now and as cleared when it holds none (the recorded
+// azure-sdk-for-js "getRangeListDiff": a 5-byte write at 1023 is changed
+// 512-1535). now must be sorted by Start.
+func DiffPages(now, prev []Segment, start, end int64) (changed, cleared []Range) {
+	byteChanged, byteCleared := Diff(now, prev, start, end)
+	for _, span := range pageSpans(byteChanged, byteCleared, start, end) {
+		at := span.Start
+		for _, w := range Written(now[firstEndingAfter(now, span.Start):], span.Start, span.End+1) {
+			lo := max(floorPage(w.Start), at)
+			hi := min(floorPage(w.End)+PageSize, span.End+1)
+			if lo > at {
+				cleared = appendRange(cleared, at, lo)
+			}
+			if hi > lo {
+				changed = appendRange(changed, lo, hi)
+				at = hi
+			}
+		}
+		if at <= span.End {
+			cleared = appendRange(cleared, at, span.End+1)
+		}
+	}
+	return changed, cleared
+}
+
+func floorPage(off int64) int64 { return off - off%PageSize }
+
+// pageSpans widens the ranges of a and b to whole pages, clipped to
+// [start, end), and merges those that overlap or touch.
+func pageSpans(a, b []Range, start, end int64) []Range {
+	all := append(append([]Range(nil), a...), b...)
+	sort.Slice(all, func(i, j int) bool { return all[i].Start < all[j].Start })
+	var out []Range
+	for _, r := range all {
+		lo, hi := max(floorPage(r.Start), start), min(floorPage(r.End)+PageSize, end)-1
+		if n := len(out); n > 0 && lo <= out[n-1].End+1 {
+			out[n-1].End = max(out[n-1].End, hi)
+			continue
+		}
+		out = append(out, Range{Start: lo, End: hi})
+	}
+	return out
+}
+
+// firstEndingAfter is the index of the first segment that ends after off.
+func firstEndingAfter(segments []Segment, off int64) int {
+	return sort.Search(len(segments), func(i int) bool { return segments[i].End() > off })
+}

@@ -151,6 +151,26 @@ func TestDiff(t *testing.T) {
 	}
 }
 
+// TestDiffPages: changes widen to whole pages, clipped to the window; a
+// page is changed while it holds written bytes and cleared once it holds
+// none, whatever the bytes of its neighbours.
+func TestDiffPages(t *testing.T) {
+	prev := []Segment{seg(0, 5, "a", 0), seg(1600, 100, "b", 0)}
+	now := []Segment{seg(1023, 5, "n", 0), seg(1600, 40, "b", 0), seg(2100, 3, "m", 0)}
+	changed, cleared := DiffPages(now, prev, 0, 2101)
+	if want := []Range{{512, 2100}}; !reflect.DeepEqual(changed, want) {
+		t.Fatalf("changed = %v, want %v", changed, want)
+	}
+	if want := []Range{{0, 511}}; !reflect.DeepEqual(cleared, want) {
+		t.Fatalf("cleared = %v, want %v", cleared, want)
+	}
+	// 1640-1699 was cleared but its page still holds 1600-1639: changed.
+	changed, cleared = DiffPages(now, prev, 1536, 2048)
+	if want := []Range{{1536, 2047}}; !reflect.DeepEqual(changed, want) || cleared != nil {
+		t.Fatalf("window: changed %v cleared %v", changed, cleared)
+	}
+}
+
 // model is a byte-per-offset reference implementation: each byte records
 // which extent byte it came from, or "" for a hole.
 type model []string
