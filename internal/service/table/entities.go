@@ -163,7 +163,7 @@ func (op *entityOp) check(cur *Entity) error {
 	if cur == nil {
 		return azerr.New(azerr.ResourceNotFound)
 	}
-	if !op.match.any && op.match.ticks != cur.Timestamp {
+	if !op.match.matches(cur.Timestamp) {
 		return azerr.New(azerr.UpdateConditionNotSatisfied)
 	}
 	return nil

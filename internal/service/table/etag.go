@@ -61,11 +61,21 @@ func parseETag(s string) (int64, bool) {
 type ifMatch struct {
 	present bool
 	any     bool  // "*"
+	never   bool  // a weak ETag that names no timestamp: it matches no entity
 	ticks   int64 // the timestamp the entity must still have
 }
 
-// parseIfMatch reads If-Match; an unreadable value is 400 InvalidInput, as
-// the service rejects malformed ETags.
+// matches reports whether an entity with timestamp ticks meets the
+// condition.
+func (m ifMatch) matches(ticks int64) bool {
+	return m.any || (!m.never && m.ticks == ticks)
+}
+
+// parseIfMatch reads If-Match as the service does (Azure/Azurite issue
+// 1229, which records Azure's answers): "*" matches any entity; a weak
+// ETag, W/"..." or w/"...", is compared with the entity's, and one whose
+// content is not an entity timestamp matches none (412 once the entity is
+// found); any other value, a strong ETag included, is 400 InvalidInput.
 func parseIfMatch(h string) (ifMatch, error) {
 	h = strings.TrimSpace(h)
 	switch h {
@@ -74,9 +84,15 @@ func parseIfMatch(h string) (ifMatch, error) {
 	case "*":
 		return ifMatch{present: true, any: true}, nil
 	}
-	ticks, ok := parseETag(h)
-	if !ok {
+	if !isWeakETag(h) {
 		return ifMatch{}, invalidInput("The etag value '" + h + "' specified in one of the request headers is not valid. Please make sure only one etag value is specified and is valid.")
 	}
-	return ifMatch{present: true, ticks: ticks}, nil
+	ticks, ok := parseETag(h[2:])
+	return ifMatch{present: true, never: !ok, ticks: ticks}, nil
+}
+
+// isWeakETag reports whether h is a weak entity-tag, W/ (either case)
+// before a quoted opaque tag (RFC 9110 section 8.8.3).
+func isWeakETag(h string) bool {
+	return len(h) >= 4 && (h[0] == 'W' || h[0] == 'w') && h[1] == '/' && h[2] == '"' && h[len(h)-1] == '"'
 }
