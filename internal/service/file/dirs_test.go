@@ -370,3 +370,30 @@ func TestBinaryPermission(t *testing.T) {
 		t.Errorf("binary: key %s, want %s", *fromBinary.FilePermissionKey, *created.FilePermissionKey)
 	}
 }
+
+// TestCreateWithInheritedKey: a directory or file created with the key a
+// sibling got by inheriting answers that same key, since its permission is
+// the one inheriting gives. Reference: azure-sdk-for-js storage-file-share
+// recordings/node/directoryclient/
+// recording_create_with_all_parameters_configured_setting_filepermissionkey.json
+// (the second Create Directory sends the first one's key and is answered
+// it, and Get Directory Properties answers it too).
+func TestCreateWithInheritedKey(t *testing.T) {
+	_, svc := start(t, lazulitest.Options{InMemory: true})
+	sh := newShare(t, svc, "inheritedkey")
+	root := sh.NewRootDirectoryClient()
+	first, err := root.NewSubdirectoryClient("first").Create(ctx, nil)
+	must(t, err)
+	key := *first.FilePermissionKey
+	second := root.NewSubdirectoryClient("second")
+	made, err := second.Create(ctx, &directory.CreateOptions{FilePermissions: &file.Permissions{PermissionKey: to.Ptr(key)}})
+	must(t, err)
+	if *made.FilePermissionKey != key {
+		t.Errorf("Create Directory with key %s answered %s", key, *made.FilePermissionKey)
+	}
+	props, err := second.GetProperties(ctx, nil)
+	must(t, err)
+	if *props.FilePermissionKey != key {
+		t.Errorf("Get Directory Properties key %s, want %s", *props.FilePermissionKey, key)
+	}
+}
