@@ -66,10 +66,20 @@ func (id *Identity) authorizeAccountSAS(a Access) error {
 	if strings.IndexByte(s.Services, a.Service.letter()) < 0 {
 		return azerr.New(azerr.AuthorizationServiceMismatch)
 	}
-	if strings.IndexByte(s.ResourceTypes, a.ResourceType.letter()) < 0 {
+	if !grantsResourceType(s.ResourceTypes, a) {
 		return azerr.New(azerr.AuthorizationResourceTypeMismatch)
 	}
 	return checkPermission(s.Permissions, a.Perm)
+}
+
+// grantsResourceType reports whether an account SAS's signed resource
+// types (srt) cover the access: its own type, or any of s, c and o when
+// the operation accepts every type.
+func grantsResourceType(srt string, a Access) bool {
+	if a.AnyResourceType {
+		return strings.ContainsAny(srt, "sco")
+	}
+	return strings.IndexByte(srt, a.ResourceType.letter()) >= 0
 }
 
 func (id *Identity) authorizeServiceSAS(a Access) error {

@@ -118,6 +118,9 @@ type Access struct {
 	// ACLs of containers, queues, tables and shares: "only the account
 	// owner may call this operation"); every SAS is refused.
 	KeyOnly bool
+	// AnyResourceType lets an account SAS of any resource type (srt)
+	// perform the operation.
+	AnyResourceType bool
 	// ServiceSASDenied marks operations a service SAS can never perform
 	// whatever its permissions (create, delete or list containers, queues and
 	// tables; set ACLs; container leases). Account SAS is unaffected.

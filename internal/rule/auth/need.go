@@ -41,6 +41,10 @@ type Need struct {
 	// AnonymousForbidden answers an anonymous caller 403
 	// AuthorizationFailure instead of 401 (a table batch is refused whole).
 	AnonymousForbidden bool
+	// AnyResourceType: an account SAS of any resource type (srt) grants
+	// it, not only Resource's (the envelope of a blob batch, whose
+	// sub-requests are authorized one by one).
+	AnyResourceType bool
 }
 
 // PublicLevel is a container's public access level, in the order of what
@@ -95,6 +99,10 @@ func (n *Need) And(perm string) *Need { c := *n; c.AlsoPerm = perm; return &c }
 
 // OnlyAccountKey returns a copy of n that no SAS of any kind is granted.
 func (n *Need) OnlyAccountKey() *Need { c := *n; c.KeyOnly = true; return &c }
+
+// OfAnyResourceType returns a copy of n that an account SAS of any
+// resource type is granted.
+func (n *Need) OfAnyResourceType() *Need { c := *n; c.AnyResourceType = true; return &c }
 
 // ForbidAnonymous returns a copy of n that answers anonymous callers 403.
 func (n *Need) ForbidAnonymous() *Need { c := *n; c.AnonymousForbidden = true; return &c }
@@ -173,7 +181,7 @@ func (id *Identity) allow(n *Need, perm string, t Target) error {
 		return id.allowEnvelope()
 	}
 	a := Access{Service: t.Service, ResourceType: n.Resource, Perm: perm, Container: t.Container, Object: t.Object,
-		KeyOnly: n.KeyOnly, ServiceSASDenied: n.ServiceSASDenied, Policy: t.Policy}
+		KeyOnly: n.KeyOnly, ServiceSASDenied: n.ServiceSASDenied, Policy: t.Policy, AnyResourceType: n.AnyResourceType}
 	if id.Kind == Anonymous && n.Public != PublicNone && t.Public != nil {
 		level, err := t.Public()
 		if err != nil {

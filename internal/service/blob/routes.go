@@ -49,13 +49,15 @@ func (s *Service) table() route.Table {
 		// Find (f) is an object permission ("Create an account SAS"), even
 		// for the account-wide search.
 		{Op: "FindBlobsByTags", Method: GET, Level: svc, Comp: "blobs", Access: auth.OnObject("f"), Handle: s.findBlobsByTags},
-		// A batch needs any permission itself; each sub-request is
-		// authorized as its own row says.
-		{Op: "BlobBatch", Method: PST, Level: svc, Comp: "batch", Access: auth.OnService(auth.AnyPermission), Handle: s.blobBatch},
+		// A batch needs any permission and, of an account SAS, any
+		// resource type itself; each sub-request is authorized as its own
+		// row says (Azurite's "SubmitBatch with SAS token" sends srt=o;
+		// batch_sas_test.go).
+		{Op: "BlobBatch", Method: PST, Level: svc, Comp: "batch", Access: auth.OnService(auth.AnyPermission).OfAnyResourceType(), Handle: s.blobBatch},
 		// The JavaScript SDK's BlobBatchClient on a path-style service URL
 		// takes the account segment for a container; Azurite serves that as
 		// the service's batch (batch_scope_test.go).
-		{Op: "BlobBatch", Method: PST, Level: svc, Restype: "container", Comp: "batch", Access: auth.OnService(auth.AnyPermission), Handle: s.blobBatch},
+		{Op: "BlobBatch", Method: PST, Level: svc, Restype: "container", Comp: "batch", Access: auth.OnService(auth.AnyPermission).OfAnyResourceType(), Handle: s.blobBatch},
 		// Restore Container of a container with no name (the SDK's
 		// RestoreContainer("", ...)): the service answers its missing
 		// headers first (TestContainerRestoreFailures).
