@@ -248,9 +248,16 @@ func TestConcurrentAppenders(t *testing.T) {
 // Get Blob of an append blob that is not sealed carry no x-ms-blob-sealed:
 // azblob's recorded live test TestCopySealedBlob
 // (appendblob/client_test.go) copies a sealed blob with x-ms-seal-blob:
-// false and requires IsSealed to be nil on the copy's properties. A sealed
-// one answers true (Get Blob Properties: "returned only for append blobs.
-// If the append blob has been sealed, the value is true").
+// false and requires IsSealed to be nil on the copy's properties, and the
+// JavaScript SDK's recorded answers agree: "create with default
+// parameters" (storage-blob recordings/browsers/appendblobclient/
+// recording_create_with_default_parameters.json, x-ms-version 2021-12-02)
+// answers the GET of a new append blob with
+// x-ms-blob-committed-block-count and no x-ms-blob-sealed, and "copy seal
+// blob" (recording_copy_seal_blob.json) the HEAD of its unsealed copy
+// likewise. A sealed one answers true (Get Blob Properties: "returned only
+// for append blobs. If the append blob has been sealed, the value is
+// true"; recording_seal_append_blob.json).
 func TestUnsealedAppendBlobHasNoSealedHeader(t *testing.T) {
 	e := start(t)
 	c := e.container("unsealed")
