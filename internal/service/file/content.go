@@ -5,7 +5,6 @@ import (
 	"crypto/md5"
 	"encoding/base64"
 	"fmt"
-	"github.com/lazuli-storage/lazuli/internal/rule/structured"
 	"io"
 	"net/http"
 	"strconv"
@@ -16,6 +15,7 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/frame/request"
 	"github.com/lazuli-storage/lazuli/internal/rule/azerr"
 	"github.com/lazuli-storage/lazuli/internal/rule/lease"
+	"github.com/lazuli-storage/lazuli/internal/rule/structured"
 	"github.com/lazuli-storage/lazuli/internal/service/file/ranges"
 	"github.com/lazuli-storage/lazuli/internal/service/file/smbstate"
 )
@@ -24,6 +24,18 @@ import (
 const maxRangeMD5 = 4 << 20
 
 // getFile serves Get File (GET) and Get File Properties (HEAD).
+// sasOverrides replaces the response headers a service SAS overrides
+// (rscc, rscd, rsce, rscl, rsct) on Get File and Get File Properties
+// ("Create a service SAS", "Specify query parameters to override response
+// headers").
+func sasOverrides(r *http.Request, h http.Header) {
+	if id := request.Of(r).Identity; id != nil && id.SAS != nil {
+		for k, v := range id.SAS.ResponseHeaders() {
+			h[k] = v
+		}
+	}
+}
+
 func (s *Service) getFile(w http.ResponseWriter, r *http.Request) error {
 	t := targetOf(r)
 	head := r.Method == http.MethodHead
@@ -79,6 +91,7 @@ func (s *Service) getFile(w http.ResponseWriter, r *http.Request) error {
 	}
 	h := w.Header()
 	writeFileHeaders(h, n, now)
+	sasOverrides(r, h)
 	if head {
 		h.Set("Content-Length", strconv.FormatInt(n.Size, 10))
 		w.WriteHeader(http.StatusOK)

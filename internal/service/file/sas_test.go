@@ -195,3 +195,40 @@ func TestCreateOnlySASCannotCopyOverAFile(t *testing.T) {
 	_, err = sasFileClient(t, base+"/keep?"+query).StartCopyFromURL(ctx, source, nil)
 	wantCode(t, err, http.StatusForbidden, "AuthorizationPermissionMismatch")
 }
+
+// TestFileSASResponseOverrides: a service SAS's rscc, rscd, rsce, rscl and
+// rsct replace those response headers on Get File and on Get File
+// Properties (HEAD). Reference: "Create a service SAS", section "Specify
+// query parameters to override response headers (Azure Blob Storage and
+// Azure Files only)": the File service answers them for read requests.
+func TestFileSASResponseOverrides(t *testing.T) {
+	in, svc := start(t, lazulitest.Options{InMemory: true})
+	sh := newShare(t, svc, "overrides")
+	f := sh.NewRootDirectoryClient().NewFileClient("f")
+	_, err := f.Create(ctx, 3, &file.CreateOptions{HTTPHeaders: &file.HTTPHeaders{CacheControl: to.Ptr("no-cache"), ContentType: to.Ptr("text/plain")}})
+	must(t, err)
+	cred, err := service.NewSharedKeyCredential(lazulitest.Account, lazulitest.Key)
+	must(t, err)
+	q, err := sas.SignatureValues{ExpiryTime: time.Now().Add(time.Hour), Permissions: (&sas.FilePermissions{Read: true}).String(),
+		ShareName: "overrides", FilePath: "f", CacheControl: "max-age=60", ContentDisposition: "attachment; filename=x.txt",
+		ContentEncoding: "identity", ContentLanguage: "fr", ContentType: "application/x-test"}.SignWithSharedKey(cred)
+	must(t, err)
+	want := map[string]string{"Cache-Control": "max-age=60", "Content-Disposition": "attachment; filename=x.txt",
+		"Content-Encoding": "identity", "Content-Language": "fr", "Content-Type": "application/x-test"}
+	for _, method := range []string{http.MethodGet, http.MethodHead} {
+		req, err := http.NewRequest(method, in.FileURL+"overrides/f?"+q.Encode(), nil)
+		must(t, err)
+		req.Header.Set("x-ms-version", "2025-05-05")
+		resp, err := (&http.Client{Transport: transport}).Do(req)
+		must(t, err)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("%s: %d", method, resp.StatusCode)
+		}
+		for name, v := range want {
+			if got := resp.Header.Get(name); got != v {
+				t.Errorf("%s %s = %q, want %q", method, name, got, v)
+			}
+		}
+	}
+}
