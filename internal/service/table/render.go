@@ -210,7 +210,7 @@ func appendValueJSON(b []byte, v odata.Value) []byte {
 		return append(b, '"')
 	case odata.KindDateTime:
 		b = append(b, '"')
-		b = odata.AppendDateTime(b, v.Int)
+		b = odata.AppendDateTimeValue(b, v.Int)
 		return append(b, '"')
 	case odata.KindDouble:
 		return appendDouble(b, v.Float)

@@ -249,6 +249,24 @@ func AppendDateTime(b []byte, ticks int64) []byte {
 	return append(b, 'Z')
 }
 
+// AppendDateTimeValue appends ticks as the service renders an Edm.DateTime
+// property value: the fraction without trailing zeros, and none at all on a
+// whole second ("2020-09-17T00:00:00.111Z", "1970-10-04T00:00:00Z"; the
+// recorded live sessions of azure-sdk-for-js sdk/tables/data-tables,
+// "should createEntity with Date" and "...with DateTime"). ETags and
+// Timestamp keep AppendDateTime's seven digits.
+func AppendDateTimeValue(b []byte, ticks int64) []byte {
+	b = AppendDateTime(b, ticks)
+	end := len(b) - 1 // the 'Z'
+	for b[end-1] == '0' {
+		end--
+	}
+	if b[end-1] == '.' {
+		end--
+	}
+	return append(b[:end], 'Z')
+}
+
 // appendDigits appends n (non-negative) zero-padded to width digits.
 func appendDigits(b []byte, n, width int) []byte {
 	var buf [8]byte
