@@ -28,6 +28,7 @@ import (
 //     Block, Put Page and their From URL forms) and reads (Get Blob, Get
 //     Blob Properties, Get Blob Metadata, Query Blob Contents) need the
 //     blob's key: 409 BlobUsesCustomerSpecifiedEncryption without one, 409
+//     BlobCustomerSpecifiedEncryptionMismatch with another, 409
 //     BlobDoesNotUseCustomerSpecifiedEncryption with one on a blob that has
 //     none;
 //   - Set Blob Tier takes no key and is refused on a blob that has one;
@@ -206,9 +207,21 @@ func (k *requestEncryption) check(b *blobRecord) error {
 		return err
 	}
 	if k.rule.scoped && b.Encryption.Scope != "" && b.Encryption.Scope != k.Scope {
-		return azerr.New(azerr.BlobUsesCustomerSpecifiedEncryption)
+		return scopeMismatch(k.Scope)
 	}
 	return nil
+}
+
+// scopeMismatch is the answer to a write naming scope to a blob written
+// under another: none is a missing key, another one 409
+// BlobCustomerSpecifiedEncryptionMismatch (azure-sdk-for-js's recorded
+// "setMetadata, getProperties and createSnapshot with CPK-N",
+// recordings/node/encryption_scope).
+func scopeMismatch(scope string) error {
+	if scope == "" {
+		return azerr.New(azerr.BlobUsesCustomerSpecifiedEncryption)
+	}
+	return azerr.New(azerr.BlobCustomerSpecifiedEncryptionMismatch)
 }
 
 // checkSourceKey refuses the source of a copy when the request does not
@@ -233,8 +246,10 @@ func matchKey(stored, given string) error {
 	case stored == "":
 		return azerr.New(azerr.BlobDoesNotUseCustomerSpecifiedEncryption)
 	default:
-		return azerr.Newf(azerr.BlobUsesCustomerSpecifiedEncryption,
-			"The blob is encrypted with customer specified encryption, but the key provided in the request is not the one it was written with.")
+		// Another key than the blob's: the service's "The given customer
+		// specified encryption does not match the encryption used to
+		// encrypt the blob."
+		return azerr.New(azerr.BlobCustomerSpecifiedEncryptionMismatch)
 	}
 }
 

@@ -54,8 +54,13 @@ func TestCustomerProvidedKeyBlockBlob(t *testing.T) {
 	wantCode(t, err, http.StatusConflict, "BlobUsesCustomerSpecifiedEncryption")
 	_, err = b.GetProperties(e.ctx, nil)
 	wantCode(t, err, http.StatusConflict, "BlobUsesCustomerSpecifiedEncryption")
+	// Another key is 409 BlobCustomerSpecifiedEncryptionMismatch, "The
+	// given customer specified encryption does not match the encryption
+	// used to encrypt the blob." (the text of azure-sdk-for-js's recorded
+	// "setMetadata, getProperties and createSnapshot with CPK-N",
+	// recordings/node/encryption_scope).
 	_, err = b.DownloadStream(e.ctx, &blob.DownloadStreamOptions{CPKInfo: &other})
-	wantCode(t, err, http.StatusConflict, "BlobUsesCustomerSpecifiedEncryption")
+	wantCode(t, err, http.StatusConflict, "BlobCustomerSpecifiedEncryptionMismatch")
 
 	// With the key: the content, and the hash echoed.
 	got, err := b.DownloadStream(e.ctx, &blob.DownloadStreamOptions{CPKInfo: &cpk})

@@ -124,8 +124,11 @@ func (d *deletion) run(tx store.Tx, r *http.Request, a deleteArgs) error {
 			return err
 		}
 		if base != nil && base.Committed && base.VersionID == a.sel.Version {
-			// The current version is the base blob.
-			return d.deleteBase(tx, r, a, base)
+			// The current version is the root blob, which its version id
+			// does not delete: 403 OperationNotAllowedOnRootBlob
+			// (azure-sdk-for-js's recorded "deleting root blob with
+			// versionid should fail", recordings/node/blob_versioning).
+			return azerr.New(azerr.OperationNotAllowedOnRootBlob)
 		}
 		return d.deleteState(tx, r, a, versionPrefix+a.sel.Version)
 	}

@@ -16,7 +16,10 @@ import (
 // is 409 EncryptionScopeNotAvailable, as the service answers an unknown
 // scope. A blob keeps the scope it was written under, reads echo it
 // without needing it, and writes to its content need it again (409
-// BlobUsesCustomerSpecifiedEncryption otherwise, the service's answer).
+// BlobUsesCustomerSpecifiedEncryption without a scope, 409
+// BlobCustomerSpecifiedEncryptionMismatch with another, the service's
+// answers). A container that denies overrides answers a write naming
+// another scope 403 RequestForbiddenByContainerEncryptionPolicy.
 // As with customer-provided keys, nothing is encrypted at rest.
 
 const (
@@ -48,8 +51,10 @@ func (k *requestEncryption) resolve(c *containerRecord) error {
 	case k.scopeHeader == "":
 		k.Scope = c.DefaultScope
 	case c.DenyScopeOverride && k.scopeHeader != c.DefaultScope:
-		return azerr.Newf(azerr.EncryptionScopeNotAvailable,
-			"The container's default encryption scope may not be overridden, and the request names another one.")
+		// 403, as azure-sdk-for-js's recorded "create container
+		// preventEncryptionScopeOverride" answers
+		// (recordings/node/encryption_scope).
+		return azerr.New(azerr.RequestForbiddenByContainerEncryptionPolicy)
 	default:
 		k.Scope = k.scopeHeader
 	}

@@ -57,6 +57,12 @@ func TestEncryptionScopeOnBlobs(t *testing.T) {
 	}
 	_, err = b.CreateSnapshot(e.ctx, nil)
 	wantCode(t, err, http.StatusConflict, "BlobUsesCustomerSpecifiedEncryption")
+	// Another scope is a mismatch: azure-sdk-for-js's recorded
+	// "setMetadata, getProperties and createSnapshot with CPK-N"
+	// (recordings/node/encryption_scope) answers Snapshot Blob under
+	// another scope 409 BlobCustomerSpecifiedEncryptionMismatch.
+	_, err = b.CreateSnapshot(e.ctx, &blob.CreateSnapshotOptions{CPKScopeInfo: &blob.CPKScopeInfo{EncryptionScope: to.Ptr("scope1")}})
+	wantCode(t, err, http.StatusConflict, "BlobCustomerSpecifiedEncryptionMismatch")
 	snap, err := b.CreateSnapshot(e.ctx, &blob.CreateSnapshotOptions{CPKScopeInfo: &scope})
 	if err != nil || *snap.IsServerEncrypted {
 		t.Fatalf("snapshot with the scope: %v", err)
@@ -125,9 +131,12 @@ func TestContainerDefaultEncryptionScope(t *testing.T) {
 	if cp := e.props(strict.NewBlobClient("copy")); cp.EncryptionScope == nil || *cp.EncryptionScope != "scope1" {
 		t.Fatalf("copy in the strict container has scope %v", cp.EncryptionScope)
 	}
+	// Overriding the default is 403 RequestForbiddenByContainerEncryptionPolicy:
+	// azure-sdk-for-js's recorded "create container preventEncryptionScopeOverride"
+	// (recordings/node/encryption_scope/recording_create_container_preventencryptionscopeoverride.js).
 	other := blob.CPKScopeInfo{EncryptionScope: to.Ptr("scope2")}
 	_, err = strict.NewBlockBlobClient("b").Upload(e.ctx, nopCloser([]byte("b")), &blockblob.UploadOptions{CPKScopeInfo: &other})
-	wantCode(t, err, http.StatusConflict, "EncryptionScopeNotAvailable")
+	wantCode(t, err, http.StatusForbidden, "RequestForbiddenByContainerEncryptionPolicy")
 
 	_, err = e.svc.NewContainerClient("nosuch").Create(e.ctx, &container.CreateOptions{CPKScopeInfo: &container.CPKScopeInfo{
 		DefaultEncryptionScope: to.Ptr("mumbojumboscope")}})

@@ -67,7 +67,9 @@ type selector struct {
 func (s selector) base() bool { return s.Snapshot == "" && s.Version == "" }
 
 // parseSelector reads ?snapshot= and ?versionid=; a value that is not a
-// timestamp is 400, and so is naming both.
+// timestamp is 400 InvalidQueryParameterValue, and naming both is 400
+// MutuallyExclusiveQueryParameters (azure-sdk-for-js's recorded "get
+// properties of a blob version", recordings/node/blob_versioning).
 func parseSelector(r *http.Request) (selector, error) {
 	q := r.URL.Query()
 	var sel selector
@@ -86,7 +88,7 @@ func parseSelector(r *http.Request) (selector, error) {
 		*p.dst = v
 	}
 	if sel.Snapshot != "" && sel.Version != "" {
-		return sel, azerr.InvalidQuery("versionid", q.Get("versionid"), "A snapshot and a version cannot be addressed together.")
+		return sel, azerr.New(azerr.MutuallyExclusiveQueryParameters)
 	}
 	return sel, nil
 }

@@ -201,3 +201,32 @@ func TestBlobVersioningDefault(t *testing.T) {
 		t.Fatalf("version ID %s after the account turned versioning off", *up.VersionID)
 	}
 }
+
+// TestRootBlobAndSelectorConflicts replays two recorded answers of
+// azure-sdk-for-js (sdk/storage/storage-blob/recordings/node/blob_versioning):
+// "deleting root blob with versionid should fail", where DELETE
+// ?versionid= of the current version is 403 OperationNotAllowedOnRootBlob
+// and the blob stays, while an older version deletes; and "get properties
+// of a blob version", where a request naming both ?snapshot= and
+// ?versionid= is 400 MutuallyExclusiveQueryParameters.
+func TestRootBlobAndSelectorConflicts(t *testing.T) {
+	e := start(t)
+	e.setDataProtection(true, 0)
+	c := e.container("rootblob")
+	bb := c.NewBlockBlobClient("blob")
+	v1 := *must(bb.Upload(e.ctx, nopCloser([]byte("Hello World")), nil)).on(t).VersionID
+	v2 := *must(bb.Upload(e.ctx, nil, nil)).on(t).VersionID
+
+	must(must(bb.WithVersionID(v1)).on(t).Delete(e.ctx, nil)).on(t)
+	_, err := must(bb.WithVersionID(v2)).on(t).Delete(e.ctx, nil)
+	wantCode(t, err, http.StatusForbidden, "OperationNotAllowedOnRootBlob")
+	if p := e.props(bb.BlobClient()); *p.VersionID != v2 {
+		t.Fatalf("root blob after the refused delete: version %s", *p.VersionID)
+	}
+
+	snap := *must(bb.CreateSnapshot(e.ctx, nil)).on(t).Snapshot
+	resp := e.raw(http.MethodHead, "rootblob/blob?snapshot="+snap+"&versionid="+v2, nil, nil)
+	if resp.StatusCode != http.StatusBadRequest || resp.Header.Get("X-Ms-Error-Code") != "MutuallyExclusiveQueryParameters" {
+		t.Fatalf("snapshot with versionid: %d %s", resp.StatusCode, resp.Header.Get("X-Ms-Error-Code"))
+	}
+}
