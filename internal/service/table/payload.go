@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
-	"github.com/lazuli-storage/lazuli/internal/frame/request"
 	"math"
 	"net/http"
 	"strconv"
@@ -12,6 +11,7 @@ import (
 	"unicode"
 	"unicode/utf16"
 
+	"github.com/lazuli-storage/lazuli/internal/frame/request"
 	"github.com/lazuli-storage/lazuli/internal/rule/azerr"
 	"github.com/lazuli-storage/lazuli/internal/service/table/odata"
 )
@@ -225,7 +225,14 @@ func typedValue(raw json.RawMessage, edm string) (odata.Value, error) {
 		}
 		return odata.Int64(n), nil
 	case odata.KindInt32:
-		n, err := strconv.ParseInt(string(raw), 10, 32)
+		// A JSON number, or a string holding an integer: the JavaScript
+		// SDK sends {value: "32", type: "Int32"} so, and the service
+		// stores it as an Int32 (Azure/Azurite issue 1259).
+		text := string(raw)
+		if isString {
+			text = s
+		}
+		n, err := strconv.ParseInt(text, 10, 32)
 		if err != nil {
 			return bad()
 		}
