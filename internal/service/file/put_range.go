@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"encoding/base64"
 	"errors"
-	"github.com/lazuli-storage/lazuli/internal/frame/request"
-	"github.com/lazuli-storage/lazuli/internal/rule/structured"
 	"net/http"
 	"sort"
 	"strconv"
@@ -14,8 +12,10 @@ import (
 
 	"github.com/lazuli-storage/lazuli/internal/engine/extent"
 	"github.com/lazuli-storage/lazuli/internal/engine/store"
+	"github.com/lazuli-storage/lazuli/internal/frame/request"
 	"github.com/lazuli-storage/lazuli/internal/rule/azerr"
 	"github.com/lazuli-storage/lazuli/internal/rule/lease"
+	"github.com/lazuli-storage/lazuli/internal/rule/structured"
 	"github.com/lazuli-storage/lazuli/internal/service/file/ranges"
 	"github.com/lazuli-storage/lazuli/internal/service/file/smbstate"
 )
