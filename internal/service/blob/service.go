@@ -135,14 +135,19 @@ func parsePath(path string, r *http.Request) (target, route.Level) {
 	}
 	container, blob, hasSlash := strings.Cut(path, "/")
 	if hasSlash && blob != "" {
-		return target{Container: container, Blob: blob}, route.Object
+		return target{Container: container, Blob: blobName(blob)}, route.Object
 	}
 	q := r.URL.Query()
 	if hasSlash || q.Get("restype") == "container" || q.Get("restype") == "account" {
 		return target{Container: container}, route.Container
 	}
-	return target{Container: rootContainer, Blob: container}, route.Object
+	return target{Container: rootContainer, Blob: blobName(container)}, route.Object
 }
+
+// blobName is the name a blob path addresses: the service reads "" in a
+// blob name as "/" (the JavaScript SDK's recorded "Should work with special
+// blob name characters" puts "...\:..." and lists ".../:...").
+func blobName(path string) string { return strings.ReplaceAll(path, `\`, "/") }
 
 // Routes is the service's route table: its operations and who may call
 // each (the authorization tests walk it).
