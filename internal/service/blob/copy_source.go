@@ -205,7 +205,8 @@ func (s *Service) loadSource(tx store.Tx, r *http.Request, src copySource, a sou
 // source URL, or else a token in x-ms-copy-source-authorization, must grant
 // read on it; without either, the source's container must be public, or
 // for Copy Blob the request Shared Key or Bearer for the source's account
-// (auth.CallerReadsOwnSource).
+// (auth.CallerReadsOwnSource), or for the from-URL operations its Bearer
+// token for the source's account (bearerOfAccount).
 func (s *Service) authorizeSource(r *http.Request, src copySource, c *containerRecord) error {
 	if err := s.sourceReadable(r, src, c); err != nil {
 		return sourceDenied(err)
@@ -222,7 +223,8 @@ func (s *Service) sourceReadable(r *http.Request, src copySource, c *containerRe
 	case src.authorization != "":
 		return s.sourceReadableAs(r, src, c, http.Header{"Authorization": {src.authorization}})
 	}
-	if info := request.Of(r); auth.CallerReadsOwnSource(info.Identity, info.Op, src.account) {
+	info := request.Of(r)
+	if auth.CallerReadsOwnSource(info.Identity, info.Op, src.account) || bearerOfAccount(info.Identity, src.account) {
 		return nil
 	}
 	// Otherwise the source is read as an anonymous Get Blob: a public
@@ -231,6 +233,16 @@ func (s *Service) sourceReadable(r *http.Request, src copySource, c *containerRe
 		return nil
 	}
 	return azerr.New(azerr.AuthorizationFailure)
+}
+
+// bearerOfAccount reports whether the request's Bearer token is of the
+// source's account, which reads the source for the from-URL operations too
+// (a Shared Key does not, auth.CallerReadsOwnSource): azure-sdk-for-js's
+// recorded "syncCopyFromURL - destination bearer token" copies a private
+// source of its account with no SAS. A Bearer principal has the account
+// owner's data access here (auth.Identity.Authorize).
+func bearerOfAccount(id *auth.Identity, account string) bool {
+	return id != nil && id.Kind == auth.Bearer && id.Account == account
 }
 
 // allowSourceRead decides whether id may read the source, as the Get Blob

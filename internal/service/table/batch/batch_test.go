@@ -149,3 +149,25 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// TestBoundaryForms: an unquoted boundary holding '=' is read as sent (RFC
+// 2046 section 5.1.1 allows it in a boundary), a quoted one too; a missing,
+// empty or repeated boundary parameter is still no boundary.
+func TestBoundaryForms(t *testing.T) {
+	for ct, want := range map[string]string{
+		"multipart/mixed; boundary=batch_x==":        "batch_x==",
+		"multipart/mixed;boundary=a=b":               "a=b",
+		`multipart/mixed; boundary="batch_x=="`:      "batch_x==",
+		"multipart/mixed; Boundary=batch_1; x=y":     "batch_1",
+		"multipart/mixed; charset=utf-8; boundary=z": "z",
+	} {
+		if got, err := multipartBoundary(ct); err != nil || got != want {
+			t.Errorf("%q: %q %v, want %q", ct, got, err, want)
+		}
+	}
+	for _, ct := range []string{"multipart/mixed", "multipart/mixed; boundary=", "multipart/mixed; boundary=a; boundary=b", "text/plain; boundary=a"} {
+		if got, err := multipartBoundary(ct); err == nil {
+			t.Errorf("%q: read boundary %q", ct, got)
+		}
+	}
+}
