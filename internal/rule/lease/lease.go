@@ -37,7 +37,7 @@ func (k Kind) noun() string {
 	case File:
 		return "file"
 	case Share:
-		return "share"
+		return "file share"
 	default:
 		return "blob"
 	}

@@ -56,24 +56,32 @@ func (l Lease) CheckRead(requestLeaseID string, now time.Time, k Kind) error {
 	return l.CheckWrite(requestLeaseID, now, k)
 }
 
+// mismatch and notPresent: a share answers the container codes, worded
+// for the file share (Azure's recorded answer to Set Share Metadata with a
+// lease ID on an unleased share: 412 LeaseNotPresentWithContainerOperation,
+// "There is currently no lease on the file share.", azure-sdk-for-net
+// SessionRecords/ShareClientTests/SetMetadataAsync_LeaseFailed.json); a
+// file answers the blob codes worded for the file.
 func mismatch(k Kind) *azerr.Error {
-	if k == Container {
-		return azerr.New(azerr.LeaseIdMismatchWithContainerOperation)
+	if k == Container || k == Share {
+		return withNoun(azerr.New(azerr.LeaseIdMismatchWithContainerOperation), k,
+			"The lease ID specified did not match the lease ID for the %s.")
 	}
 	return withNoun(azerr.New(azerr.LeaseIdMismatchWithBlobOperation), k,
 		"The lease ID specified did not match the lease ID for the %s.")
 }
 
 func notPresent(k Kind) *azerr.Error {
-	if k == Container {
-		return azerr.New(azerr.LeaseNotPresentWithContainerOperation)
+	if k == Container || k == Share {
+		return withNoun(azerr.New(azerr.LeaseNotPresentWithContainerOperation), k,
+			"There is currently no lease on the %s.")
 	}
 	return withNoun(azerr.New(azerr.LeaseNotPresentWithBlobOperation), k,
 		"There is currently no lease on the %s.")
 }
 
-// withNoun rewords a blob-named error for files and shares, which reuse the
-// blob codes.
+// withNoun rewords an error for the resource it concerns: files and shares
+// answer the blob's or the container's codes in their own words.
 func withNoun(e *azerr.Error, k Kind, format string) *azerr.Error {
 	if k == Blob {
 		return e

@@ -20,14 +20,16 @@ type useRow struct {
 	cells []useCell
 }
 
-// blobUseTable is §2.6 for kind k (the container table is identical with
-// its own code names). Columns: Available, Leased (A), Breaking (A),
-// Broken (A), Expired (A). The wrong-ID cells the documentation marks 409
-// are the 412 the real service answers (§8.1).
+// blobUseTable is the use table of the "Lease Blob" page for kind k (the
+// container table is identical with its own code names, and a share
+// answers the container's: azure-sdk-for-net SessionRecords/
+// ShareClientTests/SetMetadataAsync_LeaseFailed.json). Columns: Available,
+// Leased (A), Breaking (A), Broken (A), Expired (A). The wrong-ID cells the
+// documentation marks 409 are the 412 the real service answers.
 func blobUseTable(k Kind) []useRow {
 	notPresent := useCell(azerr.LeaseNotPresentWithBlobOperation)
 	mismatch := useCell(azerr.LeaseIdMismatchWithBlobOperation)
-	if k == Container {
+	if k == Container || k == Share {
 		notPresent = useCell(azerr.LeaseNotPresentWithContainerOperation)
 		mismatch = useCell(azerr.LeaseIdMismatchWithContainerOperation)
 	}
@@ -42,8 +44,8 @@ func blobUseTable(k Kind) []useRow {
 	}
 }
 
-// TestUseLeasedResource covers every cell of §2.6 for blobs, containers
-// and shares.
+// TestUseLeasedResource covers every cell of the use table for blobs,
+// containers and shares.
 func TestUseLeasedResource(t *testing.T) {
 	for _, k := range []Kind{Blob, Container, Share} {
 		for _, r := range blobUseTable(k) {
@@ -115,8 +117,8 @@ func TestUseIDForms(t *testing.T) {
 	}
 }
 
-// TestUseMessagesNameTheResource: files and shares reuse the blob codes
-// with their own wording.
+// TestUseMessagesNameTheResource: files reuse the blob codes and shares
+// the container's, each with its own wording.
 func TestUseMessagesNameTheResource(t *testing.T) {
 	for _, k := range []Kind{Blob, Container, File, Share} {
 		for _, err := range []error{

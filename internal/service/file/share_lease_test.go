@@ -262,3 +262,24 @@ func TestServicePropertiesDefaultProtocolSettings(t *testing.T) {
 		t.Errorf("protocol settings: %+v", got.Protocol)
 	}
 }
+
+// A share answers the container's lease codes, worded for the file share:
+// Set Share Metadata with a lease ID on a share that has no lease is 412
+// LeaseNotPresentWithContainerOperation, "There is currently no lease on
+// the file share." (azure-sdk-for-net, Azure.Storage.Files.Shares
+// SessionRecords/ShareClientTests/SetMetadataAsync_LeaseFailed.json).
+func TestShareLeaseCodesAreTheContainers(t *testing.T) {
+	_, svc := start(t, lazulitest.Options{InMemory: true})
+	sh := newShare(t, svc, "unleased")
+	_, err := sh.SetMetadata(ctx, &share.SetMetadataOptions{Metadata: map[string]*string{"foo": to.Ptr("bar")},
+		LeaseAccessConditions: &share.LeaseAccessConditions{LeaseID: to.Ptr(leaseA)}})
+	wantCode(t, err, http.StatusPreconditionFailed, "LeaseNotPresentWithContainerOperation")
+	if err == nil || !strings.Contains(err.Error(), "There is currently no lease on the file share.") {
+		t.Errorf("the message does not name the file share: %v", err)
+	}
+	_, err = shareLease(t, sh, leaseA).Acquire(ctx, -1, nil)
+	must(t, err)
+	_, err = sh.SetMetadata(ctx, &share.SetMetadataOptions{Metadata: map[string]*string{"foo": to.Ptr("bar")},
+		LeaseAccessConditions: &share.LeaseAccessConditions{LeaseID: to.Ptr(leaseB)}})
+	wantCode(t, err, http.StatusPreconditionFailed, "LeaseIdMismatchWithContainerOperation")
+}
