@@ -188,7 +188,7 @@ func (s *Service) loadSource(tx store.Tx, r *http.Request, src copySource, a sou
 		return nil, err
 	}
 	if err := ifTagsHold(cond.Conditions{IfTags: a.conds.IfTags}, b); err != nil {
-		return nil, azerr.New(azerr.SourceConditionNotMet)
+		return nil, sourceTagsFailed(r)
 	}
 	if a.leaseID != "" {
 		if err := b.Lease.CheckRead(a.leaseID, now, lease.Blob); err != nil {
@@ -199,6 +199,19 @@ func (s *Service) loadSource(tx store.Tx, r *http.Request, src copySource, a sou
 		return nil, err
 	}
 	return b, nil
+}
+
+// sourceTagsFailed is the answer to a copy whose x-ms-source-if-tags does
+// not hold: Copy Blob's is 412 ConditionNotMet (azure-sdk-for-python's
+// recorded test_async_copy_blob_with_if_tags, tests/recordings/
+// test_common_blob.pyTestStorageCommonBlobtest_async_copy_blob_with_if_tags.json),
+// the from-URL operations' 412 SourceConditionNotMet, as their other source
+// conditions.
+func sourceTagsFailed(r *http.Request) error {
+	if request.Of(r).Op == "CopyBlob" {
+		return azerr.New(azerr.ConditionNotMet)
+	}
+	return azerr.New(azerr.SourceConditionNotMet)
 }
 
 // authorizeSource checks the caller may read a local source: a SAS in the
