@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
+	"io"
 	"math"
 	"net/http"
 	"strconv"
@@ -36,9 +37,24 @@ type payload struct {
 	sawTimestamp bool
 }
 
-// readBody reads a request body up to the service's 4 MiB limit.
+// maxDiscardBytes bounds how much of a body over maxRequestBytes is read
+// and dropped before the 413: enough that a client which sends its whole
+// body before reading (the JavaScript and Python SDKs' HTTP stacks) reads
+// the answer of a batch somewhat over the limit, not a connection reset;
+// past it the connection is closed, so a sender of an endless body costs
+// the server at most this much reading, at the connection's minimum rate.
+const maxDiscardBytes = 4 * maxRequestBytes
+
+// readBody reads a request body up to the service's 4 MiB limit. Over it
+// the answer is 413 RequestBodyTooLarge, once what is left of the body, up
+// to maxDiscardBytes, is read and dropped; a client waiting for 100 Continue
+// has sent none of it, and is answered at once.
 func readBody(r *http.Request) ([]byte, error) {
-	return request.ReadBody(r, maxRequestBytes)
+	body, err := request.ReadBody(r, maxRequestBytes)
+	if azerr.Is(err, azerr.RequestBodyTooLarge) && !strings.EqualFold(r.Header.Get("Expect"), "100-continue") {
+		_, _ = io.CopyN(io.Discard, r.Body, maxDiscardBytes)
+	}
+	return body, err
 }
 
 // parsePayload decodes and validates an entity JSON body.
