@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"crypto/md5"
 	"encoding/base64"
-	"github.com/lazuli-storage/lazuli/internal/rule/crc64"
-	"github.com/lazuli-storage/lazuli/internal/rule/structured"
 	"io"
 	"net/http"
 	"strconv"
@@ -15,7 +13,9 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/frame/request"
 	"github.com/lazuli-storage/lazuli/internal/rule/azerr"
 	"github.com/lazuli-storage/lazuli/internal/rule/cond"
+	"github.com/lazuli-storage/lazuli/internal/rule/crc64"
 	"github.com/lazuli-storage/lazuli/internal/rule/lease"
+	"github.com/lazuli-storage/lazuli/internal/rule/structured"
 	"github.com/lazuli-storage/lazuli/internal/service/blob/byterange"
 )
 

@@ -2,7 +2,6 @@ package blob
 
 import (
 	"errors"
-	"github.com/lazuli-storage/lazuli/internal/rule/fetchguard"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -16,6 +15,7 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/frame/route"
 	"github.com/lazuli-storage/lazuli/internal/frame/server"
 	"github.com/lazuli-storage/lazuli/internal/rule/auth"
+	"github.com/lazuli-storage/lazuli/internal/rule/fetchguard"
 )
 
 // rootContainer is the container a blob path without a container names.
