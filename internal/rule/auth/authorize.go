@@ -154,20 +154,30 @@ func mergePolicy(s *SAS, a Access) (start, expiry time.Time, perm string, err er
 }
 
 // checkWindow checks the SAS validity period against the request time.
+// A SAS without st starts at the request, so once expired it fails as a
+// window that ends before it starts: the service answers "Signed expiry
+// time [se] must be after signed start time [the request's time]", as the
+// expired SAS of Microsoft Learn's exercise "Control access to Azure
+// Storage with shared access signatures" shows.
 func (id *Identity) checkWindow(start, expiry time.Time) error {
 	if !start.IsZero() && !expiry.After(start) {
-		return authFailed(fmt.Sprintf("Signed expiry time [%s] must be after signed start time [%s]",
-			expiry.Format(http.TimeFormat), start.Format(http.TimeFormat)))
+		return windowReversed(start, expiry)
+	}
+	if start.IsZero() && id.at.After(expiry) {
+		return windowReversed(id.at, expiry)
 	}
 	if id.at.Before(start) || id.at.After(expiry) {
-		startText := ""
-		if !start.IsZero() {
-			startText = start.Format(http.TimeFormat)
-		}
 		return authFailed(fmt.Sprintf("Signature not valid in the specified time frame: Start [%s] - Expiry [%s] - Current [%s]",
-			startText, expiry.Format(http.TimeFormat), id.at.Format(http.TimeFormat)))
+			start.Format(http.TimeFormat), expiry.Format(http.TimeFormat), id.at.Format(http.TimeFormat)))
 	}
 	return nil
+}
+
+// windowReversed is the AuthenticationFailed of a SAS whose expiry is not
+// after its start.
+func windowReversed(start, expiry time.Time) error {
+	return authFailed(fmt.Sprintf("Signed expiry time [%s] must be after signed start time [%s]",
+		expiry.Format(http.TimeFormat), start.Format(http.TimeFormat)))
 }
 
 // checkNetwork checks the SAS source IP range and protocol.

@@ -177,9 +177,16 @@ func TestSASWindowMessages(t *testing.T) {
 	if !hasDetailPrefix(err, "Signed expiry time [Fri, 14 Mar 2025 12:59:00 GMT] must be after signed start time [Fri, 14 Mar 2025 13:00:00 GMT]") {
 		t.Errorf("reversed window: %v", detailOrNil(err))
 	}
+	// Expired without st: the request's time is the start (the answer
+	// quoted by Microsoft Learn's shared access signature exercise).
 	err = id.checkWindow(time.Time{}, sasNow.Add(-time.Second))
-	if !hasDetailPrefix(err, "Signature not valid in the specified time frame: Start [] - Expiry [Fri, 14 Mar 2025 11:59:59 GMT] - Current [Fri, 14 Mar 2025 12:00:00 GMT]") {
+	if !hasDetailPrefix(err, "Signed expiry time [Fri, 14 Mar 2025 11:59:59 GMT] must be after signed start time [Fri, 14 Mar 2025 12:00:00 GMT]") {
 		t.Errorf("expired: %v", detailOrNil(err))
+	}
+	// With st, an expired or not yet valid SAS is outside its time frame.
+	err = id.checkWindow(sasNow.Add(-time.Hour), sasNow.Add(-time.Second))
+	if !hasDetailPrefix(err, "Signature not valid in the specified time frame: Start [Fri, 14 Mar 2025 11:00:00 GMT] - Expiry [Fri, 14 Mar 2025 11:59:59 GMT] - Current [Fri, 14 Mar 2025 12:00:00 GMT]") {
+		t.Errorf("expired with a start: %v", detailOrNil(err))
 	}
 	if err := id.checkWindow(time.Time{}, sasNow); err != nil {
 		t.Errorf("expiry at the current second: %v", err)

@@ -2,6 +2,7 @@ package blob_test
 
 import (
 	"fmt"
+	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -238,4 +239,29 @@ func readable(t *testing.T, e *env, blobURL string) string {
 	container, name, _ := strings.Cut(strings.TrimPrefix(blobURL, e.in.BlobURL), "/")
 	return sasURL(t, e, sas.BlobSignatureValues{ContainerName: container, BlobName: name,
 		Permissions: (&sas.BlobPermissions{Read: true}).String()})
+}
+
+// TestExpiredSASDetail pins the AuthenticationErrorDetail of an expired
+// SAS without a start, which the JavaScript SDK's tests read: the service
+// takes the request's time as the start and answers "Signed expiry time
+// [se] must be after signed start time [now]" (the expired SAS of
+// Microsoft Learn's exercise "Control access to Azure Storage with shared
+// access signatures").
+func TestExpiredSASDetail(t *testing.T) {
+	e := start(t)
+	c := e.container("expiredsas")
+	e.upload(c, "b", []byte("x"))
+	expiry := e.in.Clock.Now().Add(-time.Minute).UTC().Truncate(time.Second)
+	u := sasURL(t, e, sas.BlobSignatureValues{ContainerName: "expiredsas", BlobName: "b", ExpiryTime: expiry,
+		Permissions: (&sas.BlobPermissions{Read: true}).String()})
+	resp, err := http.Get(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	want := "<AuthenticationErrorDetail>Signed expiry time [" + expiry.Format(http.TimeFormat) + "] must be after signed start time ["
+	if resp.StatusCode != http.StatusForbidden || !strings.Contains(string(body), want) {
+		t.Fatalf("expired SAS: %d %s", resp.StatusCode, body)
+	}
 }
