@@ -358,8 +358,10 @@ func TestIdentityOperationsHonourTagConditions(t *testing.T) {
 	srcTags := func(expr string) *blob.StartCopyFromURLOptions {
 		return &blob.StartCopyFromURLOptions{SourceModifiedAccessConditions: &blob.SourceModifiedAccessConditions{SourceIfTags: to.Ptr(expr)}}
 	}
+	// 412 ConditionNotMet, as azure-sdk-for-python's recorded
+	// test_async_copy_blob_with_if_tags answers Copy Blob.
 	_, err = dst.StartCopyFromURL(e.ctx, b.URL(), srcTags(`"team"='blue'`))
-	wantCode(t, err, 412, "SourceConditionNotMet")
+	wantCode(t, err, 412, "ConditionNotMet")
 	must(dst.StartCopyFromURL(e.ctx, b.URL(), srcTags(`"team"='red'`))).on(t)
 
 	_, err = b.Delete(e.ctx, &blob.DeleteOptions{DeleteSnapshots: to.Ptr(blob.DeleteSnapshotsOptionTypeInclude), AccessConditions: ifTags(`"team"='blue'`)})
