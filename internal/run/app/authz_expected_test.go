@@ -30,6 +30,9 @@ type rule struct {
 	// letter of an account SAS of the right resource type), "parts" (a
 	// batch whose parts are authorized one by one).
 	kind string
+	// anySRT: an account SAS of any resource type opens it (the service
+	// batch, whose sub-requests are each authorized against their own).
+	anySRT bool
 }
 
 // Rows of the pages' tables, by service and operation name (route table
@@ -50,7 +53,10 @@ var expected = map[string]map[string]rule{
 		"FindBlobsByTagsInContainer": {srt: 'o', perm: "f", serviceSAS: true},
 		// A batch carries Delete Blob and Set Blob Tier sub-requests, each
 		// authorized on its own; the envelope takes any permission.
-		"BlobBatch":      {srt: 's', kind: "any"},
+		// An account SAS of any resource type opens the service batch
+		// (Azurite's "SubmitBatch with SAS token - batch deleting" sends
+		// srt=o).
+		"BlobBatch":      {srt: 's', kind: "any", anySRT: true},
 		"ContainerBatch": {srt: 'c', kind: "any", serviceSAS: true},
 
 		"CreateContainer":        {srt: 'c', perm: "cw"},
