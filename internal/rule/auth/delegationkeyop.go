@@ -3,10 +3,11 @@ package auth
 import (
 	"encoding/xml"
 	"fmt"
-	"github.com/lazuli-storage/lazuli/internal/base/xmlw"
 	"io"
 	"strings"
 	"time"
+
+	"github.com/lazuli-storage/lazuli/internal/base/xmlw"
 
 	"github.com/lazuli-storage/lazuli/internal/rule/azerr"
 )

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/lazuli-storage/lazuli/internal/base/xmlw"
 	"io"
 	"log/slog"
 	"net"
@@ -15,6 +14,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/lazuli-storage/lazuli/internal/base/xmlw"
 
 	"github.com/lazuli-storage/lazuli/internal/base/clock"
 )

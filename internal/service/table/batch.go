@@ -2,9 +2,10 @@ package table
 
 import (
 	"fmt"
-	"github.com/lazuli-storage/lazuli/internal/base/guid"
 	"net/http"
 	"strings"
+
+	"github.com/lazuli-storage/lazuli/internal/base/guid"
 
 	"github.com/lazuli-storage/lazuli/internal/engine/store"
 	"github.com/lazuli-storage/lazuli/internal/frame/request"
