@@ -67,8 +67,11 @@ lint:
 	staticcheck ./...
 	govulncheck $(if $(VULNDB),-db file://$(VULNDB)) ./...
 
+# gofmt, and goimports for the import groups (standard library apart from
+# modules); .ci/run installs the pinned goimports.
 vet:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { echo "gofmt needed:"; gofmt -l $$(git ls-files '*.go'); exit 1; }
+	@test -z "$$(goimports -l $$(git ls-files '*.go'))" || { echo "goimports needed:"; goimports -l $$(git ls-files '*.go'); exit 1; }
 	$(GO) vet ./...
 	$(GO) vet -tags sdkbench ./internal/tool/bench/
 
