@@ -1,9 +1,10 @@
 package blob
 
 import (
-	"github.com/lazuli-storage/lazuli/internal/rule/structured"
 	"net/http"
 	"strconv"
+
+	"github.com/lazuli-storage/lazuli/internal/rule/structured"
 
 	"github.com/lazuli-storage/lazuli/internal/engine/extent"
 	"github.com/lazuli-storage/lazuli/internal/engine/store"

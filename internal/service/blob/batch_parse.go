@@ -4,12 +4,13 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
-	"github.com/lazuli-storage/lazuli/internal/frame/request"
 	"io"
 	"mime"
 	"mime/multipart"
 	"net/http"
 	"strings"
+
+	"github.com/lazuli-storage/lazuli/internal/frame/request"
 
 	"github.com/lazuli-storage/lazuli/internal/rule/azerr"
 )

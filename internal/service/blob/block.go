@@ -2,9 +2,10 @@ package blob
 
 import (
 	"errors"
-	"github.com/lazuli-storage/lazuli/internal/rule/structured"
 	"net/http"
 	"sort"
+
+	"github.com/lazuli-storage/lazuli/internal/rule/structured"
 
 	"github.com/lazuli-storage/lazuli/internal/engine/extent"
 	"github.com/lazuli-storage/lazuli/internal/engine/store"

@@ -3,8 +3,9 @@ package blob
 import (
 	"bytes"
 	"crypto/md5"
-	"github.com/lazuli-storage/lazuli/internal/rule/crc64"
 	"net/http"
+
+	"github.com/lazuli-storage/lazuli/internal/rule/crc64"
 
 	"github.com/lazuli-storage/lazuli/internal/engine/store"
 	"github.com/lazuli-storage/lazuli/internal/frame/request"

@@ -4,9 +4,10 @@ import (
 	"crypto/md5"
 	"encoding/base64"
 	"encoding/binary"
-	"github.com/lazuli-storage/lazuli/internal/rule/crc64"
 	"io"
 	"net/http"
+
+	"github.com/lazuli-storage/lazuli/internal/rule/crc64"
 
 	"github.com/lazuli-storage/lazuli/internal/rule/azerr"
 )

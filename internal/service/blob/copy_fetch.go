@@ -3,13 +3,14 @@ package blob
 import (
 	"errors"
 	"fmt"
-	"github.com/lazuli-storage/lazuli/internal/rule/fetchguard"
 	"io"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/lazuli-storage/lazuli/internal/rule/fetchguard"
 
 	"github.com/lazuli-storage/lazuli/internal/engine/extent"
 	"github.com/lazuli-storage/lazuli/internal/frame/request"

@@ -1,11 +1,12 @@
 package blob
 
 import (
-	"github.com/lazuli-storage/lazuli/internal/rule/structured"
 	"math"
 	"net/http"
 	"strconv"
 	"strings"
+
+	"github.com/lazuli-storage/lazuli/internal/rule/structured"
 
 	"github.com/lazuli-storage/lazuli/internal/engine/extent"
 	"github.com/lazuli-storage/lazuli/internal/engine/store"

@@ -2,8 +2,9 @@ package blob
 
 import (
 	"crypto/md5"
-	"github.com/lazuli-storage/lazuli/internal/rule/crc64"
 	"net/http"
+
+	"github.com/lazuli-storage/lazuli/internal/rule/crc64"
 
 	"github.com/lazuli-storage/lazuli/internal/engine/store"
 	"github.com/lazuli-storage/lazuli/internal/frame/request"

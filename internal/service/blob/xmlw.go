@@ -1,8 +1,9 @@
 package blob
 
 import (
-	"github.com/lazuli-storage/lazuli/internal/base/xmlw"
 	"time"
+
+	"github.com/lazuli-storage/lazuli/internal/base/xmlw"
 
 	"github.com/lazuli-storage/lazuli/internal/rule/lease"
 	"github.com/lazuli-storage/lazuli/internal/rule/metadata"

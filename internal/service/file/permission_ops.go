@@ -2,10 +2,11 @@ package file
 
 import (
 	"encoding/json"
-	"github.com/lazuli-storage/lazuli/internal/frame/request"
 	"net/http"
 	"strconv"
 	"strings"
+
+	"github.com/lazuli-storage/lazuli/internal/frame/request"
 
 	"github.com/lazuli-storage/lazuli/internal/engine/store"
 	"github.com/lazuli-storage/lazuli/internal/rule/azerr"

@@ -5,10 +5,11 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/binary"
-	"github.com/lazuli-storage/lazuli/internal/rule/crc64"
 	"net/http"
 	"strconv"
 	"time"
+
+	"github.com/lazuli-storage/lazuli/internal/rule/crc64"
 
 	"github.com/lazuli-storage/lazuli/internal/engine/extent"
 	"github.com/lazuli-storage/lazuli/internal/engine/store"

@@ -1,8 +1,9 @@
 package file
 
 import (
-	"github.com/lazuli-storage/lazuli/internal/base/xmlw"
 	"net/http"
+
+	"github.com/lazuli-storage/lazuli/internal/base/xmlw"
 
 	"github.com/lazuli-storage/lazuli/internal/frame/request"
 )

@@ -13,8 +13,9 @@ import (
 	"encoding/base64"
 	"encoding/xml"
 	"errors"
-	"github.com/lazuli-storage/lazuli/internal/base/xmlw"
 	"io"
+
+	"github.com/lazuli-storage/lazuli/internal/base/xmlw"
 
 	"github.com/lazuli-storage/lazuli/internal/rule/azerr"
 )
