@@ -5,14 +5,13 @@ import (
 	"bytes"
 	"errors"
 	"io"
-	"mime"
 	"mime/multipart"
 	"net/http"
 	"strings"
 
 	"github.com/lazuli-storage/lazuli/internal/frame/request"
-
 	"github.com/lazuli-storage/lazuli/internal/rule/azerr"
+	"github.com/lazuli-storage/lazuli/internal/rule/batchmime"
 )
 
 // Blob Batch limits: 256 sub-requests, and a body of at most 4 MiB (256
@@ -60,15 +59,15 @@ var errBatchBody = errors.New("blob: malformed batch body")
 // ExceedsMaxBatchRequestCount, a malformed body 400 InvalidInput.
 func parseBatch(r *http.Request) ([]subRequest, error) {
 	ct := r.Header.Get("Content-Type")
-	mt, params, err := mime.ParseMediaType(ct)
-	if err != nil || !strings.EqualFold(mt, "multipart/mixed") || params["boundary"] == "" {
+	boundary, err := batchmime.Boundary(ct)
+	if err != nil {
 		return nil, azerr.InvalidHeader("Content-Type", ct)
 	}
 	body, err := request.ReadBody(r, maxBatchBody)
 	if err != nil {
 		return nil, err
 	}
-	subs, err := splitBatch(body, params["boundary"])
+	subs, err := splitBatch(body, boundary)
 	switch {
 	case errors.Is(err, errBatchBody):
 		return nil, azerr.Newf(azerr.InvalidInput, "The batch request body is malformed: %v.", err)

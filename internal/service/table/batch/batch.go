@@ -17,6 +17,8 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+
+	"github.com/lazuli-storage/lazuli/internal/rule/batchmime"
 )
 
 // Request is one operation of a batch.
@@ -81,28 +83,11 @@ func Parse(contentType string, body []byte) (*Batch, error) {
 
 // multipartBoundary reads the boundary of a multipart/mixed Content-Type.
 func multipartBoundary(contentType string) (string, error) {
-	mt, params, err := mime.ParseMediaType(quoteBareBoundary(contentType))
-	if err != nil || !strings.EqualFold(mt, "multipart/mixed") || params["boundary"] == "" {
+	boundary, err := batchmime.Boundary(contentType)
+	if err != nil {
 		return "", errorf("Content-Type must be multipart/mixed with a boundary")
 	}
-	return params["boundary"], nil
-}
-
-// quoteBareBoundary quotes an unquoted boundary parameter. A boundary may
-// hold characters a MIME token may not, '=' above all (RFC 2046 section
-// 5.1.1, bchars), and clients send such a boundary unquoted ("batch_x==");
-// mime.ParseMediaType reads only tokens unquoted, so the value is quoted
-// for it. bchars hold no '"' or ';', so the value ends at the next ';'.
-func quoteBareBoundary(contentType string) string {
-	params := strings.Split(contentType, ";")
-	for i := 1; i < len(params); i++ {
-		name, value, ok := strings.Cut(params[i], "=")
-		value = strings.TrimSpace(value)
-		if ok && strings.EqualFold(strings.TrimSpace(name), "boundary") && value != "" && value[0] != '"' {
-			params[i] = name + `="` + value + `"`
-		}
-	}
-	return strings.Join(params, ";")
+	return boundary, nil
 }
 
 // readTopPart reads the batch's one part: a changeset or a query.
