@@ -36,6 +36,7 @@ const (
 	stagACL       = 4
 	stagTier      = 5 // access tier and when it changed
 	stagProtocols = 6 // enabled protocols, root squash
+	stagTierFrom  = 8 // the tier a tier change left (stagPremium is 7)
 )
 
 // shareRecord is the stored state of a share or share snapshot.
@@ -52,9 +53,12 @@ type shareRecord struct {
 	ACL         []signedIdentifier
 	AccessTier  string
 	TierChanged time.Time
-	Protocols   string
-	RootSquash  string
-	premium     premiumShare
+	// TierFrom is the tier the last Set Share Properties tier change left,
+	// "" for a share whose tier never changed (see tierTransitionState).
+	TierFrom   string
+	Protocols  string
+	RootSquash string
+	premium    premiumShare
 	shareLife
 }
 
@@ -107,6 +111,9 @@ func (s *shareRecord) encode() []byte {
 	if s.AccessTier != "" {
 		e.Field(stagTier, func(e *record.Encoder) { e.Str(s.AccessTier); e.Time(s.TierChanged) })
 	}
+	if s.TierFrom != "" {
+		e.Field(stagTierFrom, func(e *record.Encoder) { e.Str(s.TierFrom) })
+	}
 	if s.Protocols != "" || s.RootSquash != "" {
 		e.Field(stagProtocols, func(e *record.Encoder) { e.Str(s.Protocols); e.Str(s.RootSquash) })
 	}
@@ -141,6 +148,8 @@ func decodeShare(v []byte) (*shareRecord, error) {
 			s.AccessTier, s.TierChanged = p.Str(), p.Time()
 		case stagProtocols:
 			s.Protocols, s.RootSquash = p.Str(), p.Str()
+		case stagTierFrom:
+			s.TierFrom = p.Str()
 		case stagPremium:
 			s.premium.decode(p)
 		case stagLife:

@@ -167,6 +167,9 @@ func (s *Service) writeShareList(w http.ResponseWriter, r *http.Request, page []
 		if !sh.TierChanged.IsZero() {
 			x.Elem("AccessTierChangeTime", sh.TierChanged.Format(http.TimeFormat))
 		}
+		if state := tierTransitionState(sh); state != "" {
+			x.Elem("AccessTierTransitionState", state)
+		}
 		writeProtocolElements(x, sh)
 		s.writePremiumElements(x, request.Of(r).Account, sh)
 		writeShareLease(x, e, now)

@@ -51,6 +51,20 @@ func parseAccessTier(h http.Header) (string, error) {
 	return tier, nil
 }
 
+// tierTransitionState is a share's x-ms-access-tier-transition-state (and
+// List Shares' AccessTierTransitionState): "pending-from-" and the tier the
+// last tier change left, its first letter lower-cased as the service spells
+// it ("pending-from-transactionOptimized" in azure-sdk-for-js's recorded
+// shareclient setAccessTier; "pending-from-cool" on the List Shares REST
+// page). No recording shows a transition ending, so it stays until the next
+// tier change; a share whose tier never changed has none.
+func tierTransitionState(sh *shareRecord) string {
+	if sh.TierFrom == "" {
+		return ""
+	}
+	return "pending-from-" + strings.ToLower(sh.TierFrom[:1]) + sh.TierFrom[1:]
+}
+
 func (s *Service) createShare(w http.ResponseWriter, r *http.Request) error {
 	t := targetOf(r)
 	if err := readOnlySnapshot(t); err != nil {
@@ -139,6 +153,9 @@ func (s *Service) getShareProperties(w http.ResponseWriter, r *http.Request) err
 	if !sh.TierChanged.IsZero() {
 		h.Set("X-Ms-Access-Tier-Change-Time", sh.TierChanged.Format(http.TimeFormat))
 	}
+	if state := tierTransitionState(sh); state != "" {
+		h.Set("X-Ms-Access-Tier-Transition-State", state)
+	}
 	setProtocolHeaders(h, sh)
 	s.setPremiumHeaders(h, t.Account, sh)
 	setLeaseHeaders(h, sh.Lease, now, lease.Share)
@@ -187,7 +204,7 @@ func (s *Service) setShareProperties(w http.ResponseWriter, r *http.Request) err
 			sh.RootSquash = squash
 		}
 		if tier != "" && tier != sh.AccessTier {
-			sh.AccessTier, sh.TierChanged = tier, now
+			sh.TierFrom, sh.AccessTier, sh.TierChanged = sh.AccessTier, tier, now
 		}
 	})
 	if err != nil {
