@@ -18,6 +18,7 @@ type avroRecord struct {
 	data  []byte
 	fatal bool
 	name  string
+	desc  string
 	a, b  int64 // bytesScanned and totalBytes; position; totalBytes
 }
 
@@ -78,7 +79,7 @@ func decodeQueryResponse(t *testing.T, body io.Reader) []avroRecord {
 			case "error":
 				flag, _ := r.ReadByte()
 				rec.fatal, rec.name = flag == 1, string(bytesOf())
-				bytesOf()
+				rec.desc = string(bytesOf())
 				rec.a = long()
 			case "progress":
 				rec.a, rec.b = long(), long()
@@ -181,14 +182,15 @@ func TestQueryBlobContents(t *testing.T) {
 		t.Errorf("json: got %q", got)
 	}
 
-	// CSV read as JSON is a fatal parse error record, as the service sends.
+	// CSV read as JSON is a fatal InternalError record, as the service
+	// sends (TestQueryFatalErrorOrder replays its recording).
 	_, records = query("scores.csv", queryBody("SELECT * FROM BlobStorage", jsonFormat, jsonFormat))
 	fatal := false
 	for _, r := range records {
-		fatal = fatal || (r.kind == "error" && r.fatal && r.name == "ParseError")
+		fatal = fatal || (r.kind == "error" && r.fatal && r.name == "InternalError")
 	}
 	if !fatal {
-		t.Errorf("no fatal ParseError in %+v", records)
+		t.Errorf("no fatal InternalError in %+v", records)
 	}
 
 	for _, bad := range []struct {

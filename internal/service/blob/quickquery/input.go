@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -27,6 +26,7 @@ var DefaultCSV = CSV{ColumnSeparator: ",", FieldQuote: `"`, RecordSeparator: "\n
 // reports it as a fatal error and stops.
 type ParseError struct {
 	Position int64
+	Name     string // the error record's name; ParseError when empty
 	Msg      string
 }
 
@@ -118,7 +118,7 @@ func (c *csvReader) readFields() ([]string, int64, error) {
 		b, err := c.in.ReadByte()
 		if err == io.EOF {
 			if inQuotes {
-				return nil, start, &ParseError{start, "Unexpected end of data inside a quoted field."}
+				return nil, start, &ParseError{Position: start, Msg: "Unexpected end of data inside a quoted field."}
 			}
 			if !any {
 				return nil, start, io.EOF
@@ -133,7 +133,7 @@ func (c *csvReader) readFields() ([]string, int64, error) {
 		case esc != 0 && b == esc:
 			nb, err := c.in.ReadByte()
 			if err != nil {
-				return nil, start, &ParseError{c.in.n, "Unexpected end of data after the escape character."}
+				return nil, start, &ParseError{Position: c.in.n, Msg: "Unexpected end of data after the escape character."}
 			}
 			field.WriteByte(nb)
 		case quote != 0 && b == quote:
@@ -279,7 +279,7 @@ func (j *jsonReader) value() (any, int64, error) {
 			return nil, at, io.EOF
 		}
 		if err != nil {
-			return nil, at, jsonParseError(0, at, err)
+			return nil, at, jsonParseError(at)
 		}
 		return v, at, nil
 	}
@@ -293,10 +293,10 @@ func (j *jsonReader) value() (any, int64, error) {
 	dec.UseNumber()
 	v, err := decodeOrdered(dec)
 	if err != nil {
-		return nil, at, jsonParseError(at, at, err)
+		return nil, at, jsonParseError(at)
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return nil, at, &ParseError{at, fmt.Sprintf("Unexpected data after the record at [byte: %d].", at)}
+		return nil, at, jsonParseError(at)
 	}
 	return v, at, nil
 }
@@ -326,35 +326,13 @@ func (j *jsonReader) readUntilSeparator() ([]byte, error) {
 	}
 }
 
-// jsonParseError locates a decoding error: at the offending byte when the
-// decoder says where it is (after Offset bytes, counted from base), otherwise at the
-// start of the record.
-func jsonParseError(base, record int64, err error) error {
-	at := record
-	var syntax *json.SyntaxError
-	if errors.As(err, &syntax) && syntax.Offset > 0 {
-		at = base + syntax.Offset - syntaxOffsetPast
-	}
-	return &ParseError{at, fmt.Sprintf("Invalid JSON at [byte: %d]: %v.", at, err)}
+// jsonParseError is the fatal error of a JSON record that does not
+// parse: the service names it InternalError, "Internal parse exception.",
+// at the offset the record began (azure-sdk-for-python
+// tests/recordings/test_quick_query.test_quick_query_readall_with_fatal_error_handler.yaml).
+func jsonParseError(record int64) error {
+	return &ParseError{Position: record, Name: "InternalError", Msg: "Internal parse exception."}
 }
-
-// syntaxOffsetPast is how far past the offending byte a Decoder's
-// json.SyntaxError.Offset points: Go 1.26 gives the byte's own index, Go
-// 1.27 the count of bytes read including it. Measured once, so errors are
-// placed at the offending byte whichever release built the server.
-var syntaxOffsetPast = func() int64 {
-	// A record, then a byte no value starts with: the case of a bad record
-	// separator or a second record gone wrong.
-	dec := json.NewDecoder(strings.NewReader("{},"))
-	var v any
-	_ = dec.Decode(&v)
-	_, err := dec.Token()
-	var syntax *json.SyntaxError
-	if errors.As(err, &syntax) {
-		return syntax.Offset - int64(len("{}"))
-	}
-	return 0
-}()
 
 // member is one name and value of a JSON object, in input order.
 type member struct {

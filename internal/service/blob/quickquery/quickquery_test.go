@@ -125,7 +125,7 @@ func TestQueries(t *testing.T) {
 			Output{CSV: CSV{ColumnSeparator: "\t", FieldQuote: `'`, RecordSeparator: "\r\n"}}, "a\tb\r\nc\td|e\r\n", ""},
 		{"SELECT * FROM BlobStorage", "x\\,y,z\n", Input{CSV: CSV{ColumnSeparator: ",", RecordSeparator: "\n", EscapeChar: `\`}}, jsonOut_,
 			`{"_1":"x,y","_2":"z"}` + "\n", ""},
-		{"SELECT name FROM BlobStorage", `{"name":"a"},{"name":`, jsonLines, csvOut, "a\n", "true ParseError @12"},
+		{"SELECT name FROM BlobStorage", `{"name":"a"},{"name":`, jsonLines, csvOut, "a\n", "true InternalError @12"},
 		{"SELECT _1 FROM BlobStorage WHERE _1 / 0 = 1", "1\n", csvNoHeaders, csvOut, "", "false DivideByZero @0"},
 		{"SELECT sys.split(10) FROM BlobStorage", "aaaa,bbbb\ncccc,dddd\neeee\n", csvNoHeaders, csvOut, "10\n20\n", ""},
 	}

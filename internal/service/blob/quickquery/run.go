@@ -126,10 +126,7 @@ func (r *runner) run(ctx context.Context) error {
 		}
 		var parseErr *ParseError
 		if errors.As(err, &parseErr) {
-			if err := r.flush(); err != nil {
-				return err
-			}
-			return r.sink.Error(true, "ParseError", parseErr.Msg, parseErr.Position)
+			return r.fatal(parseErr)
 		}
 		if err != nil {
 			return err
@@ -274,6 +271,26 @@ func (r *runner) maybeFlush() error {
 		return r.sink.Progress(r.src.scanned(), r.total)
 	}
 	return nil
+}
+
+// fatal ends the query on input that does not parse. The service sends
+// the result data it produced first, as a resultData record even when
+// empty, then the fatal error record (azure-sdk-for-python
+// tests/recordings/test_quick_query.test_quick_query_readall_with_fatal_error_handler.yaml).
+func (r *runner) fatal(e *ParseError) error {
+	if r.out.arrow != nil {
+		r.out.arrow.writeBatch(&r.buf)
+	}
+	err := r.sink.Data(r.buf.Bytes())
+	r.buf.Reset()
+	if err != nil {
+		return err
+	}
+	name := e.Name
+	if name == "" {
+		name = "ParseError"
+	}
+	return r.sink.Error(true, name, e.Msg, e.Position)
 }
 
 func (r *runner) flush() error {
