@@ -37,15 +37,9 @@ type Rule struct {
 	Level   Level
 	Restype string // required ?restype= value ("" = must be absent)
 	Comp    string // required ?comp= value ("" = must be absent)
-	// Header, when set, must be present (non-empty) on the request, and
-	// equal HeaderValue (ignoring case) when that is set too. Rules with
-	// a Header or When conditions are tried, in table order, before rules
-	// without.
-	Header      string
-	HeaderValue string
-	// NoHeader, when set, must be absent.
-	NoHeader string
-	// When lists further conditions, all of which must hold.
+	// When lists the headers and query parameters that tell the row apart
+	// from the others of its method, level, restype and comp: each must
+	// hold. A row with conditions is specific (see Lookup for the order).
 	When []Cond
 	// AnyRestype accepts the rule whatever ?restype= says.
 	AnyRestype bool
@@ -98,22 +92,14 @@ func (c Cond) holds(q url.Values, h http.Header) bool {
 	return v != ""
 }
 
-// specific reports whether the rule has conditions beyond method, level,
-// restype and comp, which make it tried first.
-func (r *Rule) specific() bool { return r.Header != "" || len(r.When) > 0 }
+// specific reports whether the rule has any condition (on presence, value
+// or absence) beyond method, level, restype and comp: such rules are tried
+// before the rules without.
+func (r *Rule) specific() bool { return len(r.When) > 0 }
 
 // conditionsHold reports whether the request meets the rule's header and
 // query conditions.
 func (r *Rule) conditionsHold(q url.Values, h http.Header) bool {
-	if r.NoHeader != "" && h.Get(r.NoHeader) != "" {
-		return false
-	}
-	if r.Header != "" {
-		v := h.Get(r.Header)
-		if v == "" || (r.HeaderValue != "" && !strings.EqualFold(v, r.HeaderValue)) {
-			return false
-		}
-	}
 	for _, c := range r.When {
 		if !c.holds(q, h) {
 			return false
@@ -159,7 +145,11 @@ func secondaryOnly(comp string, handle Handler) Handler {
 
 // Lookup finds the rule for a request of method at level with query q and
 // headers h, recording nothing: Match for requests, and for the parts of a
-// batch that are not requests of their own.
+// batch that are not requests of their own. Among the rows of the method,
+// level, restype and comp, the first specific row (one with conditions,
+// whatever they are) whose conditions hold wins; only when none does, the
+// first row without conditions answers. Table order is the tie-break, so a
+// table lists a narrower row before a broader one.
 func (t Table) Lookup(method string, level Level, q url.Values, h http.Header) (*Rule, error) {
 	restype, comp := q.Get("restype"), q.Get("comp")
 	var fallback *Rule

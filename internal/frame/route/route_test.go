@@ -14,7 +14,7 @@ func TestMatch(t *testing.T) {
 	table := Table{
 		{Op: "CreateContainer", Method: "PUT", Level: Container, Restype: "container", Handle: ok},
 		{Op: "SetContainerMetadata", Method: "PUT", Level: Container, Restype: "container", Comp: "metadata", Handle: ok},
-		{Op: "CopyBlob", Method: "PUT", Level: Object, Header: "x-ms-copy-source", Handle: ok},
+		{Op: "CopyBlob", Method: "PUT", Level: Object, When: []Cond{HeaderSet("x-ms-copy-source")}, Handle: ok},
 		{Op: "PutBlob", Method: "PUT", Level: Object, Handle: ok},
 		{Op: "GetBlob", Method: "GET", Level: Object, Handle: ok},
 		{Op: "ListContainers", Method: "GET", Level: Service, Comp: "list", Handle: ok},
@@ -60,16 +60,16 @@ func TestMatch(t *testing.T) {
 func TestMatchValues(t *testing.T) {
 	ok := func(http.ResponseWriter, *http.Request) error { return nil }
 	table := Table{
-		{Op: "BreakLease", Method: "PUT", Level: Object, Comp: "lease", Header: "x-ms-lease-action", HeaderValue: "break", Handle: ok},
-		{Op: "AcquireLease", Method: "PUT", Level: Object, Comp: "lease", Header: "x-ms-lease-action", HeaderValue: "acquire", Handle: ok},
+		{Op: "BreakLease", Method: "PUT", Level: Object, Comp: "lease", When: []Cond{HeaderIs("x-ms-lease-action", "break")}, Handle: ok},
+		{Op: "AcquireLease", Method: "PUT", Level: Object, Comp: "lease", When: []Cond{HeaderIs("x-ms-lease-action", "acquire")}, Handle: ok},
 		{Op: "Lease", Method: "PUT", Level: Object, Comp: "lease", Handle: ok},
-		{Op: "PutFromURL", Method: "PUT", Level: Object, Header: "x-ms-copy-source", When: []Cond{HeaderSet("x-ms-blob-type")}, Handle: ok},
-		{Op: "CopySync", Method: "PUT", Level: Object, Header: "x-ms-copy-source", When: []Cond{HeaderIs("x-ms-requires-sync", "true")}, Handle: ok},
-		{Op: "Copy", Method: "PUT", Level: Object, Header: "x-ms-copy-source", Handle: ok},
+		{Op: "PutFromURL", Method: "PUT", Level: Object, When: []Cond{HeaderSet("x-ms-copy-source"), HeaderSet("x-ms-blob-type")}, Handle: ok},
+		{Op: "CopySync", Method: "PUT", Level: Object, When: []Cond{HeaderSet("x-ms-copy-source"), HeaderIs("x-ms-requires-sync", "true")}, Handle: ok},
+		{Op: "Copy", Method: "PUT", Level: Object, When: []Cond{HeaderSet("x-ms-copy-source")}, Handle: ok},
 		{Op: "Put", Method: "PUT", Level: Object, Handle: ok},
 		{Op: "DeleteVersion", Method: "DELETE", Level: Object, When: []Cond{QuerySet("versionid")}, Handle: ok},
-		{Op: "Upsert", Method: "POST", Level: Object, Header: "x-http-method", HeaderValue: "MERGE", When: []Cond{HeaderUnset("If-Match")}, Handle: ok},
-		{Op: "Merge", Method: "POST", Level: Object, Header: "x-http-method", HeaderValue: "MERGE", Handle: ok},
+		{Op: "Upsert", Method: "POST", Level: Object, When: []Cond{HeaderIs("x-http-method", "MERGE"), HeaderUnset("If-Match")}, Handle: ok},
+		{Op: "Merge", Method: "POST", Level: Object, When: []Cond{HeaderIs("x-http-method", "MERGE")}, Handle: ok},
 		{Op: "Delete", Method: "DELETE", Level: Object, Handle: ok},
 	}
 	cases := []struct {
@@ -98,6 +98,28 @@ func TestMatchValues(t *testing.T) {
 		rule, err := table.Match(r, Object)
 		if err != nil || rule.Op != c.want {
 			t.Errorf("%s %s %v: got %v %v, want %s", c.method, c.target, c.header, rule, err, c.want)
+		}
+	}
+}
+
+// TestMatchAbsenceIsSpecific: a row whose only condition is an absence is
+// specific like any row with conditions, so it is tried before a row
+// without, even one listed first; when its condition fails, that row
+// answers.
+func TestMatchAbsenceIsSpecific(t *testing.T) {
+	ok := func(http.ResponseWriter, *http.Request) error { return nil }
+	table := Table{
+		{Op: "Plain", Method: "PUT", Level: Object, Handle: ok},
+		{Op: "NoSource", Method: "PUT", Level: Object, When: []Cond{HeaderUnset("x-ms-copy-source")}, Handle: ok},
+	}
+	for header, want := range map[string]string{"": "NoSource", "u": "Plain"} {
+		h := http.Header{}
+		if header != "" {
+			h.Set("x-ms-copy-source", header)
+		}
+		rule, err := table.Lookup("PUT", Object, nil, h)
+		if err != nil || rule.Op != want {
+			t.Errorf("x-ms-copy-source %q: got %v %v, want %s", header, rule, err, want)
 		}
 	}
 }

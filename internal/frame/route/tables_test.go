@@ -114,7 +114,7 @@ func resolveAll(svc string, table route.Table) []string {
 		if !slices.Contains(restypes[g], row.Restype) {
 			restypes[g] = append(restypes[g], row.Restype)
 		}
-		for _, c := range conditions(row) {
+		for _, c := range row.When {
 			k := condKey{strings.ToLower(c.Name), c.Query}
 			if _, ok := values[g][k]; !ok {
 				values[g][k] = []string{"", "other"}
@@ -140,18 +140,6 @@ func resolveAll(svc string, table route.Table) []string {
 		}
 	}
 	return lines
-}
-
-// conditions is every header and query condition of a row.
-func conditions(row route.Rule) []route.Cond {
-	var conds []route.Cond
-	if row.Header != "" {
-		conds = append(conds, route.HeaderIs(row.Header, row.HeaderValue))
-	}
-	if row.NoHeader != "" {
-		conds = append(conds, route.HeaderUnset(row.NoHeader))
-	}
-	return append(conds, row.When...)
 }
 
 // spellings is a value a condition asks for as the row spells it and in

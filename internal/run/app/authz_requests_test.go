@@ -27,9 +27,6 @@ func (m *matrix) request(t *testing.T, svc string, row route.Rule, c caller) *ht
 		q.Set("comp", row.Comp)
 	}
 	h := http.Header{}
-	if row.Header != "" {
-		h.Set(row.Header, m.headerValue(svc, row.Header, row.HeaderValue))
-	}
 	for _, cond := range row.When {
 		switch {
 		case cond.Absent:

@@ -77,11 +77,11 @@ func (s *Service) table() route.Table {
 		// Lease actions are rows of their own: break also takes the delete
 		// permission (2017-07-29 on), the others write; the last row
 		// answers a missing or unknown action.
-		{Op: "BreakContainerLease", Method: PUT, Level: ctr, Restype: "container", Comp: "lease", Header: action, HeaderValue: lease.Break, Access: auth.OnContainer("wd").NoServiceSAS(), Handle: s.leaseContainer},
-		{Op: "AcquireContainerLease", Method: PUT, Level: ctr, Restype: "container", Comp: "lease", Header: action, HeaderValue: lease.Acquire, Access: ctrWrite, Handle: s.leaseContainer},
-		{Op: "RenewContainerLease", Method: PUT, Level: ctr, Restype: "container", Comp: "lease", Header: action, HeaderValue: lease.Renew, Access: ctrWrite, Handle: s.leaseContainer},
-		{Op: "ChangeContainerLease", Method: PUT, Level: ctr, Restype: "container", Comp: "lease", Header: action, HeaderValue: lease.Change, Access: ctrWrite, Handle: s.leaseContainer},
-		{Op: "ReleaseContainerLease", Method: PUT, Level: ctr, Restype: "container", Comp: "lease", Header: action, HeaderValue: lease.Release, Access: ctrWrite, Handle: s.leaseContainer},
+		{Op: "BreakContainerLease", Method: PUT, Level: ctr, Restype: "container", Comp: "lease", When: []route.Cond{route.HeaderIs(action, lease.Break)}, Access: auth.OnContainer("wd").NoServiceSAS(), Handle: s.leaseContainer},
+		{Op: "AcquireContainerLease", Method: PUT, Level: ctr, Restype: "container", Comp: "lease", When: []route.Cond{route.HeaderIs(action, lease.Acquire)}, Access: ctrWrite, Handle: s.leaseContainer},
+		{Op: "RenewContainerLease", Method: PUT, Level: ctr, Restype: "container", Comp: "lease", When: []route.Cond{route.HeaderIs(action, lease.Renew)}, Access: ctrWrite, Handle: s.leaseContainer},
+		{Op: "ChangeContainerLease", Method: PUT, Level: ctr, Restype: "container", Comp: "lease", When: []route.Cond{route.HeaderIs(action, lease.Change)}, Access: ctrWrite, Handle: s.leaseContainer},
+		{Op: "ReleaseContainerLease", Method: PUT, Level: ctr, Restype: "container", Comp: "lease", When: []route.Cond{route.HeaderIs(action, lease.Release)}, Access: ctrWrite, Handle: s.leaseContainer},
 		{Op: "LeaseContainer", Method: PUT, Level: ctr, Restype: "container", Comp: "lease", Access: ctrWrite, Handle: s.leaseContainer},
 		{Op: "ListBlobs", Method: GET, Level: ctr, Restype: "container", Comp: "list", Access: auth.OnContainer("l").PublicFrom(auth.PublicContainer), Handle: s.listBlobs},
 		{Op: "RestoreContainer", Method: PUT, Level: ctr, Restype: "container", Comp: "undelete", Access: ctrWrite, Handle: s.restoreContainer},
@@ -92,12 +92,12 @@ func (s *Service) table() route.Table {
 		// Blobs. A PUT without comp is one of six operations, told apart by
 		// x-ms-copy-source, x-ms-blob-type and x-ms-requires-sync; the last
 		// row answers a request that names no blob type.
-		{Op: "PutBlobFromURL", Method: PUT, Level: obj, Header: source, When: []route.Cond{route.HeaderSet(kind)}, Access: create, Handle: s.putBlobFromURLRow},
-		{Op: "CopyBlobFromURL", Method: PUT, Level: obj, Header: source, When: []route.Cond{route.HeaderIs("x-ms-requires-sync", "true")}, Access: create, Handle: s.copyFromURL},
-		{Op: "CopyBlob", Method: PUT, Level: obj, Header: source, Access: create, Handle: s.copyBlobRow},
-		{Op: "PutBlob", Method: PUT, Level: obj, Header: kind, HeaderValue: "BlockBlob", Access: create, Handle: s.putBlob},
-		{Op: "PutPageBlob", Method: PUT, Level: obj, Header: kind, HeaderValue: "PageBlob", Access: create, Handle: s.createPageBlob},
-		{Op: "PutAppendBlob", Method: PUT, Level: obj, Header: kind, HeaderValue: "AppendBlob", Access: create, Handle: s.createAppendBlob},
+		{Op: "PutBlobFromURL", Method: PUT, Level: obj, When: []route.Cond{route.HeaderSet(source), route.HeaderSet(kind)}, Access: create, Handle: s.putBlobFromURLRow},
+		{Op: "CopyBlobFromURL", Method: PUT, Level: obj, When: []route.Cond{route.HeaderSet(source), route.HeaderIs("x-ms-requires-sync", "true")}, Access: create, Handle: s.copyFromURL},
+		{Op: "CopyBlob", Method: PUT, Level: obj, When: []route.Cond{route.HeaderSet(source)}, Access: create, Handle: s.copyBlobRow},
+		{Op: "PutBlob", Method: PUT, Level: obj, When: []route.Cond{route.HeaderIs(kind, "BlockBlob")}, Access: create, Handle: s.putBlob},
+		{Op: "PutPageBlob", Method: PUT, Level: obj, When: []route.Cond{route.HeaderIs(kind, "PageBlob")}, Access: create, Handle: s.createPageBlob},
+		{Op: "PutAppendBlob", Method: PUT, Level: obj, When: []route.Cond{route.HeaderIs(kind, "AppendBlob")}, Access: create, Handle: s.createAppendBlob},
 		{Op: "PutBlob", Method: PUT, Level: obj, Access: create, Handle: s.putBlobOfNoKind},
 		{Op: "GetBlob", Method: GET, Level: obj, Access: read, Handle: s.getBlob},
 		{Op: "GetBlobProperties", Method: HED, Level: obj, Access: read, Handle: s.getBlob},
@@ -110,13 +110,13 @@ func (s *Service) table() route.Table {
 		{Op: "GetBlobMetadata", Method: GET, Level: obj, Comp: "metadata", Access: read, Handle: s.getBlobMetadata},
 		{Op: "GetBlobMetadata", Method: HED, Level: obj, Comp: "metadata", Access: read, Handle: s.getBlobMetadata},
 		{Op: "SetBlobMetadata", Method: PUT, Level: obj, Comp: "metadata", Access: write, Handle: s.setBlobMetadata},
-		{Op: "BreakBlobLease", Method: PUT, Level: obj, Comp: "lease", Header: action, HeaderValue: lease.Break, Access: auth.OnObject("wd"), Handle: s.leaseBlob},
-		{Op: "AcquireBlobLease", Method: PUT, Level: obj, Comp: "lease", Header: action, HeaderValue: lease.Acquire, Access: write, Handle: s.leaseBlob},
-		{Op: "RenewBlobLease", Method: PUT, Level: obj, Comp: "lease", Header: action, HeaderValue: lease.Renew, Access: write, Handle: s.leaseBlob},
-		{Op: "ChangeBlobLease", Method: PUT, Level: obj, Comp: "lease", Header: action, HeaderValue: lease.Change, Access: write, Handle: s.leaseBlob},
-		{Op: "ReleaseBlobLease", Method: PUT, Level: obj, Comp: "lease", Header: action, HeaderValue: lease.Release, Access: write, Handle: s.leaseBlob},
+		{Op: "BreakBlobLease", Method: PUT, Level: obj, Comp: "lease", When: []route.Cond{route.HeaderIs(action, lease.Break)}, Access: auth.OnObject("wd"), Handle: s.leaseBlob},
+		{Op: "AcquireBlobLease", Method: PUT, Level: obj, Comp: "lease", When: []route.Cond{route.HeaderIs(action, lease.Acquire)}, Access: write, Handle: s.leaseBlob},
+		{Op: "RenewBlobLease", Method: PUT, Level: obj, Comp: "lease", When: []route.Cond{route.HeaderIs(action, lease.Renew)}, Access: write, Handle: s.leaseBlob},
+		{Op: "ChangeBlobLease", Method: PUT, Level: obj, Comp: "lease", When: []route.Cond{route.HeaderIs(action, lease.Change)}, Access: write, Handle: s.leaseBlob},
+		{Op: "ReleaseBlobLease", Method: PUT, Level: obj, Comp: "lease", When: []route.Cond{route.HeaderIs(action, lease.Release)}, Access: write, Handle: s.leaseBlob},
 		{Op: "LeaseBlob", Method: PUT, Level: obj, Comp: "lease", Access: write, Handle: s.leaseBlob},
-		{Op: "PutBlockFromURL", Method: PUT, Level: obj, Comp: "block", Header: source, Access: create, Handle: s.putBlockFromURL},
+		{Op: "PutBlockFromURL", Method: PUT, Level: obj, Comp: "block", When: []route.Cond{route.HeaderSet(source)}, Access: create, Handle: s.putBlockFromURL},
 		{Op: "PutBlock", Method: PUT, Level: obj, Comp: "block", Access: create, Handle: s.putBlock},
 		{Op: "PutBlockList", Method: PUT, Level: obj, Comp: "blocklist", Access: create, Handle: s.putBlockList},
 		{Op: "GetBlockList", Method: GET, Level: obj, Comp: "blocklist", Access: read, Handle: s.getBlockList},
@@ -137,11 +137,11 @@ func (s *Service) table() route.Table {
 		{Op: "SealAppendBlob", Method: PUT, Level: obj, Comp: "seal", Access: write, Handle: s.sealAppendBlob},
 		{Op: "QueryBlobContents", Method: PST, Level: obj, Comp: "query", Access: read, Handle: s.queryBlob},
 		// Resize and Update Sequence Number are Set Blob Properties with
-		// these headers (a rule with a Header is tried first).
-		{Op: "ResizePageBlob", Method: PUT, Level: obj, Comp: "properties", Header: "x-ms-blob-content-length", Access: write, Handle: s.setPageProperties},
-		{Op: "UpdateSequenceNumber", Method: PUT, Level: obj, Comp: "properties", Header: "x-ms-sequence-number-action", Access: write, Handle: s.setPageProperties},
-		{Op: "AppendBlockFromURL", Method: PUT, Level: obj, Comp: "appendblock", Header: source, Access: appends, Handle: s.appendBlockFromURL},
-		{Op: "PutPageFromURL", Method: PUT, Level: obj, Comp: "page", Header: source, Access: write, Handle: s.putPageFromURL},
+		// these headers (a rule with conditions is tried first).
+		{Op: "ResizePageBlob", Method: PUT, Level: obj, Comp: "properties", When: []route.Cond{route.HeaderSet("x-ms-blob-content-length")}, Access: write, Handle: s.setPageProperties},
+		{Op: "UpdateSequenceNumber", Method: PUT, Level: obj, Comp: "properties", When: []route.Cond{route.HeaderSet("x-ms-sequence-number-action")}, Access: write, Handle: s.setPageProperties},
+		{Op: "AppendBlockFromURL", Method: PUT, Level: obj, Comp: "appendblock", When: []route.Cond{route.HeaderSet(source)}, Access: appends, Handle: s.appendBlockFromURL},
+		{Op: "PutPageFromURL", Method: PUT, Level: obj, Comp: "page", When: []route.Cond{route.HeaderSet(source)}, Access: write, Handle: s.putPageFromURL},
 	}
 	// Get Account Information answers at every level, to any SAS of the
 	// account that signs that level.

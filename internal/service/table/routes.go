@@ -31,24 +31,24 @@ func (s *Service) routeTable() route.Table {
 		{Op: "InsertEntity", Method: "POST", Level: levelEntities, Access: auth.OnObject("a"), Handle: s.insertEntity},
 
 		{Op: "GetEntity", Method: "GET", Level: levelEntity, Access: auth.OnObject("r"), Handle: s.getEntity},
-		{Op: "UpdateEntity", Method: "PUT", Level: levelEntity, Header: "If-Match", Access: auth.OnObject("u"), Handle: s.updateEntity},
+		{Op: "UpdateEntity", Method: "PUT", Level: levelEntity, When: []route.Cond{route.HeaderSet("If-Match")}, Access: auth.OnObject("u"), Handle: s.updateEntity},
 		{Op: "InsertOrReplaceEntity", Method: "PUT", Level: levelEntity, Access: auth.OnObject("a").And("u"), Handle: s.updateEntity},
-		{Op: "MergeEntity", Method: "MERGE", Level: levelEntity, Header: "If-Match", Access: auth.OnObject("u"), Handle: s.mergeEntity},
+		{Op: "MergeEntity", Method: "MERGE", Level: levelEntity, When: []route.Cond{route.HeaderSet("If-Match")}, Access: auth.OnObject("u"), Handle: s.mergeEntity},
 		{Op: "InsertOrMergeEntity", Method: "MERGE", Level: levelEntity, Access: auth.OnObject("a").And("u"), Handle: s.mergeEntity},
-		{Op: "MergeEntity", Method: "PATCH", Level: levelEntity, Header: "If-Match", Access: auth.OnObject("u"), Handle: s.mergeEntity},
+		{Op: "MergeEntity", Method: "PATCH", Level: levelEntity, When: []route.Cond{route.HeaderSet("If-Match")}, Access: auth.OnObject("u"), Handle: s.mergeEntity},
 		{Op: "InsertOrMergeEntity", Method: "PATCH", Level: levelEntity, Access: auth.OnObject("a").And("u"), Handle: s.mergeEntity},
 		{Op: "DeleteEntity", Method: "DELETE", Level: levelEntity, Access: auth.OnObject("d"), Handle: s.deleteEntity},
 
 		// The verb tunnel (POST with X-HTTP-Method) of clients that cannot
 		// send MERGE; anything else posted to an entity is refused by the
 		// last row's handler (405, or 400 for an unknown verb).
-		{Op: "InsertOrMergeEntity", Method: "POST", Level: levelEntity, Header: xMethod, HeaderValue: "MERGE", NoHeader: "If-Match", Access: auth.OnObject("a").And("u"), Handle: s.tunnelEntity},
-		{Op: "MergeEntity", Method: "POST", Level: levelEntity, Header: xMethod, HeaderValue: "MERGE", When: []route.Cond{route.HeaderSet("If-Match")}, Access: auth.OnObject("u"), Handle: s.tunnelEntity},
-		{Op: "InsertOrMergeEntity", Method: "POST", Level: levelEntity, Header: xMethod, HeaderValue: "PATCH", NoHeader: "If-Match", Access: auth.OnObject("a").And("u"), Handle: s.tunnelEntity},
-		{Op: "MergeEntity", Method: "POST", Level: levelEntity, Header: xMethod, HeaderValue: "PATCH", When: []route.Cond{route.HeaderSet("If-Match")}, Access: auth.OnObject("u"), Handle: s.tunnelEntity},
-		{Op: "InsertOrReplaceEntity", Method: "POST", Level: levelEntity, Header: xMethod, HeaderValue: "PUT", NoHeader: "If-Match", Access: auth.OnObject("a").And("u"), Handle: s.tunnelEntity},
-		{Op: "UpdateEntity", Method: "POST", Level: levelEntity, Header: xMethod, HeaderValue: "PUT", When: []route.Cond{route.HeaderSet("If-Match")}, Access: auth.OnObject("u"), Handle: s.tunnelEntity},
-		{Op: "DeleteEntity", Method: "POST", Level: levelEntity, Header: xMethod, HeaderValue: "DELETE", Access: auth.OnObject("d"), Handle: s.tunnelEntity},
+		{Op: "InsertOrMergeEntity", Method: "POST", Level: levelEntity, When: []route.Cond{route.HeaderIs(xMethod, "MERGE"), route.HeaderUnset("If-Match")}, Access: auth.OnObject("a").And("u"), Handle: s.tunnelEntity},
+		{Op: "MergeEntity", Method: "POST", Level: levelEntity, When: []route.Cond{route.HeaderIs(xMethod, "MERGE"), route.HeaderSet("If-Match")}, Access: auth.OnObject("u"), Handle: s.tunnelEntity},
+		{Op: "InsertOrMergeEntity", Method: "POST", Level: levelEntity, When: []route.Cond{route.HeaderIs(xMethod, "PATCH"), route.HeaderUnset("If-Match")}, Access: auth.OnObject("a").And("u"), Handle: s.tunnelEntity},
+		{Op: "MergeEntity", Method: "POST", Level: levelEntity, When: []route.Cond{route.HeaderIs(xMethod, "PATCH"), route.HeaderSet("If-Match")}, Access: auth.OnObject("u"), Handle: s.tunnelEntity},
+		{Op: "InsertOrReplaceEntity", Method: "POST", Level: levelEntity, When: []route.Cond{route.HeaderIs(xMethod, "PUT"), route.HeaderUnset("If-Match")}, Access: auth.OnObject("a").And("u"), Handle: s.tunnelEntity},
+		{Op: "UpdateEntity", Method: "POST", Level: levelEntity, When: []route.Cond{route.HeaderIs(xMethod, "PUT"), route.HeaderSet("If-Match")}, Access: auth.OnObject("u"), Handle: s.tunnelEntity},
+		{Op: "DeleteEntity", Method: "POST", Level: levelEntity, When: []route.Cond{route.HeaderIs(xMethod, "DELETE")}, Access: auth.OnObject("d"), Handle: s.tunnelEntity},
 		{Op: "TunnelledEntityOp", Method: "POST", Level: levelEntity, Access: auth.OnObject("raud"), Handle: s.tunnelEntity},
 
 		// Each operation of a batch is authorized as its own row says
