@@ -10,15 +10,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lazuli-storage/lazuli/internal/engine/extent/memory"
-	memstore "github.com/lazuli-storage/lazuli/internal/engine/store/memory"
+	"github.com/lazuli-storage/lazuli/internal/check/lazulitest"
 	"github.com/lazuli-storage/lazuli/internal/frame/route"
-	"github.com/lazuli-storage/lazuli/internal/frame/server"
 	"github.com/lazuli-storage/lazuli/internal/rule/azerr"
-	"github.com/lazuli-storage/lazuli/internal/service/blob"
-	"github.com/lazuli-storage/lazuli/internal/service/file"
-	"github.com/lazuli-storage/lazuli/internal/service/queue"
-	"github.com/lazuli-storage/lazuli/internal/service/table"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/tables.golden from the current route tables")
@@ -35,7 +29,7 @@ const golden = "testdata/tables.golden"
 func TestTablesResolve(t *testing.T) {
 	var lines []string
 	for _, svc := range []string{"blob", "file", "queue", "table"} {
-		lines = append(lines, resolveAll(svc, serviceTable(t, svc))...)
+		lines = append(lines, resolveAll(svc, lazulitest.RouteTable(t, svc))...)
 	}
 	got := strings.Join(lines, "\n") + "\n"
 	if *update {
@@ -60,28 +54,6 @@ func TestTablesResolve(t *testing.T) {
 			t.Errorf("got  %s\nwant %s", lines[i], wantLines[i])
 		}
 	}
-}
-
-// serviceTable builds a service on throwaway storage to read its table.
-func serviceTable(t *testing.T, svc string) route.Table {
-	t.Helper()
-	deps := server.Deps{Store: memstore.New(), Extents: memory.New()}
-	var s interface{ Routes() route.Table }
-	var err error
-	switch svc {
-	case "blob":
-		s, err = blob.New(deps)
-	case "file":
-		s, err = file.New(deps)
-	case "queue":
-		s, err = queue.New(deps)
-	case "table":
-		s, err = table.New(deps)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s.Routes()
 }
 
 // group is the rows a request of one method, level and comp can reach.

@@ -9,14 +9,6 @@ import (
 	"testing"
 
 	"github.com/lazuli-storage/lazuli/internal/check/lazulitest"
-	"github.com/lazuli-storage/lazuli/internal/engine/extent/memory"
-	memstore "github.com/lazuli-storage/lazuli/internal/engine/store/memory"
-	"github.com/lazuli-storage/lazuli/internal/frame/route"
-	"github.com/lazuli-storage/lazuli/internal/frame/server"
-	"github.com/lazuli-storage/lazuli/internal/service/blob"
-	"github.com/lazuli-storage/lazuli/internal/service/file"
-	"github.com/lazuli-storage/lazuli/internal/service/queue"
-	"github.com/lazuli-storage/lazuli/internal/service/table"
 )
 
 // TestAuthorizationMatrix sends every row of every service's route table,
@@ -38,7 +30,7 @@ func TestAuthorizationMatrix(t *testing.T) {
 	for _, svc := range []string{"blob", "queue", "table", "file"} {
 		seen := map[string]bool{}
 		svcRows, svcRequests := 0, 0
-		for i, row := range routeTable(t, svc) {
+		for i, row := range lazulitest.RouteTable(t, svc) {
 			seen[row.Op] = true
 			want, ok := expected[svc][row.Op]
 			switch {
@@ -61,28 +53,6 @@ func TestAuthorizationMatrix(t *testing.T) {
 		rows, requests = rows+svcRows, requests+svcRequests
 	}
 	t.Logf("all: %d route rows, %d requests (rows x caller kinds)", rows, requests)
-}
-
-// routeTable builds the service on throwaway storage to read its table.
-func routeTable(t *testing.T, svc string) route.Table {
-	t.Helper()
-	deps := server.Deps{Store: memstore.New(), Extents: memory.New()}
-	var s interface{ Routes() route.Table }
-	var err error
-	switch svc {
-	case "blob":
-		s, err = blob.New(deps)
-	case "queue":
-		s, err = queue.New(deps)
-	case "table":
-		s, err = table.New(deps)
-	case "file":
-		s, err = file.New(deps)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s.Routes()
 }
 
 // opLog is an access-log handler that remembers each request's operation.
