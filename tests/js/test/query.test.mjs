@@ -55,6 +55,9 @@ describe("quick query", () => {
     await text(bad.readableStreamBody);
     assert.equal(errors.length, 1);
     assert.equal(errors[0].isFatal, true);
-    assert.equal(errors[0].name, "ParseError");
+    // The service's name and text for input that is not JSON, as recorded in
+    // azure-sdk-for-python test_quick_query.test_quick_query_readall_with_fatal_error_handler.
+    assert.equal(errors[0].name, "InternalError");
+    assert.equal(errors[0].description, "Internal parse exception.");
   });
 });
