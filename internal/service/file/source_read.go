@@ -39,8 +39,8 @@ const blobServer = "Lazuli-Blob/1.0"
 // HTTP, as the real service reads a copy source by URL, through the client
 // that keeps to the copy-source host policy. The policy is applied to the
 // addresses the client dials, not to the URL's name first: the source is
-// always on this server's host, and this server's own listeners are allowed
-// whatever the list names.
+// always on this server's host, and this server's storage listeners are
+// allowed whatever the list names (its admin and SMB listeners never are).
 func (s *Service) readBlob(r *http.Request, src sourceRef, rng *byteRange) (*blobContent, error) {
 	req, err := http.NewRequestWithContext(r.Context(), http.MethodGet, src.url.String(), nil)
 	if err != nil {
