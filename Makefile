@@ -16,6 +16,7 @@ CI_FUZZ = \
 	./internal/rule/structured:FuzzDecoder \
 	./internal/rule/sddl:FuzzParse \
 	./internal/rule/sddl:FuzzFromBinary \
+	./internal/rule/posixacl:FuzzParse \
 	./internal/service/blob/blocklist:FuzzParse \
 	./internal/service/blob:FuzzParsePageRange \
 	./internal/service/blob:FuzzTagQuery \
