@@ -17,7 +17,7 @@ package posixacl
 // existing access control list" (Path - Update, x-ms-acl). dir tells a
 // directory from a file.
 func Set(spec ACL, dir bool) (ACL, error) {
-	c := change{provided: map[bool]Entry{}, maskNamed: map[bool]bool{}, touched: map[bool]bool{}}
+	c := keep(nil, nil)
 	for _, e := range spec {
 		c.put(e)
 	}
@@ -86,7 +86,8 @@ type change struct {
 	touched   map[bool]bool
 }
 
-// keep starts a change from the entries of existing that stay.
+// keep starts a change from the entries of existing that stay (Set starts
+// from none).
 func keep(existing ACL, stays func(Entry) bool) *change {
 	c := &change{provided: map[bool]Entry{}, maskNamed: map[bool]bool{}, touched: map[bool]bool{}}
 	for _, e := range existing {
