@@ -101,14 +101,18 @@ func Handler(svc Service, opts Options) http.Handler {
 	return &chain{svc: svc, opts: opts,
 		errors:       azerr.Renderer{Format: ErrorFormat(svc.Name()), Logger: opts.Logger, Clock: opts.Clock},
 		props:        svcprops.NewCache(opts.Store, svcprops.CacheLifetime),
-		serverHeader: "Lazuli-" + strings.ToUpper(string(svc.Name())[:1]) + string(svc.Name())[1:] + "/1.0"}
+		serverHeader: []string{"Lazuli-" + strings.ToUpper(string(svc.Name())[:1]) + string(svc.Name())[1:] + "/1.0"}}
 }
 
 type chain struct {
-	svc          Service
-	opts         Options
-	errors       azerr.Renderer
-	serverHeader string
+	svc    Service
+	opts   Options
+	errors azerr.Renderer
+	// serverHeader is the Server header's value, shared by every answer
+	// (net/http only reads header values).
+	serverHeader []string
+	// date is the Date header's value, formatted once a second.
+	date dateHeader
 	// props serves the CORS rules every GET and HEAD consults.
 	props *svcprops.Cache
 }
@@ -172,29 +176,39 @@ func (s *statusWriter) ReadFrom(r io.Reader) (int64, error) {
 // Unwrap lets http.ResponseController reach the connection.
 func (s *statusWriter) Unwrap() http.ResponseWriter { return s.ResponseWriter }
 
+// requestState is the chain's state for one request, allocated at once.
+type requestState struct {
+	w    statusWriter
+	info request.Info
+	body countingBody
+	id   [1]string // the x-ms-request-id header's value
+}
+
 func (c *chain) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
-	w := &statusWriter{ResponseWriter: rw, began: time.Now(), budget: -1, writeTimeout: c.opts.WriteTimeout}
-	// A batch's sub-request comes back through the chain with the batch's
-	// Info in its context: that is its parent.
-	info := &request.Info{ID: guid.New(), Start: c.opts.Clock.Now(), Chain: c, Parent: request.From(r.Context())}
+	ex := &requestState{w: statusWriter{ResponseWriter: rw, began: time.Now(), budget: -1, writeTimeout: c.opts.WriteTimeout},
+		// A batch's sub-request comes back through the chain with the
+		// batch's Info in its context: that is its parent.
+		info: request.Info{ID: guid.New(), Start: c.opts.Clock.Now(), Chain: c, Parent: request.From(r.Context())}}
+	w, info := &ex.w, &ex.info
 	if c.opts.Faults != nil {
 		info.Routed = c.routedHook(w, r, info)
 	}
-	// The body is wrapped on a copy of the request: net/http decides from
-	// the original's body type whether an unread body may be discarded
-	// after the answer or must close the connection.
-	wrapped := *r
+	// The body is wrapped on the copy of the request that carries info:
+	// net/http decides from the original's body type whether an unread body
+	// may be discarded after the answer or must close the connection.
 	progress := c.limitBody(rw, r)
+	r = r.WithContext(request.With(r.Context(), info))
 	if progress != nil {
-		wrapped.Body = progress
+		r.Body = progress
 	}
-	body := &countingBody{ReadCloser: wrapped.Body}
-	wrapped.Body = body
-	r = &wrapped
+	ex.body.ReadCloser = r.Body
+	body := &ex.body
+	r.Body = body
 	h := w.Header()
-	h.Set(azerr.RequestIDHeader, info.ID)
-	h.Set("Server", c.serverHeader)
-	h.Set("Date", info.Start.Format(http.TimeFormat))
+	ex.id[0] = info.ID
+	h[requestIDKey] = ex.id[:]
+	h["Server"] = c.serverHeader
+	h["Date"] = c.date.of(info.Start)
 	if id := r.Header.Get("X-Ms-Client-Request-Id"); id != "" {
 		h.Set("X-Ms-Client-Request-Id", id)
 	}
@@ -211,7 +225,6 @@ func (c *chain) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 		c.observe(w, info, body.n)
 		c.recordAnalytics(r, w, info, body.n)
 	}()
-	r = r.WithContext(request.With(r.Context(), info))
 	err := c.serve(w, r, info)
 	if progress.timedOut() && w.status == 0 {
 		err = bodyTimedOut(w)
@@ -389,7 +402,7 @@ func (c *chain) logAccess(r *http.Request, w *statusWriter, info *request.Info) 
 		slog.String("method", r.Method),
 		slog.String("url", r.URL.RequestURI()),
 		slog.Int("status", status),
-		slog.String("error_code", w.Header().Get(azerr.ErrorCodeHeader)),
+		slog.String("error_code", errorCode(w.Header())),
 		slog.Int64("bytes", w.bytes),
 		slog.Duration("duration", time.Since(w.began)),
 		faultAttr(w))

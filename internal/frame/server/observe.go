@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/lazuli-storage/lazuli/internal/frame/request"
-	"github.com/lazuli-storage/lazuli/internal/rule/azerr"
 )
 
 // countingBody counts the request body bytes a handler reads.
@@ -30,6 +29,6 @@ func (c *chain) observe(w *statusWriter, info *request.Info, in int64) {
 	if status == 0 {
 		status = http.StatusOK
 	}
-	c.opts.Observer.Request(string(c.svc.Name()), info.Op, status, w.Header().Get(azerr.ErrorCodeHeader),
+	c.opts.Observer.Request(string(c.svc.Name()), info.Op, status, errorCode(w.Header()),
 		in, w.bytes, time.Since(w.began))
 }
