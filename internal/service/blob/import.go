@@ -1,0 +1,168 @@
+package blob
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/lazuli-storage/lazuli/internal/engine/store"
+	"github.com/lazuli-storage/lazuli/internal/frame/accesspolicy"
+	"github.com/lazuli-storage/lazuli/internal/rule/contentprops"
+	"github.com/lazuli-storage/lazuli/internal/rule/etag"
+	"github.com/lazuli-storage/lazuli/internal/rule/lease"
+	"github.com/lazuli-storage/lazuli/internal/rule/metadata"
+)
+
+// This file is the Blob service's side of importing another emulator's
+// data (internal/tool/azurite): the records a container, a blob state and
+// an uncommitted block would have had had they been written here. It
+// keeps their encodings in this package; the importer only fills these
+// plain types, inside its own store transaction.
+
+// ImportedContainer is a container to import.
+type ImportedContainer struct {
+	Account, Name string
+	// LastModified is kept as is; the ETag is issued from it, since here a
+	// container's ETag is its modification instant.
+	Created, LastModified time.Time
+	// Public is "", "blob" or "container" (x-ms-blob-public-access).
+	Public   string
+	Metadata metadata.Set
+	ACL      []accesspolicy.Identifier
+	Lease    lease.Lease
+}
+
+// ImportedBlob is one state of a blob to import: the base blob, or a
+// snapshot when Snapshot is set.
+type ImportedBlob struct {
+	Account, Container, Name string
+	// Snapshot is the snapshot time (any RFC 3339 form), "" for the base.
+	Snapshot string
+	// Type is "BlockBlob", "PageBlob" or "AppendBlob".
+	Type string
+	// Committed is false for a block blob that only has uncommitted
+	// blocks (ImportBlock adds them).
+	Committed             bool
+	Created, LastModified time.Time
+	Props                 contentprops.Props
+	Metadata              metadata.Set
+	Tags                  map[string]string
+	// Tier is "" for the inferred tier; TierChanged is when it was set.
+	Tier        string
+	TierChanged time.Time
+	// SequenceNumber is a page blob's, Sealed an append blob's.
+	SequenceNumber int64
+	Sealed         bool
+	Lease          lease.Lease
+	// Content is the committed content in order; a page blob's holes are
+	// pieces without an extent.
+	Content []ImportedPiece
+}
+
+// ImportedPiece is a range of committed content: Length bytes of an
+// extent already written to the store's extent engine, from Offset.
+// BlockID is the decoded ID of the committed block it is ("" if none).
+type ImportedPiece struct {
+	Extent         string
+	Offset, Length int64
+	BlockID        string
+}
+
+// ImportedBlock is an uncommitted block: a whole extent.
+type ImportedBlock struct {
+	Account, Container, Blob string
+	// ID is the decoded block ID.
+	ID     string
+	Extent string
+	Size   int64
+	Staged time.Time
+}
+
+// ImportContainer writes a container record.
+func ImportContainer(tx store.Tx, c ImportedContainer) error {
+	public, ok := map[string]byte{"": accessPrivate, "blob": accessBlob, "container": accessContainer}[c.Public]
+	if !ok {
+		return fmt.Errorf("container %s: unknown public access %q", c.Name, c.Public)
+	}
+	rec := &containerRecord{ETag: etag.FromTime(c.LastModified), Created: c.Created, Public: public,
+		Metadata: c.Metadata, Lease: c.Lease}
+	for _, id := range c.ACL {
+		rec.ACL = append(rec.ACL, signedIdentifier(id))
+	}
+	return saveContainer(tx, c.Account, c.Name, rec)
+}
+
+// ImportBlob writes one state of a blob, taking a reference on every
+// extent its content names and indexing a base blob's tags.
+func ImportBlob(tx store.Tx, b ImportedBlob) error {
+	kind, ok := map[string]blobType{"BlockBlob": blockBlob, "PageBlob": pageBlob, "AppendBlob": appendBlob}[b.Type]
+	if !ok {
+		return fmt.Errorf("blob %s/%s: unknown blob type %q", b.Container, b.Name, b.Type)
+	}
+	rec := &blobRecord{Type: kind, Committed: b.Committed, ETag: etag.FromTime(b.LastModified), Created: b.Created,
+		Props: b.Props, Metadata: b.Metadata, Lease: b.Lease, Tier: b.Tier,
+		SequenceNumber: b.SequenceNumber, Sealed: b.Sealed, Tags: importedTags(b.Tags)}
+	rec.TierChanged = b.TierChanged // a field of the embedded identity state
+	segs := make([]segment, 0, len(b.Content))
+	for _, p := range b.Content {
+		segs = append(segs, segment(p))
+	}
+	rec.SetSegments(segs)
+	elem := elemBase
+	if b.Snapshot != "" {
+		id, ok := parseStamp(b.Snapshot)
+		if !ok {
+			return fmt.Errorf("blob %s/%s: snapshot time %q is not a timestamp", b.Container, b.Name, b.Snapshot)
+		}
+		elem, rec = snapshotPrefix+id, frozen(rec)
+	}
+	refs := refDelta{}
+	if err := putState(tx, recordKey(b.Account, b.Container, b.Name, elem), rec, refs); err != nil {
+		return err
+	}
+	if elem == elemBase {
+		if err := reindexTags(tx, b.Account, b.Container, b.Name, nil, rec); err != nil {
+			return err
+		}
+	}
+	return refs.apply(tx, time.Time{})
+}
+
+// ImportBlock writes an uncommitted block of a blob ImportBlob wrote
+// (a placeholder one if it has no committed content) and takes a
+// reference on its extent.
+func ImportBlock(tx store.Tx, u ImportedBlock) error {
+	b, found, err := loadBlob(tx, u.Account, u.Container, u.Blob)
+	if err != nil {
+		return err
+	}
+	if !found {
+		return fmt.Errorf("uncommitted block of %s/%s: the blob was not imported first", u.Container, u.Blob)
+	}
+	if b.HasUncommitted && b.BlockIDLen != len(u.ID) {
+		return errors.New("uncommitted blocks of " + u.Container + "/" + u.Blob + " have IDs of different lengths")
+	}
+	b.HasUncommitted, b.BlockIDLen = true, len(u.ID)
+	if err := saveBlob(tx, u.Account, u.Container, u.Blob, b); err != nil {
+		return err
+	}
+	blk := uncommittedBlock{Extent: u.Extent, Size: u.Size, Staged: u.Staged.UnixNano()}
+	if err := tx.Put(blockKey(u.Account, u.Container, u.Blob, u.ID), blk.encode()); err != nil {
+		return err
+	}
+	refs := refDelta{}
+	refs.add(u.Extent)
+	return refs.apply(tx, time.Time{})
+}
+
+// importedTags is a tag set in the stored form, sorted by key.
+func importedTags(m map[string]string) tagSet {
+	var set tagSet
+	for k, v := range m {
+		set = append(set, tag{Key: k, Value: v})
+	}
+	slices.SortFunc(set, func(a, b tag) int { return strings.Compare(a.Key, b.Key) })
+	return set
+}
