@@ -44,6 +44,9 @@ type Options struct {
 	Logger    *slog.Logger // errors and debug output; nil: slog.Default()
 	AccessLog *slog.Logger // one line per request; nil: none
 	Debug     bool         // log auth string-to-sign on failures
+	// Prepare runs on the opened storage before any listener starts (the
+	// import of an Azurite workspace); its error stops the start.
+	Prepare func(context.Context, store.Store, extent.Engine) error
 }
 
 // App is a running Lazuli.
@@ -97,6 +100,11 @@ func Start(ctx context.Context, cfg *config.Config, opts Options) (*App, error) 
 	st, ext, err := openStorage(ctx, cfg)
 	if err != nil {
 		return nil, err
+	}
+	if opts.Prepare != nil {
+		if err := opts.Prepare(ctx, st, ext); err != nil {
+			return nil, errors.Join(err, ext.Close(), st.Close())
+		}
 	}
 	a := &App{Config: cfg, Extents: ext, Endpoints: map[string]string{}, done: make(chan struct{}),
 		Clock: opts.Clock, Faults: &fault.Set{}, handlers: map[string]http.Handler{}, logs: &logSink{}}
