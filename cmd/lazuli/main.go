@@ -5,6 +5,7 @@
 //	lazuli bench [flags]     measure an endpoint (see lazuli bench --help)
 //	lazuli dump --store URL  write everything a store holds to a file (-o) or stdout
 //	lazuli load --store URL  fill an empty store from a dump file (-i) or stdin
+//	lazuli import azurite DIR --store URL  fill an empty store from an Azurite workspace
 //	lazuli version           print the version
 package main
 
@@ -23,6 +24,7 @@ import (
 
 	"github.com/lazuli-storage/lazuli/internal/run/app"
 	"github.com/lazuli-storage/lazuli/internal/run/config"
+	"github.com/lazuli-storage/lazuli/internal/tool/azurite"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -59,11 +61,13 @@ func run(args []string) int {
 		return runDump(args)
 	case "load":
 		return runLoad(args)
+	case "import":
+		return runImport(args)
 	case "version":
 		fmt.Println("lazuli", version)
 		return 0
 	default:
-		fmt.Fprintf(os.Stderr, "lazuli: unknown command %q (commands: serve, bench, dump, load, version)\n", cmd)
+		fmt.Fprintf(os.Stderr, "lazuli: unknown command %q (commands: serve, bench, dump, load, import, version)\n", cmd)
 		return 2
 	}
 }
@@ -82,6 +86,9 @@ func serve(args []string) int {
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "lazuli:", err)
 		return 2
+	}
+	if dir := cfg.AdoptAzurite(); dir != "" {
+		opts.Prepare = azurite.AtStart(dir, os.Stdout)
 	}
 	defer closeLogs()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
