@@ -2,7 +2,9 @@
 // it from one store URL (memory:, sqlite:PATH, postgres://...): memory
 // extents with a memory store, extent files in "extents" beside a sqlite
 // database, and chunk rows in the same PostgreSQL database, so that every
-// node sees every extent. The server (internal/run/app) and dump and load
+// node sees every extent. Options.Extents puts the extents elsewhere: an
+// s3:// URL keeps them in an S3 bucket (package s3extent) beside a store of
+// any kind. The server (internal/run/app) and dump and load
 // (internal/tool/dump) open storage the same way through it, so a dump reads
 // the extents a server wrote.
 package storage
@@ -13,11 +15,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/lazuli-storage/lazuli/internal/engine/extent"
 	extentfs "github.com/lazuli-storage/lazuli/internal/engine/extent/fs"
 	extentmemory "github.com/lazuli-storage/lazuli/internal/engine/extent/memory"
 	"github.com/lazuli-storage/lazuli/internal/engine/extent/pgextent"
+	"github.com/lazuli-storage/lazuli/internal/engine/extent/s3extent"
 	"github.com/lazuli-storage/lazuli/internal/engine/store"
 	"github.com/lazuli-storage/lazuli/internal/engine/store/engine"
 	"github.com/lazuli-storage/lazuli/internal/engine/store/postgres"
@@ -43,6 +47,10 @@ type Options struct {
 	// a mistyped path is not read as an empty store. Without it the
 	// database and its directory are created.
 	Existing bool
+	// Extents, when set, is where the extents live instead of beside the
+	// store: s3://BUCKET/PREFIX?endpoint=HOST:PORT&region=R&secure=false,
+	// with credentials from AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY.
+	Extents string
 }
 
 // Open opens the store url names and its extents.
@@ -61,12 +69,14 @@ func Open(ctx context.Context, url string, opts Options) (*Storage, error) {
 		return nil, fmt.Errorf("store: %w", err)
 	}
 	var ext extent.Engine
-	switch kind {
-	case engine.Memory:
+	switch {
+	case opts.Extents != "":
+		ext, err = openExtents(ctx, opts.Extents)
+	case kind == engine.Memory:
 		ext = extentmemory.New()
-	case engine.SQLite:
+	case kind == engine.SQLite:
 		ext, err = extentfs.Open(filepath.Join(filepath.Dir(loc), "extents"))
-	case engine.Postgres:
+	case kind == engine.Postgres:
 		ext, err = pgextent.Open(ctx, loc, pgextent.Options{MaxConns: opts.PostgresConns})
 	}
 	if err != nil {
@@ -76,6 +86,19 @@ func Open(ctx context.Context, url string, opts Options) (*Storage, error) {
 		ext = extent.Inline(ext, extent.DefaultInlineLimit)
 	}
 	return &Storage{Store: st, Extents: ext}, nil
+}
+
+// openExtents opens the extent engine an --extents URL names; s3:// is the
+// one kind that lives apart from the store.
+func openExtents(ctx context.Context, url string) (extent.Engine, error) {
+	if !strings.HasPrefix(url, "s3://") {
+		return nil, fmt.Errorf("%q: want s3://BUCKET/PREFIX?endpoint=HOST:PORT, or none to keep extents beside the store", url)
+	}
+	loc, err := s3extent.ParseURL(url)
+	if err != nil {
+		return nil, err
+	}
+	return s3extent.Open(ctx, loc, s3extent.Options{})
 }
 
 // sqliteReady checks that a database that must exist does, or makes the

@@ -2,12 +2,16 @@ package storage
 
 import (
 	"context"
+	neturl "net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/lazuli-storage/lazuli/internal/engine/extent"
+	"github.com/lazuli-storage/lazuli/internal/engine/extent/s3extent"
 )
 
 func TestOpen(t *testing.T) {
@@ -36,6 +40,9 @@ func TestOpen(t *testing.T) {
 		{name: "sqlite that must exist and does not", url: "sqlite:" + filepath.Join(dir, "typo", "l.db"),
 			opts: Options{Existing: true}, wantErr: "no sqlite database to open"},
 		{name: "unknown engine", url: "mongodb://x", wantErr: "mongodb"},
+		{name: "extents of an unknown kind", url: "memory:", opts: Options{Extents: "file:/x"}, wantErr: "want s3://"},
+		{name: "extents with a misspelt parameter", url: "memory:", opts: Options{Extents: "s3://b?endpiont=x"},
+			wantErr: `unknown parameter "endpiont"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -66,5 +73,39 @@ func TestOpen(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "typo")); !os.IsNotExist(err) {
 		t.Errorf("opening a database that must exist created its directory: %v", err)
+	}
+}
+
+// With --extents s3://..., content goes to the bucket, not beside the store.
+func TestOpenS3Extents(t *testing.T) {
+	url := os.Getenv("LAZULI_TEST_S3")
+	if url == "" {
+		if os.Getenv("CI") != "" {
+			t.Fatal("no S3 server in CI: set LAZULI_TEST_S3 (scripts/s3.sh start prints it)")
+		}
+		t.Skip("no S3 server: set LAZULI_TEST_S3 to an s3:// URL (scripts/s3.sh start prints one)")
+	}
+	u, err := neturl.Parse(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A prefix of its own, so that runs do not meet.
+	u.Path += "/storage-" + strconv.FormatInt(time.Now().UnixNano(), 36)
+	dir := t.TempDir()
+	s, err := Open(context.Background(), "sqlite:"+filepath.Join(dir, "l.db"), Options{Extents: u.String()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	info, err := s.Extents.Write(context.Background(), strings.NewReader("on s3"), -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Extents.Remove(context.Background(), info.ID)
+	if _, err := os.Stat(filepath.Join(dir, "extents")); !os.IsNotExist(err) {
+		t.Errorf("an extent directory was made beside the store: %v", err)
+	}
+	if _, ok := s.Extents.(*s3extent.Engine); !ok {
+		t.Fatalf("extents engine %T, want *s3extent.Engine", s.Extents)
 	}
 }

@@ -13,7 +13,8 @@ import (
 // extent engine that goes with it (package storage), keeping small content
 // inline in its records.
 func openStorage(ctx context.Context, cfg *config.Config) (store.Store, extent.Engine, error) {
-	s, err := storage.Open(ctx, cfg.StoreURL(), storage.Options{PostgresConns: cfg.PostgresConns, Inline: true})
+	s, err := storage.Open(ctx, cfg.StoreURL(), storage.Options{PostgresConns: cfg.PostgresConns, Inline: true,
+		Extents: cfg.Extents})
 	if err != nil {
 		return nil, nil, err
 	}

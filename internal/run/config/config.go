@@ -60,6 +60,10 @@ type Config struct {
 	// Store is an explicit store URL (memory:, sqlite:PATH, postgres://...);
 	// empty means derived from Location and InMemory.
 	Store string
+	// Extents is where blob and file content lives when not beside the
+	// store: an s3:// URL (--extents; package storage); empty keeps it
+	// with the store.
+	Extents string
 	// BodyTimeout, WriteTimeout and MaxConns protect a shared server from
 	// clients that stall (server/limits.go).
 	BodyTimeout, WriteTimeout time.Duration
@@ -167,6 +171,7 @@ func Parse(args []string, getenv func(string) string, usageOut io.Writer) (*Conf
 	fs.BoolVar(&c.BlobVersioning, "blobVersioning", false, "turn blob versioning on for every account whose service properties do not set IsVersioningEnabled")
 	fs.Float64Var(&c.CrossAccountCopyRate, "crossAccountCopyRate", 0, "MiB/s: Copy Blob from another account or server stays pending (x-ms-copy-status, Abort Copy Blob) as long as copying it at this rate would take; 0 completes it at once, as Azurite does")
 	fs.StringVar(&c.Store, "store", "", "store URL: sqlite:PATH, memory:, or postgres://user@host:port/db (default sqlite under --location)")
+	fs.StringVar(&c.Extents, "extents", "", "where content lives: s3://BUCKET/PREFIX?endpoint=HOST:PORT&region=R&secure=false, signed with AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY (default: beside the store)")
 	fs.IntVar(&c.PostgresConns, "pgConns", 0, "connection pool size for a postgres store (0: default)")
 	fs.DurationVar(&c.BodyTimeout, "bodyTimeout", server.DefaultBodyTimeout, "close a connection whose request body makes no progress for this long (0: never)")
 	fs.Int64Var(&c.MinBodyRate, "minBodyRate", server.DefaultMinBodyRate, "bytes a second a request body must average once --minBodyRateGrace has passed; a slower one is answered 500 OperationTimedOut and its connection closed, so that no client holds a connection by sending a byte now and then (0: no minimum)")

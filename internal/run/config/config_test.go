@@ -139,3 +139,17 @@ func TestAdminFlags(t *testing.T) {
 		t.Errorf("--adminToken %q, want the flag over the environment", c.AdminToken)
 	}
 }
+
+// --extents names where content lives; without it, content follows the
+// store.
+func TestParseExtents(t *testing.T) {
+	url := "s3://bucket/lazuli?endpoint=127.0.0.1:8333&secure=false"
+	c, err := Parse([]string{"--extents", url}, func(string) string { return "" }, io.Discard)
+	if err != nil || c.Extents != url {
+		t.Fatalf("--extents %s: %q (%v)", url, c.Extents, err)
+	}
+	c, err = Parse(nil, func(string) string { return "" }, io.Discard)
+	if err != nil || c.Extents != "" {
+		t.Fatalf("default extents %q (%v), want none", c.Extents, err)
+	}
+}
