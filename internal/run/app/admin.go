@@ -31,7 +31,7 @@ func (a *App) listenAdmin(cfg *config.Config, opts Options) error {
 	h := admin.New(admin.Options{Store: a.Store, Accounts: cfg.Accounts, Clock: a.Clock, Faults: a.Faults,
 		Token: cfg.AdminToken, Hosts: cfg.AdminHosts, Logger: opts.Logger, Fresh: a.logs.ensure})
 	h.Handle("GET /metrics", a.Metrics.Handler())
-	console.New(console.Options{Services: a.handlers, Accounts: cfg.Accounts, Store: a.Store, Clock: a.Clock}).Register(h.Handle)
+	console.New(console.Options{Services: a.handlers, Endpoints: a.Endpoints, Accounts: cfg.Accounts, Store: a.Store, Clock: a.Clock}).Register(h.Handle)
 	srv, err := admin.Listen(cfg.Admin.Addr(), h)
 	if err != nil {
 		return err

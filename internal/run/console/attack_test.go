@@ -136,6 +136,7 @@ func targets() []target {
 		{"POST", "/clock/advance?by=1h"}, {"POST", "/clock/pin?at=2031-01-01T00:00:00Z"}, {"POST", "/clock/release"},
 		{"POST", "/faults"}, {"DELETE", "/faults"}, {"DELETE", "/faults/1"}, {"POST", "/reset"},
 		{"POST", "/api/break-lease?" + sel}, {"POST", "/api/delete-blob?" + sel}, {"POST", "/api/clear-queue?" + sel},
+		{"POST", "/api/rest/DELETE/blob/" + lazulitest.Account + "/private%2Fsecret.txt"}, {"POST", "/api/sas?" + secret + "&sp=r&se=2030-01-01T00:00:00Z"},
 		{"GET", "/clock"}, {"GET", "/faults"}, {"GET", "/metrics"}, {"GET", "/csrf"}, {"GET", "/api/overview"},
 		{"GET", "/api/blobs?" + sel}, {"GET", "/api/messages?" + sel}, {"GET", "/api/download?" + secret},
 	}

@@ -65,30 +65,51 @@ func (m *metadataElements) UnmarshalXML(d *xml.Decoder, _ xml.StartElement) erro
 
 type blobsPage struct {
 	Blobs      []blobView `xml:"Blobs>Blob"`
+	Prefixes   []string   `xml:"Blobs>BlobPrefix>Name"`
 	NextMarker string     `xml:"NextMarker"`
 }
 
-// blobs lists a container's blobs with snapshots, versions, deleted blobs,
-// tags and metadata.
+// listPage reads the paging parameters a listing view passes on to the
+// service: prefix, marker and maxresults (pageSize when not given); the
+// service checks them and answers a bad one with its own 400.
+func listPage(q url.Values, query url.Values) url.Values {
+	query.Set("maxresults", pageSize)
+	for _, name := range []string{"prefix", "marker", "maxresults"} {
+		if v := q.Get(name); v != "" {
+			query.Set(name, v)
+		}
+	}
+	return query
+}
+
+// pageSize is how many entries a listing view shows at once, so that a
+// container of 100,000 blobs is read a page at a time.
+const pageSize = "100"
+
+// blobs lists one page of a container's blobs as folders: the blobs
+// directly under prefix, with their snapshots, versions, deleted blobs,
+// tags and metadata, and the virtual directories under it (delimiter '/'),
+// through List Blobs; nextMarker continues the listing.
 func (c *Console) blobs(r *http.Request) (any, error) {
 	ctx, cancel := withTimeout(r.Context())
 	defer cancel()
 	q := r.URL.Query()
-	query := url.Values{"restype": {"container"}, "comp": {"list"}, "include": {"snapshots,versions,tags,metadata,deleted"}}
-	out := []blobView{}
-	err := listXML(ctx, c, "blob", q.Get("account"), "/"+q.Get("container"), query, func(p *blobsPage) string {
-		out = append(out, p.Blobs...)
-		return p.NextMarker
-	})
+	query := listPage(q, url.Values{"restype": {"container"}, "comp": {"list"}, "delimiter": {"/"},
+		"include": {"snapshots,versions,tags,metadata,deleted"}})
+	rec, err := c.call(ctx, "blob", q.Get("account"), http.MethodGet, "/"+q.Get("container"), query, nil)
 	if err != nil {
 		return nil, err
 	}
-	for i := range out {
-		if out[i].Tags == nil {
-			out[i].Tags = []tag{}
+	page := blobsPage{Blobs: []blobView{}, Prefixes: []string{}}
+	if err := xml.Unmarshal(rec.Body.Bytes(), &page); err != nil {
+		return nil, err
+	}
+	for i := range page.Blobs {
+		if page.Blobs[i].Tags == nil {
+			page.Blobs[i].Tags = []tag{}
 		}
 	}
-	return map[string]any{"blobs": out}, nil
+	return map[string]any{"blobs": page.Blobs, "prefixes": page.Prefixes, "nextMarker": page.NextMarker}, nil
 }
 
 // blobPath is the escaped path of a blob within its account.
@@ -115,7 +136,7 @@ func blobQuery(q url.Values) url.Values {
 // in the console's origin, with the console's reach into every account.
 func (c *Console) download(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
-	req, err := c.request(r.Context(), "blob", q.Get("account"), http.MethodGet, blobPath(q.Get("container"), q.Get("blob")), blobQuery(q), nil)
+	req, err := c.request(r.Context(), "blob", q.Get("account"), http.MethodGet, blobPath(q.Get("container"), q.Get("blob")), blobQuery(q), nil, nil, 0)
 	h, ok := c.opts.Services["blob"]
 	if err != nil || !ok {
 		http.Error(w, "no such account or blob service", http.StatusNotFound)

@@ -1,23 +1,31 @@
 // Package console is the web console on the admin listener's root path: a
-// page that shows what every account holds (containers and blobs with
-// their properties, ETags, leases, snapshots, versions and tags; queues
-// with every message, invisible ones included; tables and their entities
-// under an OData filter; shares and their files), refreshed while a test
-// runs, with the clock and fault rules of the test-control API and a few
-// actions (download a blob, break a lease, delete a blob, clear a queue).
+// page that shows what every account holds (containers and blobs as
+// folders, a page at a time, with their properties, ETags, leases,
+// snapshots, versions and tags; queues with every message, invisible ones
+// included; tables and their entities under an OData filter; shares and
+// their files), refreshed while a test runs, with the clock and fault rules
+// of the test-control API, and the actions of a storage explorer: create
+// and delete containers, queues, tables and shares; upload blobs in blocks
+// and files in ranges; edit a blob's content headers, metadata, tags and
+// tier; sign a service SAS; add, peek, get and delete messages; add, edit
+// and delete typed entities.
 //
 // The page is plain HTML, CSS and JavaScript embedded in the binary; it
 // reads JSON from /api/, which reads the services through their own REST
 // API (signed requests run in-process through each service's handler), so
 // what the console shows is what a client would see. Only queue messages
 // come from the store directly, as no REST operation lists invisible ones.
+// Its actions are REST calls it composes and the relay (relay.go) signs
+// with the account's key: the services apply their own rules to them,
+// names, conditions and permissions, and their errors reach the page as
+// they answer them.
 //
 // The admin listener keeps other sites' pages away from the console (see
 // package admin); the page sends its actions with the token of /csrf, as
-// the listener asks of browsers. A download is always an attachment of
-// type application/octet-stream in a sandbox, whatever the blob's stored
-// Content-Type and Content-Disposition, so that no blob can run a script
-// in the console's origin.
+// the listener asks of browsers. A download, and every relayed answer, is
+// an attachment of type application/octet-stream in a sandbox, whatever
+// the blob's stored Content-Type and Content-Disposition, so that no blob
+// can run a script in the console's origin.
 package console
 
 import (
@@ -43,9 +51,12 @@ type Options struct {
 	// Services are the services' handlers (with the shared middleware),
 	// by name: blob, queue, table, file.
 	Services map[string]http.Handler
-	Accounts *auth.Accounts
-	Store    store.Store
-	Clock    clock.Clock
+	// Endpoints are the services' base URLs by name, for the URLs of the
+	// SAS the console signs.
+	Endpoints map[string]string
+	Accounts  *auth.Accounts
+	Store     store.Store
+	Clock     clock.Clock
 }
 
 // Console serves the page and its API.
@@ -72,26 +83,40 @@ func (c *Console) Register(handle func(pattern string, h http.Handler)) {
 	handle("POST /api/break-lease", c.api(c.breakLease))
 	handle("POST /api/delete-blob", c.api(c.deleteBlob))
 	handle("POST /api/clear-queue", c.api(c.clearQueue))
+	handle("POST /api/rest/{method}/{service}/{account}/{path...}", http.HandlerFunc(c.relay))
+	handle("POST /api/sas", c.api(c.sas))
 }
 
 // api adapts a function returning a JSON value.
 func (c *Console) api(fn func(r *http.Request) (any, error)) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		v, err := fn(r)
-		w.Header().Set("Content-Type", "application/json")
-		w.Header().Set("Cache-Control", "no-store")
 		if err != nil {
-			status, msg := http.StatusInternalServerError, err.Error()
-			var re *restError
-			if errors.As(err, &re) {
-				status = re.Status
-			}
-			w.WriteHeader(status)
-			_ = json.NewEncoder(w).Encode(map[string]string{"error": msg})
+			writeError(w, statusOf(err), err.Error())
 			return
 		}
+		w.Header().Set("Content-Type", "application/json")
+		w.Header().Set("Cache-Control", "no-store")
 		_ = json.NewEncoder(w).Encode(v)
 	})
+}
+
+// statusOf is the status a failed console call answers: the service's
+// own, 500 when the console itself failed.
+func statusOf(err error) int {
+	var re *restError
+	if errors.As(err, &re) {
+		return re.Status
+	}
+	return http.StatusInternalServerError
+}
+
+// writeError answers {"error": msg} with status.
+func writeError(w http.ResponseWriter, status int, msg string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(map[string]string{"error": msg})
 }
 
 // accountView is one account on the first page.

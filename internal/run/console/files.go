@@ -44,7 +44,9 @@ type entryXML struct {
 	} `xml:"Properties"`
 }
 
-// files lists a share directory through List Directories and Files.
+// files lists one page of a share directory through List Directories and
+// Files, with the name prefix, marker and maxresults of listPage;
+// nextMarker continues the listing.
 func (c *Console) files(r *http.Request) (any, error) {
 	ctx, cancel := withTimeout(r.Context())
 	defer cancel()
@@ -54,19 +56,21 @@ func (c *Console) files(r *http.Request) (any, error) {
 	if dir != "" {
 		p += "/" + dir
 	}
-	query := url.Values{"restype": {"directory"}, "comp": {"list"}, "include": {"Timestamps,ETag"}}
-	out := []fileEntry{}
-	err := listXML(ctx, c, "file", q.Get("account"), p, query, func(page *filesPage) string {
-		for _, e := range page.Entries.Items {
-			out = append(out, fileEntry{Name: e.Name, Directory: e.XMLName.Local == "Directory", Length: e.Props.Length,
-				ETag: e.Props.ETag, Modified: e.Props.Modified})
-		}
-		return page.NextMarker
-	})
+	query := listPage(q, url.Values{"restype": {"directory"}, "comp": {"list"}, "include": {"Timestamps,ETag"}})
+	rec, err := c.call(ctx, "file", q.Get("account"), http.MethodGet, p, query, nil)
 	if err != nil {
 		return nil, err
 	}
-	return map[string]any{"entries": out}, c.fileStates(r, p, out)
+	var page filesPage
+	if err := xml.Unmarshal(rec.Body.Bytes(), &page); err != nil {
+		return nil, err
+	}
+	out := []fileEntry{}
+	for _, e := range page.Entries.Items {
+		out = append(out, fileEntry{Name: e.Name, Directory: e.XMLName.Local == "Directory", Length: e.Props.Length,
+			ETag: e.Props.ETag, Modified: e.Props.Modified})
+	}
+	return map[string]any{"entries": out, "nextMarker": page.NextMarker}, c.fileStates(r, p, out)
 }
 
 // fileStates fills in each file's lease state (Get File Properties) and

@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"strings"
 	"time"
 
 	"github.com/lazuli-storage/lazuli/internal/rule/auth"
@@ -18,25 +20,63 @@ const restVersion = "2025-01-05"
 
 // restError is a service's error answer, passed on to the browser.
 type restError struct {
-	Status int
-	Code   string
+	Status  int
+	Code    string
+	Message string
 }
 
-func (e *restError) Error() string { return fmt.Sprintf("%d %s", e.Status, e.Code) }
+func (e *restError) Error() string {
+	if e.Message == "" {
+		return fmt.Sprintf("%d %s", e.Status, e.Code)
+	}
+	return fmt.Sprintf("%d %s: %s", e.Status, e.Code, e.Message)
+}
+
+// badRequest is the console's own answer to a parameter it cannot use.
+func badRequest(msg string) error {
+	return &restError{Status: http.StatusBadRequest, Code: "InvalidQueryParameterValue", Message: msg}
+}
+
+// errorMessage is the first line of the Message of a service's error body:
+// XML <Error><Message> for blob, queue and file, JSON odata.error for
+// table (Azure REST, "Status and error codes").
+func errorMessage(body []byte) string {
+	var x struct {
+		Message string `xml:"Message"`
+	}
+	var j struct {
+		Error struct {
+			Message struct {
+				Value string `json:"value"`
+			} `json:"message"`
+		} `json:"odata.error"`
+	}
+	msg := ""
+	if xml.Unmarshal(body, &x) == nil {
+		msg = x.Message
+	} else if json.Unmarshal(body, &j) == nil {
+		msg = j.Error.Message.Value
+	}
+	first, _, _ := strings.Cut(msg, "\n")
+	return first
+}
 
 // request builds a Shared Key signed request for svc in account, as an SDK
-// would send it; the console reads the services through their own REST
-// API, so every rule they apply applies here too.
-func (c *Console) request(ctx context.Context, svc, account, method, path string, query url.Values, header http.Header) (*http.Request, error) {
+// would send it, with body (nil for none) of length bytes; the console
+// reads and writes the services through their own REST API, so every rule
+// they apply applies here too.
+func (c *Console) request(ctx context.Context, svc, account, method, path string, query url.Values, header http.Header,
+	body io.Reader, length int64) (*http.Request, error) {
 	acct, ok := c.opts.Accounts.Lookup(account)
 	if !ok {
 		return nil, &restError{Status: http.StatusNotFound, Code: "no account " + account}
 	}
 	u := &url.URL{Scheme: "http", Host: "127.0.0.1", Path: "/" + account + path, RawQuery: query.Encode()}
-	req, err := http.NewRequestWithContext(ctx, method, u.String(), nil)
+	req, err := http.NewRequestWithContext(ctx, method, u.String(), body)
 	if err != nil {
-		return nil, err
+		return nil, &restError{Status: http.StatusBadRequest, Code: err.Error()}
 	}
+	req.ContentLength = length
 	req.RemoteAddr = "127.0.0.1:0"
 	for k, v := range header {
 		req.Header[k] = v
@@ -44,11 +84,18 @@ func (c *Console) request(ctx context.Context, svc, account, method, path string
 	req.Header.Set("X-Ms-Date", time.Now().UTC().Format(http.TimeFormat))
 	req.Header.Set("X-Ms-Version", restVersion)
 	if svc == "table" {
-		req.Header.Set("Accept", "application/json;odata=minimalmetadata")
-		req.Header.Set("DataServiceVersion", "3.0")
+		setDefault(req.Header, "Accept", "application/json;odata=minimalmetadata")
+		setDefault(req.Header, "DataServiceVersion", "3.0")
 	}
 	auth.SignSharedKey(req, auth.Service(svc), account, acct.Keys[0])
 	return req, nil
+}
+
+// setDefault sets a header the caller did not set.
+func setDefault(h http.Header, name, value string) {
+	if h.Get(name) == "" {
+		h.Set(name, value)
+	}
 }
 
 // call runs a signed request through the service's handler and returns
@@ -58,14 +105,14 @@ func (c *Console) call(ctx context.Context, svc, account, method, path string, q
 	if !ok {
 		return nil, &restError{Status: http.StatusNotFound, Code: "the " + svc + " service is not running"}
 	}
-	req, err := c.request(ctx, svc, account, method, path, query, header)
+	req, err := c.request(ctx, svc, account, method, path, query, header, nil, 0)
 	if err != nil {
 		return nil, err
 	}
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, req)
 	if rec.Code >= 300 {
-		return nil, &restError{Status: rec.Code, Code: rec.Header().Get("X-Ms-Error-Code")}
+		return nil, &restError{Status: rec.Code, Code: rec.Header().Get("X-Ms-Error-Code"), Message: errorMessage(rec.Body.Bytes())}
 	}
 	return rec, nil
 }

@@ -7,7 +7,9 @@ import (
 )
 
 // entities queries a table's entities, with the OData $filter the page's
-// filter box holds, through Query Entities.
+// filter box holds, through Query Entities. Full metadata gives every
+// property's EDM type but those JSON tells (String, Int32, Boolean), so
+// that the page edits each property as the type it has.
 func (c *Console) entities(r *http.Request) (any, error) {
 	ctx, cancel := withTimeout(r.Context())
 	defer cancel()
@@ -18,7 +20,8 @@ func (c *Console) entities(r *http.Request) (any, error) {
 	}
 	var out []map[string]any
 	for pages := 0; pages < 20 && len(out) < 1000; pages++ {
-		rec, err := c.call(ctx, "table", q.Get("account"), http.MethodGet, "/"+q.Get("table")+"()", query, nil)
+		rec, err := c.call(ctx, "table", q.Get("account"), http.MethodGet, "/"+q.Get("table")+"()", query,
+			http.Header{"Accept": {"application/json;odata=fullmetadata"}})
 		if err != nil {
 			return nil, err
 		}
