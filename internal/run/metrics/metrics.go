@@ -10,6 +10,7 @@ import (
 	"net"
 	"net/http"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -19,15 +20,35 @@ import (
 
 // Metrics is one server's set of metrics.
 type Metrics struct {
-	registry  *prometheus.Registry
-	requests  *prometheus.CounterVec
-	latency   *prometheus.HistogramVec
-	bytesIn   *prometheus.CounterVec
-	bytesOut  *prometheus.CounterVec
-	conns     *prometheus.GaugeVec
-	txs       *prometheus.CounterVec
-	commits   prometheus.Counter
-	batchSize prometheus.Histogram
+	registry *prometheus.Registry
+	requests *prometheus.CounterVec
+	latency  *prometheus.HistogramVec
+	bytesIn  *prometheus.CounterVec
+	bytesOut *prometheus.CounterVec
+	conns    *prometheus.GaugeVec
+	txs      *prometheus.CounterVec
+	// views and updates are txs' series, resolved once.
+	views, updates txSeries
+	commits        prometheus.Counter
+	batchSize      prometheus.Histogram
+	// series holds, by requestKey, the *requestSeries each kind of answer
+	// updates: WithLabelValues hashes and checks every label value on
+	// each call, which every request would otherwise pay again.
+	series sync.Map
+}
+
+// requestKey is the labels of one kind of answered request.
+type requestKey struct {
+	service, operation string
+	status             int
+	code               string
+}
+
+// requestSeries are the series one kind of answered request updates.
+type requestSeries struct {
+	requests          prometheus.Counter
+	latency           prometheus.Observer
+	bytesIn, bytesOut prometheus.Counter
 }
 
 // QueueDepth is the number of unexpired messages of one queue.
@@ -59,6 +80,7 @@ func New(opts Options) *Metrics {
 		Help: "Client connections open now, by listener."}, []string{"listener"})
 	m.txs = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "lazuli_store_transactions_total",
 		Help: "Store transactions run, by kind (view, update) and outcome (ok, error)."}, []string{"kind", "outcome"})
+	m.views, m.updates = newTxSeries(m.txs, "view"), newTxSeries(m.txs, "update")
 	m.commits = prometheus.NewCounter(prometheus.CounterOpts{Name: "lazuli_store_commits_total",
 		Help: "Transactions the store engine committed; with group commit one carries several updates."})
 	m.batchSize = prometheus.NewHistogram(prometheus.HistogramOpts{Name: "lazuli_store_commit_batch_updates",
@@ -82,10 +104,25 @@ func (m *Metrics) Request(service, operation string, status int, code string, in
 	if operation == "" {
 		operation = "unrouted"
 	}
-	m.requests.WithLabelValues(service, operation, strconv.Itoa(status), code).Inc()
-	m.latency.WithLabelValues(service, operation).Observe(d.Seconds())
-	m.bytesIn.WithLabelValues(service).Add(float64(in))
-	m.bytesOut.WithLabelValues(service).Add(float64(out))
+	s := m.requestSeries(requestKey{service: service, operation: operation, status: status, code: code})
+	s.requests.Inc()
+	s.latency.Observe(d.Seconds())
+	s.bytesIn.Add(float64(in))
+	s.bytesOut.Add(float64(out))
+}
+
+// requestSeries returns the series of the requests labelled k.
+func (m *Metrics) requestSeries(k requestKey) *requestSeries {
+	if s, ok := m.series.Load(k); ok {
+		return s.(*requestSeries)
+	}
+	s, _ := m.series.LoadOrStore(k, &requestSeries{
+		requests: m.requests.WithLabelValues(k.service, k.operation, strconv.Itoa(k.status), k.code),
+		latency:  m.latency.WithLabelValues(k.service, k.operation),
+		bytesIn:  m.bytesIn.WithLabelValues(k.service),
+		bytesOut: m.bytesOut.WithLabelValues(k.service),
+	})
+	return s.(*requestSeries)
 }
 
 // ConnState counts open connections of listener; give it to the listener's

@@ -3,6 +3,8 @@ package metrics
 import (
 	"context"
 
+	"github.com/prometheus/client_golang/prometheus"
+
 	"github.com/lazuli-storage/lazuli/internal/engine/store"
 )
 
@@ -26,22 +28,31 @@ type countingStore struct {
 
 func (c *countingStore) View(ctx context.Context, fn func(store.Tx) error) error {
 	err := c.Store.View(ctx, fn)
-	c.m.txs.WithLabelValues("view", outcome(err)).Inc()
+	c.m.views.count(err)
 	return err
 }
 
 func (c *countingStore) Update(ctx context.Context, fn func(store.Tx) error) error {
 	err := c.Store.Update(ctx, fn)
-	c.m.txs.WithLabelValues("update", outcome(err)).Inc()
+	c.m.updates.count(err)
 	if err == nil && !c.grouped {
 		c.m.Commit(1)
 	}
 	return err
 }
 
-func outcome(err error) string {
+// txSeries are the transaction counters of one kind, by outcome.
+type txSeries struct{ ok, failed prometheus.Counter }
+
+func newTxSeries(txs *prometheus.CounterVec, kind string) txSeries {
+	return txSeries{ok: txs.WithLabelValues(kind, "ok"), failed: txs.WithLabelValues(kind, "error")}
+}
+
+// count counts one transaction that ended with err.
+func (s txSeries) count(err error) {
 	if err != nil {
-		return "error"
+		s.failed.Inc()
+		return
 	}
-	return "ok"
+	s.ok.Inc()
 }
