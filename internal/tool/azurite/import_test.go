@@ -32,6 +32,9 @@ import (
 // stopped. A workspace with a missing or short extent file is then
 // refused, naming the object and the file, and leaves the store empty.
 func TestImportAzuriteWorkspace(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts Azurite and moves a 67 MiB blob")
+	}
 	work := t.TempDir()
 	dir := filepath.Join(work, "azurite")
 	az := startAzurite(t, dir)
@@ -138,6 +141,9 @@ func checkHiddenMessages(t *testing.T, srv *lazulitest.Server) {
 // an Azurite folder twice: the first start imports it into the folder's
 // lazuli-data subfolder and says so in one line, the second does not.
 func TestServerImportsAzuriteFolderOnce(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts Azurite")
+	}
 	dir := t.TempDir()
 	az := startAzurite(t, dir)
 	populateQueues(t, az.ConnectionString)

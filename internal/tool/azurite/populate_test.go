@@ -62,7 +62,12 @@ func populateBlobs(t *testing.T, conn string) {
 		ContainerACL: []*container.SignedIdentifier{{ID: to.Ptr("readers"), AccessPolicy: &container.AccessPolicy{
 			Start: &start, Expiry: to.Ptr(start.Add(48 * time.Hour)), Permission: to.Ptr("rl")}}}})
 	must(t, err)
-	_, err = svc.NewContainerClient("empty").Create(ctx, nil)
+	empty := svc.NewContainerClient("empty")
+	_, err = empty.Create(ctx, nil)
+	must(t, err)
+	cl, err := lease.NewContainerClient(empty, &lease.ContainerClientOptions{LeaseID: to.Ptr("c0ffee00-0000-4000-8000-000000000002")})
+	must(t, err)
+	_, err = cl.AcquireLease(ctx, -1, nil)
 	must(t, err)
 
 	hello := photos.NewBlockBlobClient("a/hello.txt")

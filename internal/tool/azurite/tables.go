@@ -115,16 +115,32 @@ func entityBody(props json.RawMessage) ([]byte, error) {
 }
 
 // guidText undoes Azurite's base64 of a GUID's text; a value that is not
-// base64 (a GUID itself, from older Azurite releases) stays.
+// the base64 of a GUID (a GUID itself, from older Azurite releases)
+// stays.
 func guidText(raw json.RawMessage, isGuid bool) json.RawMessage {
 	var s string
 	if !isGuid || json.Unmarshal(raw, &s) != nil {
 		return raw
 	}
 	b, err := base64.StdEncoding.DecodeString(s)
-	if err != nil {
+	if err != nil || !looksLikeGuid(b) {
 		return raw
 	}
 	text, _ := json.Marshal(string(b))
 	return text
+}
+
+// looksLikeGuid reports whether b is a GUID's text: 32 hex digits, with
+// or without hyphens and braces.
+func looksLikeGuid(b []byte) bool {
+	digits := 0
+	for _, c := range b {
+		switch {
+		case '0' <= c && c <= '9', 'a' <= c && c <= 'f', 'A' <= c && c <= 'F':
+			digits++
+		case c != '-' && c != '{' && c != '}':
+			return false
+		}
+	}
+	return digits == 32
 }
