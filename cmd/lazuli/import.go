@@ -26,6 +26,7 @@ func runImport(args []string) int {
 	}
 	fs := flag.NewFlagSet("lazuli import azurite", flag.ContinueOnError)
 	url := fs.String("store", "", "store to fill: sqlite:PATH or postgres://user@host:port/db (as lazuli --store)")
+	extents := fs.String("extents", "", "where content lives, as lazuli --extents takes it (default: beside the store)")
 	conns := fs.Int("pgConns", 0, "connection pool size for a postgres store (0: default)")
 	dir, code, ok := parseImportArgs(fs, args[1:])
 	if !ok {
@@ -36,7 +37,7 @@ func runImport(args []string) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	st, err := storage.Open(ctx, *url, storage.Options{PostgresConns: *conns, Inline: true})
+	st, err := storage.Open(ctx, *url, storage.Options{PostgresConns: *conns, Inline: true, Extents: *extents})
 	if err != nil {
 		return fail("import", err)
 	}
