@@ -24,7 +24,8 @@ var signedHeaders = map[string]bool{"Authorization": true, "X-Ms-Date": true, "X
 // /api/rest/{method}/{service}/{account}/{path...}?query, with the query,
 // the X-Rest- headers and the body as given, signed with the account's
 // key. The service answers as it would any client: its status, headers
-// and body (error code and message included) reach the page, so every
+// (content headers renamed, see renamed) and body (error code and message
+// included) reach the page, so every
 // action the page takes meets the service's own rules for names,
 // conditions and permissions. The answer is an inert attachment, as a
 // download is, so that no stored content runs in the console's origin.
@@ -56,26 +57,52 @@ func (c *Console) relay(w http.ResponseWriter, r *http.Request) {
 		writeError(w, statusOf(err), err.Error())
 		return
 	}
-	var out http.ResponseWriter = w
-	if method == http.MethodHead {
-		out = headAnswer{w}
-	}
-	h.ServeHTTP(&attachment{ResponseWriter: out, name: "response"}, req)
+	h.ServeHTTP(&relayAnswer{ResponseWriter: &attachment{ResponseWriter: w, name: "response"}, head: method == http.MethodHead}, req)
 }
 
-// headAnswer passes on a HEAD answer's Content-Length, the resource's size,
-// as X-Lazuli-Content-Length: the relay answers a POST, whose own length
-// is that of the (empty) body it carries.
-type headAnswer struct{ http.ResponseWriter }
+// serviceHeaderPrefix renames the service's content headers in a relayed
+// answer: X-Service-Content-Type is the blob's Content-Type, and so on.
+const serviceHeaderPrefix = "X-Service-"
 
-func (a headAnswer) WriteHeader(status int) {
-	h := a.Header()
-	if n := h.Get("Content-Length"); n != "" {
-		h.Set("X-Lazuli-Content-Length", n)
-		h.Del("Content-Length")
+// renamed are the answer headers the relay passes on under
+// serviceHeaderPrefix: the attachment's own would hide the resource's
+// Content-Type and Content-Disposition, and the browser would act on a
+// Content-Encoding, a Cache-Control or, for HEAD, a Content-Length (the
+// resource's size, where the relay's answer has no body).
+var renamed = []string{"Content-Type", "Content-Encoding", "Content-Language", "Content-Disposition", "Cache-Control"}
+
+// relayAnswer renames the service's content headers before the attachment
+// sets its own.
+type relayAnswer struct {
+	http.ResponseWriter
+	head    bool
+	started bool
+}
+
+func (a *relayAnswer) WriteHeader(status int) {
+	if !a.started {
+		a.started = true
+		h := a.Header()
+		names := renamed
+		if a.head {
+			names = append(names[:len(names):len(names)], "Content-Length")
+		}
+		for _, name := range names {
+			if v := h.Values(name); len(v) > 0 {
+				h[serviceHeaderPrefix+name] = v
+				h.Del(name)
+			}
+		}
 	}
 	a.ResponseWriter.WriteHeader(status)
 }
 
+func (a *relayAnswer) Write(b []byte) (int, error) {
+	if !a.started {
+		a.WriteHeader(http.StatusOK)
+	}
+	return a.ResponseWriter.Write(b)
+}
+
 // Unwrap lets http.ResponseController reach the connection.
-func (a headAnswer) Unwrap() http.ResponseWriter { return a.ResponseWriter }
+func (a *relayAnswer) Unwrap() http.ResponseWriter { return a.ResponseWriter }

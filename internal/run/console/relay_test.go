@@ -79,9 +79,14 @@ func TestRelayPassesTheServiceOn(t *testing.T) {
 		h.Get("Content-Security-Policy") != "sandbox; default-src 'none'" || !strings.HasPrefix(h.Get("Content-Disposition"), "attachment") {
 		t.Errorf("relayed read: %q with %v", body, h)
 	}
+	// The service's content headers come under X-Service- names, the size
+	// of a HEAD among them.
 	resp = relayed(t, srv, "HEAD", "blob", "box/page.html", nil, nil, nil)
-	if resp.StatusCode != http.StatusOK || resp.Header.Get("X-Lazuli-Content-Length") != strconv.Itoa(len(htmlPage)) || readAll(t, resp) != "" {
-		t.Errorf("relayed HEAD: %d, length %q", resp.StatusCode, resp.Header.Get("X-Lazuli-Content-Length"))
+	h = resp.Header
+	if resp.StatusCode != http.StatusOK || readAll(t, resp) != "" || h.Get("X-Service-Content-Length") != strconv.Itoa(len(htmlPage)) ||
+		h.Get("X-Service-Content-Disposition") != "inline" || h.Get("X-Service-Content-Type") != "application/octet-stream" ||
+		h.Get("Content-Type") != "application/octet-stream" || !strings.HasPrefix(h.Get("Content-Disposition"), "attachment") {
+		t.Errorf("relayed HEAD: %d, headers %v", resp.StatusCode, h)
 	}
 }
 
