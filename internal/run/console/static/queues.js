@@ -17,7 +17,7 @@ const queueView = {
         <button id="peek">Peek</button> <button id="dequeue">Get (dequeue)</button>
         <label>invisible for <input id="dequeue-timeout" size="4" value="30"> s</label>
       </div>
-      <div id="received"></div><div id="rows"></div>`;
+      <div id="received"></div><h3>Every message, invisible ones included</h3><div id="rows"></div>`;
     const queue = r.name + "/messages";
     document.getElementById("put-form").addEventListener("submit", ev => {
       ev.preventDefault();
@@ -34,9 +34,9 @@ const queueView = {
         nextVisible: xmlText(m, "TimeNextVisible"), inserted: xmlText(m, "InsertionTime"), expires: xmlText(m, "ExpirationTime")}));
       this.showReceived(r, query.peekonly ? "Peeked" : "Got");
     });
-    document.getElementById("peek").addEventListener("click", () => receive({peekonly: "true", numofmessages: "32"}, "peeked"));
+    document.getElementById("peek").addEventListener("click", () => receive({peekonly: "true", numofmessages: "32"}, "visible messages peeked"));
     document.getElementById("dequeue").addEventListener("click", () =>
-      receive({numofmessages: "1", visibilitytimeout: document.getElementById("dequeue-timeout").value}, "got"));
+      receive({numofmessages: "1", visibilitytimeout: document.getElementById("dequeue-timeout").value}, "message got, invisible until deleted or its time runs out"));
     document.getElementById("received").addEventListener("click", ev => {
       const m = this.received.find(x => x.id === ev.target.dataset.deleteMessage);
       if (!m) return;
