@@ -71,8 +71,9 @@ const (
 	leaseIsBroken       = "LeaseIsBrokenAndCannotBeRenewed"
 )
 
-// leaseModel is the sequential model of one blob's lease (behaviour spec
-// §2.4 and §2.5, with break period 0): acquire succeeds unless another ID
+// leaseModel is the sequential model of one blob's lease (Lease Blob's
+// "Outcomes of lease operations on blobs by lease state" table and its
+// error codes, with break period 0): acquire succeeds unless another ID
 // holds the lease; renew needs the holder's ID; change needs the holder's
 // ID or proposes the ID already held; release needs the current ID, held
 // or broken; break needs a lease, held or broken, and leaves it broken. A

@@ -51,9 +51,10 @@ const (
 	multiple  = azerr.MultipleConditionHeadersNotSupported
 )
 
-// TestCheckReadCombined: reads at x-ms-version >= 2013-08-15 (§1.2), every
-// row of the two DOC example tables, the read column of §1.3, lists and
-// missing resources.
+// TestCheckReadCombined: reads at x-ms-version >= 2013-08-15, every row of
+// the two example tables of "Specifying conditional headers for Blob service
+// operations", the read column of its status table, lists and missing
+// resources.
 func TestCheckReadCombined(t *testing.T) {
 	cases := []checkCase{
 		// DOC table If-Match x If-Modified-Since.
@@ -73,7 +74,7 @@ func TestCheckReadCombined(t *testing.T) {
 		{"all four hold", with(matchPass, iusPass, noneMatchPass, imsPass), existing, 0, ""},
 		{"all four, If-Match fails", with(matchFail, iusPass, noneMatchPass, imsPass), existing, 412, notMet},
 		{"all four, group fails", with(matchPass, iusPass, noneMatchFail, imsFail), existing, 304, notMet},
-		// §1.3 read column, one header at a time.
+		// The status table's read column, one header at a time.
 		{"IMS fails -> 304", with(imsFail), existing, 304, notMet},
 		{"IUS fails -> 412", with(iusFail), existing, 412, notMet},
 		{"If-Match fails -> 412", with(matchFail), existing, 412, notMet},
@@ -107,11 +108,12 @@ func TestCheckReadCombined(t *testing.T) {
 }
 
 // selectionCases are the header-selection rules shared by writes, copy
-// sources and reads before 2013-08-15 (§1.2). late is the status of an
+// sources and reads before 2013-08-15 ("Specifying conditional headers
+// for Blob service operations", on versions before 2013-08-15). late is the status of an
 // If-None-Match or If-Modified-Since failure, code the failure's code.
 func selectionCases(late int, code string) []checkCase {
 	return []checkCase{
-		// One header at a time (§1.3 columns).
+		// One header at a time (the status table's columns).
 		{"IMS fails", with(imsFail), existing, late, code},
 		{"INM fails", with(noneMatchFail), existing, late, code},
 		{"If-Match fails", with(matchFail), existing, 412, code},
@@ -159,8 +161,8 @@ func TestCheckReadBefore2013(t *testing.T) {
 	}
 }
 
-// TestCheckWrite: the write column of §1.3 (every failure 412) with the
-// selection rules of §1.2.
+// TestCheckWrite: the write column of the conditional-headers page's status
+// table (every failure 412) with its header-selection rules.
 func TestCheckWrite(t *testing.T) {
 	cases := append(selectionCases(412, notMet),
 		// x-ms-if-tags is AND-ed by the blob service, outside the count.

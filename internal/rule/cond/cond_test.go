@@ -187,7 +187,9 @@ func TestAnyAndIfNoneMatchStar(t *testing.T) {
 	}
 }
 
-// TestRestrict covers §1.4: which operations accept which conditions.
+// TestRestrict covers which operations accept which conditions: the
+// parameter lists of the Blob OpenAPI spec, which the conditional-headers
+// page's operation table agrees with.
 func TestRestrict(t *testing.T) {
 	const (
 		deleteContainer      = IfModifiedSince | IfUnmodifiedSince

@@ -24,7 +24,8 @@ type outcome struct {
 func fail(code string) outcome      { return outcome{code: code} }
 func to(s State, id string) outcome { return outcome{state: s, id: id} }
 
-// Short names for the 409 codes of §2.5.
+// Short names for the 409 codes failing lease actions answer (the lease
+// rows of "Blob service error codes", as the SDKs' live tests expect them).
 const (
 	alreadyPresent    = azerr.LeaseAlreadyPresent
 	breakingNoAcquire = azerr.LeaseIsBreakingAndCannotBeAcquired
@@ -42,9 +43,10 @@ type row struct {
 	cells []outcome
 }
 
-// leaseTable lists §2.4 (rows: actions; columns: Available, Leased (A),
-// Breaking (A), Broken (A), Expired (A)), with the 409 code of each failing
-// cell taken from §2.5. Leased (A) is a fixed 60 s lease with 50 s left and
+// leaseTable lists Lease Blob's "Outcomes of lease operations on blobs by
+// lease state" (rows: actions; columns: Available, Leased (A), Breaking (A),
+// Broken (A), Expired (A)), with the 409 code of each failing cell from the
+// lease rows of "Blob service error codes". Leased (A) is a fixed 60 s lease with 50 s left and
 // Breaking (A) has 25 s of its break left.
 var leaseTableStates = []State{Available, Leased, Breaking, Broken, Expired}
 
@@ -80,8 +82,8 @@ func leaseTable() []row {
 	}
 }
 
-// TestLeaseOutcomes covers every cell of §2.4 with the codes of §2.5, for
-// blobs, containers (identical tables) and shares.
+// TestLeaseOutcomes covers every cell of that table with those codes, for
+// blobs, containers (Lease Container's table is identical) and shares.
 func TestLeaseOutcomes(t *testing.T) {
 	for _, k := range []Kind{Blob, Container, Share} {
 		for _, r := range leaseTable() {
@@ -123,7 +125,8 @@ func checkCell(t *testing.T, l Lease, req Request, k Kind, want outcome) {
 	checkResult(t, req, next, res)
 }
 
-// checkResult checks the status and headers of §2.2 for a success.
+// checkResult checks a success's status and headers (Lease Blob,
+// "Response").
 func checkResult(t *testing.T, req Request, next Lease, res Result) {
 	t.Helper()
 	wantStatus := map[string]int{Acquire: 201, Renew: 200, Change: 200, Release: 200, Break: 202}[req.Action]
@@ -142,7 +145,8 @@ func checkResult(t *testing.T, req Request, next Lease, res Result) {
 	}
 }
 
-// TestLeaseOutcomeDetails checks the annotations of §2.4 cells: a new
+// TestLeaseOutcomeDetails checks the annotations of the outcome table's
+// cells: a new
 // duration on re-acquire, a clock reset on renew, and the renew of an
 // expired lease that was not written since.
 func TestLeaseOutcomeDetails(t *testing.T) {
@@ -169,8 +173,9 @@ func TestLeaseOutcomeDetails(t *testing.T) {
 	}
 }
 
-// TestExpiredAfterWrite is the last row of §2.5: an expired blob lease that
-// was written since is forgotten, so the old ID can no longer renew it.
+// TestExpiredAfterWrite is the error-code table's "expired, blob modified
+// since" row (the SDKs' live tests; Azurite agrees): an expired blob lease
+// that was written since is forgotten, so the old ID can no longer renew it.
 // The table's "break: ok" cell is not reproduced: the forgotten lease is
 // available and a break of it is 409 LeaseNotPresentWithLeaseOperation.
 func TestExpiredAfterWrite(t *testing.T) {
@@ -247,10 +252,11 @@ func TestBreakPeriods(t *testing.T) {
 	}
 }
 
-// fileTableStates are the columns of the §6.2 tables.
+// fileTableStates are the columns of Lease File's tables.
 var fileTableStates = []State{Available, Leased, Broken}
 
-// TestFileLeaseOutcomes covers every cell of the §6.2 action table.
+// TestFileLeaseOutcomes covers every cell of Lease File's "Outcomes of lease
+// operations on files by lease state" table.
 func TestFileLeaseOutcomes(t *testing.T) {
 	acquire := func(proposed string) Request {
 		return Request{Action: Acquire, ProposedID: proposed, Duration: ptr(Infinite)}
@@ -292,7 +298,7 @@ func TestFileLeaseRules(t *testing.T) {
 	}
 }
 
-// TestLeaseSequences are the multi-step behaviours of §2.4's notes and the
+// TestLeaseSequences are the multi-step behaviours of Lease Blob's remarks and the
 // cloud tests: idempotent acquire and change, and the 2012-02-12 rules for
 // renew and break after release.
 func TestLeaseSequences(t *testing.T) {

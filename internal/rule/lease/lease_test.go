@@ -93,7 +93,8 @@ func TestFixturesAreInTheirStates(t *testing.T) {
 }
 
 // TestStatusAndDurationType: x-ms-lease-status / x-ms-lease-duration per
-// state (§2.3, §2.7).
+// state (Lease Blob's "Remarks" on lease states; the lease headers of Get
+// Blob Properties' "Response headers").
 func TestStatusAndDurationType(t *testing.T) {
 	infinite := Lease{ID: idA, Duration: Infinite}
 	tests := []struct {
@@ -125,8 +126,8 @@ func TestStatusAndDurationType(t *testing.T) {
 	}
 }
 
-// TestDurationExpires is the last row of §2.4: what time alone does to each
-// state.
+// TestDurationExpires is the last row of Lease Blob's "Outcomes of lease
+// operations on blobs by lease state": what time alone does to each state.
 func TestDurationExpires(t *testing.T) {
 	later := now.Add(2 * time.Minute)
 	tests := []struct {
@@ -163,8 +164,9 @@ func TestExpiryInstant(t *testing.T) {
 	}
 }
 
-// TestAfterWrite: a write forgets an expired or broken lease (§2.6 "ok
-// (→Available)") and keeps an active one.
+// TestAfterWrite: a write forgets an expired or broken lease (Lease Blob's
+// "Outcomes of use attempts on blobs by lease state": "ok (→Available)")
+// and keeps an active one.
 func TestAfterWrite(t *testing.T) {
 	tests := []struct {
 		from State

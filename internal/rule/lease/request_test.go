@@ -141,7 +141,8 @@ func TestParseIDOfNewGUID(t *testing.T) {
 
 // FuzzParseRequest feeds arbitrary lease headers to ParseRequest and
 // applies whatever parses to every state: nothing may panic, failures are
-// Azure 4xx errors, successes have the statuses of §2.2.
+// Azure 4xx errors, successes have the statuses of Lease Blob's
+// "Response" section.
 func FuzzParseRequest(f *testing.F) {
 	f.Add("acquire", "", idA, "15", "", uint8(Blob))
 	f.Add("renew", idA, "", "", "", uint8(Container))

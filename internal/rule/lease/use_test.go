@@ -58,7 +58,8 @@ func TestUseLeasedResource(t *testing.T) {
 	}
 }
 
-// TestUseLeasedFile covers every cell of the §6.2 use table.
+// TestUseLeasedFile covers every cell of Lease File's "Outcomes of use
+// attempts on files by lease state" table.
 func TestUseLeasedFile(t *testing.T) {
 	notPresent := useCell(azerr.LeaseNotPresentWithBlobOperation)
 	mismatch := useCell(azerr.LeaseIdMismatchWithBlobOperation)

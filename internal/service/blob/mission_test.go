@@ -14,8 +14,9 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/lease"
 )
 
-// TestOptimisticConcurrency is the article's first flow: an update sent
-// with the ETag read before another client's overwrite fails with 412.
+// TestOptimisticConcurrency is the first flow of "Managing Concurrency in
+// Microsoft Azure Storage": an update sent with the ETag read before another
+// client's overwrite fails with 412.
 func TestOptimisticConcurrency(t *testing.T) {
 	e := start(t)
 	c := e.container("optimistic")
@@ -40,8 +41,9 @@ func TestOptimisticConcurrency(t *testing.T) {
 	}
 }
 
-// TestPessimisticConcurrency is the article's second flow: a 15 s lease
-// lets its holder write while a write without the lease ID fails with 412.
+// TestPessimisticConcurrency is the second flow of "Managing Concurrency in
+// Microsoft Azure Storage": a 15 s lease lets its holder write while a write
+// without the lease ID fails with 412.
 func TestPessimisticConcurrency(t *testing.T) {
 	e := start(t)
 	c := e.container("pessimistic")
