@@ -25,10 +25,10 @@ var signedHeaders = map[string]bool{"Authorization": true, "X-Ms-Date": true, "X
 // the X-Rest- headers and the body as given, signed with the account's
 // key. The service answers as it would any client: its status, headers
 // (content headers renamed, see renamed) and body (error code and message
-// included) reach the page, so every
-// action the page takes meets the service's own rules for names,
-// conditions and permissions. The answer is an inert attachment, as a
-// download is, so that no stored content runs in the console's origin.
+// included) reach the page, so every action the page takes meets the
+// service's own rules for names, conditions and permissions. The answer
+// is an inert attachment, as a download is, so that no stored content
+// runs in the console's origin.
 func (c *Console) relay(w http.ResponseWriter, r *http.Request) {
 	method, svc := r.PathValue("method"), r.PathValue("service")
 	h, ok := c.opts.Services[svc]
