@@ -42,6 +42,7 @@ var changingRoutes = []route{
 	{"POST", "/api/break-lease?" + selected, ""},
 	{"POST", "/api/delete-blob?" + selected, ""},
 	{"POST", "/api/clear-queue?" + selected, ""},
+	{"POST", "/api/rest/DELETE/queue/" + lazulitest.Account + "/work%2Fmessages", ""},
 }
 
 // readingRoutes are every route that answers data.
