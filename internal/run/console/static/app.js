@@ -47,7 +47,7 @@ async function refresh() {
     await v.update(r);
     await renderSide();
     live.classList.remove("stale");
-    live.textContent = "live " + new Date().toLocaleTimeString();
+    live.textContent = "live " + fmtDate(new Date().toISOString());
   } catch (e) {
     live.classList.add("stale");
     if (mounted !== location.hash) view.innerHTML = `<p class="error">${esc(e.message)}</p>`;
