@@ -108,6 +108,14 @@ func TestConsoleUploads(t *testing.T) {
 	if b, _ := io.ReadAll(dropped.Body); string(b) != "dropped text" || *dropped.ContentType != "text/plain" {
 		t.Fatalf("dropped blob %q of type %v", b, *dropped.ContentType)
 	}
+	// A name with characters URLs reserve reaches the service as it is.
+	const odd = "50% off #1?&x=y+z é.txt"
+	if err := chromedp.Run(ctx, dropFile(odd, "odd"), uploadDone("inbox/"+odd), waitText(ctx, "#blobs", odd)); err != nil {
+		t.Fatalf("drop a file with reserved characters in its name: %v", err)
+	}
+	if _, err := bc.ServiceClient().NewContainerClient("uploads").NewBlobClient("inbox/" + odd).GetProperties(bg, nil); err != nil {
+		t.Fatalf("the blob named %q: %v", odd, err)
+	}
 
 	share := srv.FileClient(t).NewShareClient("team")
 	if _, err := share.Create(bg, nil); err != nil {
