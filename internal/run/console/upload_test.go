@@ -136,6 +136,29 @@ func TestConsoleUploads(t *testing.T) {
 	if readMD5(t, file.Body) != shareSum {
 		t.Fatal("the file uploaded to the share does not read back equal")
 	}
+
+	// Directories are created and deleted, files deleted; a directory
+	// that holds anything stays, with the service's reason shown.
+	docs := share.NewDirectoryClient("docs")
+	if err := chromedp.Run(ctx, chromedp.SetValue(`#mkdir input`, "drafts"), chromedp.Click(`#mkdir button`), waitText(ctx, "#files", "drafts/")); err != nil {
+		t.Fatalf("create a directory: %v", err)
+	}
+	if _, err := docs.NewSubdirectoryClient("drafts").GetProperties(bg, nil); err != nil {
+		t.Fatalf("the directory the page created: %v", err)
+	}
+	if _, err := share.NewDirectoryClient("docs/drafts").NewFileClient("keep.txt").Create(bg, 1, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Run(ctx, chromedp.Click(`#files button[data-delete-entry="drafts"]`), waitText(ctx, "#notice.error", "409 DirectoryNotEmpty")); err != nil {
+		t.Fatalf("delete a directory that holds a file: %v", err)
+	}
+	if err := chromedp.Run(ctx, chromedp.Click(`#files button[data-delete-entry="report.bin"]`),
+		poll(`!document.querySelector('#files').innerText.includes('report.bin')`)); err != nil {
+		t.Fatalf("delete a file: %v", err)
+	}
+	if _, err := docs.NewFileClient("report.bin").GetProperties(bg, nil); err == nil {
+		t.Fatal("the file the page deleted is still there")
+	}
 }
 
 // A blob's properties panel shows its content headers, metadata, tags,

@@ -1,6 +1,7 @@
 // Lazuli console, a share's page: a directory's files and directories (List
 // Directories and Files), a page at a time with the service's NextMarker,
-// a name filter, and uploads (Create File, then Put Range per 4 MiB).
+// a name filter, uploads (Create File, then Put Range per 4 MiB), and
+// directories created and entries deleted.
 "use strict";
 
 const shareView = {
@@ -8,11 +9,26 @@ const shareView = {
   async mount(r) {
     this.state = newListing();
     const up = r.rest ? `<p>${link(["s", r.account, r.name, ...r.rest.split("/").slice(0, -1)], "..")}</p>` : "";
-    view.innerHTML = `<h2>Share ${esc(r.name)} /${esc(r.rest)}</h2>${up}${listingToolbar()}`;
+    view.innerHTML = `<h2>Share ${esc(r.name)} /${esc(r.rest)}</h2>${up}
+      <form id="mkdir"><input name="name" placeholder="new directory" required> <button>Create directory</button></form>${listingToolbar()}`;
     const dir = r.name + (r.rest ? "/" + r.rest : "");
     bindListing(this.state, async files => {
       for (const f of files) await uploadFile(r.account, dir + "/" + f.name, f);
       refresh();
+    });
+    document.getElementById("mkdir").addEventListener("submit", ev => {
+      ev.preventDefault();
+      const name = ev.target.elements.name.value;
+      perform(`created directory ${name}`, () => rest("PUT", "file", r.account, dir + "/" + name, {query: {restype: "directory"}}))
+        .then(ok => { if (ok) ev.target.reset(); });
+    });
+    // Delete File, or Delete Directory, which the service refuses while
+    // the directory holds anything (409 DirectoryNotEmpty).
+    document.getElementById("rows").addEventListener("click", ev => {
+      const name = ev.target.dataset.deleteEntry;
+      if (name === undefined || !confirm(`Delete ${name}?`)) return;
+      const query = ev.target.dataset.directory ? {restype: "directory"} : undefined;
+      perform(`deleted ${name}`, () => rest("DELETE", "file", r.account, dir + "/" + name, {query}));
     });
   },
   async update(r) {
@@ -24,10 +40,11 @@ const shareView = {
     const rows = document.getElementById("rows");
     if (!data.entries.length) { rows.innerHTML = `<p class="empty">empty directory</p>`; return; }
     const dir = r.rest ? r.rest.split("/") : [];
-    rows.innerHTML = `<table id="files"><tr><th>Name</th><th>Size</th><th>ETag</th><th>Last modified</th><th>Lease</th><th>Open handles</th></tr>` +
+    rows.innerHTML = `<table id="files"><tr><th>Name</th><th>Size</th><th>ETag</th><th>Last modified</th><th>Lease</th><th>Open handles</th><th></th></tr>` +
       data.entries.map(e => `<tr><td class="mono">${e.directory ? link(["s", r.account, r.name, ...dir, e.name], e.name + "/") : esc(e.name)}</td>
         <td>${e.directory ? "" : fmtSize(e.length)}</td><td class="mono">${esc(fmtETag(e.etag))}</td><td>${fmtDate(e.lastModified)}</td>
-        <td>${esc(e.lease || "")}</td><td>${e.handles}</td></tr>`).join("") + "</table>";
+        <td>${esc(e.lease || "")}</td><td>${e.handles}</td>
+        <td><button data-delete-entry="${esc(e.name)}" ${e.directory ? 'data-directory="1"' : ""}>delete</button></td></tr>`).join("") + "</table>";
   },
 };
 
