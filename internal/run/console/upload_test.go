@@ -113,7 +113,7 @@ func TestConsoleUploads(t *testing.T) {
 	if err := chromedp.Run(ctx, dropFile(odd, "odd"), uploadDone("inbox/"+odd), waitText(ctx, "#blobs", odd)); err != nil {
 		t.Fatalf("drop a file with reserved characters in its name: %v", err)
 	}
-	if _, err := bc.ServiceClient().NewContainerClient("uploads").NewBlobClient("inbox/" + odd).GetProperties(bg, nil); err != nil {
+	if _, err := bc.ServiceClient().NewContainerClient("uploads").NewBlobClient("inbox/"+odd).GetProperties(bg, nil); err != nil {
 		t.Fatalf("the blob named %q: %v", odd, err)
 	}
 
