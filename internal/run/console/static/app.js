@@ -25,9 +25,9 @@ async function renderSide() {
   const clock = await api("/clock");
   document.getElementById("clock-now").textContent = fmtDate(clock.now);
   const f = await api("/faults");
-  document.getElementById("faults").innerHTML = f.rules.length ? "<ul>" + f.rules.map(r =>
+  render(document.getElementById("faults"), f.rules.length ? "<ul>" + f.rules.map(r =>
     `<li class="mono">#${r.id} ${esc(JSON.stringify(Object.fromEntries(Object.entries(r).filter(([k]) => !["id", "seen", "injected"].includes(k)))))}
-     seen ${r.seen}, injected ${r.injected} <button data-delete="/faults/${r.id}">remove</button></li>`).join("") + "</ul>" : `<p class="empty">none</p>`;
+     seen ${r.seen}, injected ${r.injected} <button data-delete="/faults/${r.id}">remove</button></li>`).join("") + "</ul>" : `<p class="empty">none</p>`);
 }
 
 // refresh runs one at a time; a call while one runs (an action's, a

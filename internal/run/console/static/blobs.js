@@ -24,13 +24,13 @@ const containerView = {
     const data = await api("/api/blobs?" + q({account: r.account, container: r.name, prefix: folder + s.filter,
       marker: s.pager.markers[s.pager.index]}));
     s.next = data.nextMarker;
-    document.getElementById("pager").innerHTML = pagerHTML(s.pager, s.next);
+    render(document.getElementById("pager"), pagerHTML(s.pager, s.next));
     const rows = document.getElementById("rows");
-    if (!data.blobs.length && !data.prefixes.length) { rows.innerHTML = `<p class="empty">no blobs</p>`; return; }
-    rows.innerHTML = `<table id="blobs"><tr><th>Name</th><th>Snapshot / version</th><th>Type</th><th>Size</th>
+    if (!data.blobs.length && !data.prefixes.length) { render(rows, `<p class="empty">no blobs</p>`); return; }
+    render(rows, `<table id="blobs"><tr><th>Name</th><th>Snapshot / version</th><th>Type</th><th>Size</th>
       <th>ETag</th><th>Last modified</th><th>Lease</th><th>Tags</th><th>Metadata</th><th></th></tr>` +
       data.prefixes.map(p => `<tr class="folder"><td colspan="10">${link(["c", r.account, r.name, ...p.slice(0, -1).split("/")], p.slice(folder.length))}</td></tr>`).join("") +
-      data.blobs.map(b => blobRow(r, b, folder)).join("") + "</table>";
+      data.blobs.map(b => blobRow(r, b, folder)).join("") + "</table>");
   },
 };
 

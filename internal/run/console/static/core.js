@@ -39,6 +39,16 @@ function fmtETag(e) {
   return e.startsWith('"') || e.startsWith('W/"') ? e : `"${e}"`;
 }
 
+// render replaces el's content only when it changed, so that a refresh
+// that finds nothing new leaves the rows under the pointer, their focus
+// and any selection as they are.
+const rendered = new WeakMap();
+function render(el, html) {
+  if (rendered.get(el) === html) return;
+  el.innerHTML = html;
+  rendered.set(el, html);
+}
+
 function notify(text, isError) {
   const n = document.getElementById("notice");
   n.textContent = text;

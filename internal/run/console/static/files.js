@@ -36,15 +36,15 @@ const shareView = {
     const data = await api("/api/files?" + q({account: r.account, share: r.name, path: r.rest, prefix: s.filter,
       marker: s.pager.markers[s.pager.index]}));
     s.next = data.nextMarker;
-    document.getElementById("pager").innerHTML = pagerHTML(s.pager, s.next);
+    render(document.getElementById("pager"), pagerHTML(s.pager, s.next));
     const rows = document.getElementById("rows");
-    if (!data.entries.length) { rows.innerHTML = `<p class="empty">empty directory</p>`; return; }
+    if (!data.entries.length) { render(rows, `<p class="empty">empty directory</p>`); return; }
     const dir = r.rest ? r.rest.split("/") : [];
-    rows.innerHTML = `<table id="files"><tr><th>Name</th><th>Size</th><th>ETag</th><th>Last modified</th><th>Lease</th><th>Open handles</th><th></th></tr>` +
+    render(rows, `<table id="files"><tr><th>Name</th><th>Size</th><th>ETag</th><th>Last modified</th><th>Lease</th><th>Open handles</th><th></th></tr>` +
       data.entries.map(e => `<tr><td class="mono">${e.directory ? link(["s", r.account, r.name, ...dir, e.name], e.name + "/") : esc(e.name)}</td>
         <td>${e.directory ? "" : fmtSize(e.length)}</td><td class="mono">${esc(fmtETag(e.etag))}</td><td>${fmtDate(e.lastModified)}</td>
         <td>${esc(e.lease || "")}</td><td>${e.handles}</td>
-        <td><button data-delete-entry="${esc(e.name)}" ${e.directory ? 'data-directory="1"' : ""}>delete</button></td></tr>`).join("") + "</table>";
+        <td><button data-delete-entry="${esc(e.name)}" ${e.directory ? 'data-directory="1"' : ""}>delete</button></td></tr>`).join("") + "</table>");
   },
 };
 

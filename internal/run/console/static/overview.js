@@ -44,15 +44,15 @@ const overviewView = {
     for (const a of data.accounts) {
       const card = view.querySelector(`.account[data-account="${CSS.escape(a.name)}"]`);
       if (!card) continue;
-      card.querySelector(".errors").innerHTML = (a.errors || []).map(e => `<p class="error">${esc(e)}</p>`).join("");
+      render(card.querySelector(".errors"), (a.errors || []).map(e => `<p class="error">${esc(e)}</p>`).join(""));
       for (const [k, kind] of Object.entries(kinds)) {
         const names = kind.list(a), box = card.querySelector(`[data-kind="${k}"]`);
         box.querySelector(".count").textContent = names.length;
-        box.querySelector(".names").innerHTML = names.length ? names.map(n => {
+        render(box.querySelector(".names"), names.length ? names.map(n => {
           const name = n.name ?? n;
           return `<li>${link([k, a.name, name], name)}${kind.label ? kind.label(n) : ""}
             <button class="small" data-remove="${esc(name)}" title="delete ${esc(name)}">delete</button></li>`;
-        }).join("") : `<li class="empty">none</li>`;
+        }).join("") : `<li class="empty">none</li>`);
       }
     }
   },

@@ -58,11 +58,11 @@ const queueView = {
   async update(r) {
     const data = await api("/api/messages?" + q({account: r.account, queue: r.name}));
     const rows = document.getElementById("rows");
-    if (!data.messages.length) { rows.innerHTML = `<p class="empty">no messages</p>`; return; }
-    rows.innerHTML = `<table id="messages"><tr><th>Message id</th><th>Text</th><th>Visible</th>
+    if (!data.messages.length) { render(rows, `<p class="empty">no messages</p>`); return; }
+    render(rows, `<table id="messages"><tr><th>Message id</th><th>Text</th><th>Visible</th>
       <th>Next visible</th><th>Dequeue count</th><th>Inserted</th><th>Expires</th></tr>` +
       data.messages.map(m => `<tr class="${m.visible ? "" : "invisible"}"><td class="mono">${esc(m.id)}</td><td class="mono">${esc(m.text)}</td>
         <td>${m.visible ? "yes" : "no"}</td><td>${fmtDate(m.nextVisible)}</td><td>${m.dequeueCount}</td>
-        <td>${fmtDate(m.inserted)}</td><td>${m.expires ? fmtDate(m.expires) : "never"}</td></tr>`).join("") + "</table>";
+        <td>${fmtDate(m.inserted)}</td><td>${m.expires ? fmtDate(m.expires) : "never"}</td></tr>`).join("") + "</table>");
   },
 };

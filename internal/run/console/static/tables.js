@@ -117,10 +117,10 @@ const tableView = {
     this.entities = data.entities;
     const cols = ["PartitionKey", "RowKey", "Timestamp"];
     for (const e of data.entities) for (const k of propertyNames(e)) if (!cols.includes(k)) cols.push(k);
-    document.getElementById("entity-rows").innerHTML = data.entities.length ? `<table id="entities"><tr>${cols.map(c => `<th>${esc(c)}</th>`).join("")}<th>ETag</th><th></th></tr>` +
+    render(document.getElementById("entity-rows"), data.entities.length ? `<table id="entities"><tr>${cols.map(c => `<th>${esc(c)}</th>`).join("")}<th>ETag</th><th></th></tr>` +
       data.entities.map((e, i) => "<tr>" + cols.map(c => `<td class="mono">${c in e ? esc(cell(e, c)) : ""}</td>`).join("") +
         `<td class="mono">${esc(fmtETag(e["odata.etag"]))}</td><td><button data-edit="${i}">edit</button> <button data-delete-entity="${i}">delete</button></td></tr>`).join("") + "</table>"
-      : `<p class="empty">no entities</p>`;
+      : `<p class="empty">no entities</p>`);
   },
 };
 
