@@ -271,6 +271,10 @@ func TestConsoleTableEntities(t *testing.T) {
 		t.Errorf("built filter %q, want Big gt 100L", filter)
 	}
 	screenshot(t, ctx, "console-table")
+	if err := chromedp.Run(ctx, chromedp.SetValue(`#query-builder [name=type]`, "Edm.Binary"), chromedp.SetValue(`#query-builder [name=value]`, "!!"),
+		chromedp.Click(`#query-builder button`), waitText(ctx, "#notice.error", "!! is not base64")); err != nil {
+		t.Fatalf("a Binary condition that is not base64: %v", err)
+	}
 
 	// Edit: the form holds each property with its type; a change made
 	// meanwhile makes the save the service's 412.

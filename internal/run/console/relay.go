@@ -17,7 +17,8 @@ var relayMethods = map[string]bool{
 	http.MethodDelete: true, http.MethodPatch: true, "MERGE": true,
 }
 
-// signedHeaders are the request headers the console sets itself.
+// signedHeaders are the request headers the console sets itself, from
+// the account's key, the clock and the body.
 var signedHeaders = map[string]bool{"Authorization": true, "X-Ms-Date": true, "X-Ms-Version": true, "Date": true, "Content-Length": true}
 
 // relay runs one REST call the page composes, POST

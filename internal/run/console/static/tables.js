@@ -64,8 +64,13 @@ const tableView = {
     const builder = document.getElementById("query-builder"), box = document.querySelector("#filter-form input");
     builder.addEventListener("submit", ev => {
       ev.preventDefault();
-      const f = builder.elements, cond = `${f.property.value} ${f.op.value} ${literal(f.type.value, f.value.value)}`;
-      box.value = box.value.trim() ? `${box.value.trim()} and ${cond}` : cond;
+      const f = builder.elements;
+      try {
+        const cond = `${f.property.value} ${f.op.value} ${literal(f.type.value, f.value.value)}`;
+        box.value = box.value.trim() ? `${box.value.trim()} and ${cond}` : cond;
+      } catch (e) {
+        notify(`${f.value.value} is not base64, as an Edm.Binary value is written`, true);
+      }
     });
     document.getElementById("filter-form").addEventListener("submit", ev => {
       ev.preventDefault();
