@@ -1,8 +1,9 @@
 // Package accesspolicy is the stored access policy (signed identifier) of a
 // blob container, file share, queue or table, written once for the four
 // services: reading and validating the SignedIdentifiers body of Set
-// Container/Share/Queue/Table ACL, its limits, and rendering it back for the
-// Get ACL operations.
+// Container/Share/Queue/Table ACL, its limits, the one form every resource
+// record stores it in (record.go), and rendering it back for the Get ACL
+// operations.
 //
 // The rules follow the Azure REST reference pages "Define a stored access
 // policy" and "Set Container ACL" (learn.microsoft.com/rest/api/storageservices/
