@@ -3,6 +3,7 @@ package s3extent
 import (
 	"bytes"
 	"context"
+	"crypto/md5"
 	"errors"
 	"io"
 	"os"
@@ -95,23 +96,75 @@ func TestRemoveHold(t *testing.T) {
 	}
 }
 
-// A multipart extent is aged from its done marker, not from the upload's
-// start, which S3 gives the completed object.
-func TestMultipartAgedFromCompletion(t *testing.T) {
+// Content over one part goes up as a multipart upload and reads back
+// whole and across part boundaries, including content that ends exactly at
+// one; a write that fails part way leaves neither an extent nor an upload.
+func TestMultipart(t *testing.T) {
 	ctl := clock.NewControlled()
-	e, _ := openTest(t, Options{Clock: ctl})
-	e.partSize = 1 << 20
-	info, err := e.Write(context.Background(), bytes.NewReader(make([]byte, 2<<20+1)), -1)
-	if err != nil {
-		t.Fatal(err)
+	e, loc := openTest(t, Options{Clock: ctl, PartSize: MinPartSize})
+	ctx := context.Background()
+	for _, n := range []int{MinPartSize, 2 * MinPartSize, 2*MinPartSize + 17} {
+		data := make([]byte, n)
+		for i := range data {
+			data[i] = byte(i * 7 / 5)
+		}
+		info, err := e.Write(ctx, bytes.NewReader(data), -1)
+		if err != nil {
+			t.Fatalf("Write(%d bytes): %v", n, err)
+		}
+		if info.Size != int64(n) || info.MD5 != md5.Sum(data) {
+			t.Fatalf("Write(%d bytes) = size %d md5 %x", n, info.Size, info.MD5)
+		}
+		r, err := e.Open(ctx, info.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n > MinPartSize+50 {
+			across := make([]byte, 100)
+			if _, err := r.ReadAt(across, MinPartSize-50); err != nil || !bytes.Equal(across, data[MinPartSize-50:MinPartSize+50]) {
+				t.Fatalf("%d bytes: read across the part boundary: %v", n, err)
+			}
+		}
+		got, err := io.ReadAll(io.NewSectionReader(r, 0, r.Size()))
+		r.Close()
+		if err != nil || !bytes.Equal(got, data) {
+			t.Fatalf("%d bytes: read back %d bytes, %v", n, len(got), err)
+		}
+		// S3 gives a multipart object the time its upload started; the
+		// done marker holds the time it completed.
+		if ok, err := e.exists(ctx, e.key(doneDir, info.ID)); err != nil || !ok {
+			t.Fatalf("%d bytes: done marker exists %v, %v", n, ok, err)
+		}
 	}
-	if ok, err := e.exists(context.Background(), e.key(doneDir, info.ID)); err != nil || !ok {
-		t.Fatalf("done marker of a multipart extent: exists %v, %v", ok, err)
+	broken := errors.New("connection reset")
+	_, err := e.Write(ctx, io.MultiReader(bytes.NewReader(make([]byte, 2*MinPartSize+1)), &failing{err: broken}), -1)
+	if !errors.Is(err, broken) {
+		t.Fatalf("Write failing after two parts = %v, want %v", err, broken)
 	}
-	started := ctl.Now().Add(-3 * time.Hour)
-	completed := ctl.Now().Add(-time.Second)
-	if age, ok := e.extentAge(started, completed, time.Time{}); !ok || age > time.Minute {
-		t.Fatalf("age of an extent completed a second ago after a 3 h upload = %v, %v", age, ok)
+	if ups := uploads(t, testClient(t, loc), loc); len(ups) != 0 {
+		t.Fatalf("a failed multipart write left uploads %v", ups)
+	}
+	if ids := listed(t, e); len(ids) != 3 {
+		t.Fatalf("List reported %d extents, want the 3 written", len(ids))
+	}
+}
+
+// failing is an input that fails with err.
+type failing struct{ err error }
+
+func (f *failing) Read([]byte) (int, error) { return 0, f.err }
+
+// List ages a multipart extent from its completion, not from the start of
+// an upload that may have taken hours.
+func TestAgeOfMultipart(t *testing.T) {
+	e := &Engine{clock: clock.NewFake(time.Date(2026, 1, 1, 12, 0, 0, 0, time.UTC))}
+	started := e.clock.Now().Add(-3 * time.Hour)
+	completed := e.clock.Now().Add(-time.Second)
+	if age, ok := e.extentAge(started, completed, time.Time{}); !ok || age != time.Second {
+		t.Fatalf("age of an extent completed a second ago after a 3 h upload = %v, %v; want 1s", age, ok)
+	}
+	if age, ok := e.extentAge(started, time.Time{}, time.Time{}); !ok || age != 3*time.Hour {
+		t.Fatalf("age of a single-PUT extent = %v, %v; want 3h", age, ok)
 	}
 }
 
@@ -165,17 +218,16 @@ func TestKilledUploadIsCollected(t *testing.T) {
 	}
 }
 
-// uploadUntilKilled writes an extent of 1 MiB parts whose input stops
-// after one and a half parts and never ends.
+// uploadUntilKilled writes an extent whose input stops after one and a
+// half parts and never ends.
 func uploadUntilKilled(t *testing.T, prefix string) {
 	loc, err := ParseURL(os.Getenv(envURL))
 	if err != nil {
 		t.Fatal(err)
 	}
 	loc.Prefix = prefix
-	e := openAt(t, loc, Options{})
-	e.partSize = 1 << 20
-	_, err = e.Write(context.Background(), io.MultiReader(bytes.NewReader(make([]byte, 3<<19)), blocking{}), -1)
+	e := openAt(t, loc, Options{PartSize: MinPartSize})
+	_, err = e.Write(context.Background(), io.MultiReader(bytes.NewReader(make([]byte, MinPartSize*3/2)), blocking{}), -1)
 	t.Fatalf("Write of a never-ending input returned: %v", err)
 }
 
