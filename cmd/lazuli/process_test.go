@@ -44,9 +44,9 @@ type child struct {
 
 var connLine = regexp.MustCompile(`^\s+(DefaultEndpointsProtocol=.*)$`)
 
-// startChild starts `lazuli serve` on free ports with data in dir and waits
-// for its connection string.
-func startChild(t *testing.T, dir string) *child {
+// startChild starts `lazuli serve` on free ports with data in dir, and any
+// further flags, and waits for its connection string.
+func startChild(t *testing.T, dir string, flags ...string) *child {
 	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
@@ -54,6 +54,7 @@ func startChild(t *testing.T, dir string) *child {
 	}
 	args := []string{"serve", "--location", dir, "--silent", "--blobPort", "0", "--queuePort", "0", "--adminPort", "0",
 		"--tablePort", "0", "--filePort", "0", "--smbPort", "0"}
+	args = append(args, flags...)
 	cmd := exec.Command(exe, "-test.run=^$")
 	cmd.Env = append(os.Environ(), serveEnv+"="+strings.Join(args, "\x1f"))
 	stdout, err := cmd.StdoutPipe()
