@@ -5,8 +5,8 @@
 // the old bytes whole while a writer replaces them.
 //
 // Engines: fs (a directory of files: temp file, fsync, rename, directory
-// fsync), memory, and pgextent (chunk rows in PostgreSQL, shared by every
-// node). Inline (inline.go) wraps any of them so that content of at most a
+// fsync), memory, pgextent (chunk rows in PostgreSQL, shared by every
+// node) and s3extent (objects in an S3 bucket, shared by every node). Inline (inline.go) wraps any of them so that content of at most a
 // few KiB travels inside the extent id, in the referencing record. Reference counting (refs.go) and collection
 // (collect.go) work on any engine through the store: a crash leaves
 // unreferenced extents (garbage that the sweep removes), never a record
