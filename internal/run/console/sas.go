@@ -1,15 +1,13 @@
 package console
 
 import (
-	"encoding/base64"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob"
-	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/sas"
+	"github.com/lazuli-storage/lazuli/internal/rule/auth"
 )
 
 // sasView is a signed service SAS: the query it adds and the URL it opens.
@@ -21,8 +19,8 @@ type sasView struct {
 // sas signs a blob service SAS for a container (no blob given) or a blob
 // with the account's key: sp the permissions (container: racwdxltfmeop
 // subsets, blob: racwdxytmei, in any order), se the expiry and st the
-// optional start, both ISO 8601 UTC. It is signed as the Azure SDK signs
-// (Azure REST, "Create a service SAS"); the service checks it when it is
+// optional start, both ISO 8601 UTC. It is signed with the string-to-sign the
+// service verifies (auth.SignBlobSAS); the service checks it when it is
 // used, so a SAS the console signs opens exactly what the service allows.
 func (c *Console) sas(r *http.Request) (any, error) {
 	q := r.URL.Query()
@@ -44,13 +42,8 @@ func (c *Console) sas(r *http.Request) (any, error) {
 			return nil, err
 		}
 	}
-	cred, err := azblob.NewSharedKeyCredential(account, base64.StdEncoding.EncodeToString(acct.Keys[0]))
-	if err != nil {
-		return nil, badRequest(err.Error())
-	}
-	values := sas.BlobSignatureValues{Version: restVersion, Protocol: sas.ProtocolHTTPSandHTTP, StartTime: start, ExpiryTime: expiry,
-		Permissions: q.Get("sp"), ContainerName: container, BlobName: blob}
-	params, err := values.SignWithSharedKey(cred)
+	params, err := auth.SignBlobSAS(account, acct.Keys[0], auth.BlobSASValues{Version: restVersion, Container: container, Blob: blob,
+		Permissions: q.Get("sp"), Start: start, Expiry: expiry})
 	if err != nil {
 		return nil, badRequest(err.Error())
 	}
