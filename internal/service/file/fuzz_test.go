@@ -6,6 +6,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/lazuli-storage/lazuli/internal/frame/accesspolicy"
 	"github.com/lazuli-storage/lazuli/internal/rule/metadata"
 )
 
@@ -90,7 +91,7 @@ func FuzzByteRange(f *testing.F) {
 // allocating without bound.
 func FuzzDecodeNode(f *testing.F) {
 	f.Add((&node{Name: "x", ID: 1, Metadata: metadata.Set{{Name: "a", Value: "b"}}}).encode())
-	f.Add((&shareRecord{Quota: 5, ACL: []signedIdentifier{{ID: "p"}}}).encode())
+	f.Add((&shareRecord{Quota: 5, ACL: []accesspolicy.Identifier{{ID: "p"}}}).encode())
 	f.Fuzz(func(t *testing.T, b []byte) {
 		_, _ = decodeNode(b)
 		_, _ = decodeShare(b)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/lazuli-storage/lazuli/internal/base/record"
 	"github.com/lazuli-storage/lazuli/internal/engine/store"
+	"github.com/lazuli-storage/lazuli/internal/frame/accesspolicy"
 	"github.com/lazuli-storage/lazuli/internal/rule/etag"
 	"github.com/lazuli-storage/lazuli/internal/rule/lease"
 	"github.com/lazuli-storage/lazuli/internal/rule/leaserecord"
@@ -33,10 +34,11 @@ const (
 	stagCore      = 1 // etag, created, quota, usage
 	stagMetadata  = 2
 	stagLease     = 3
-	stagACL       = 4
+	stagACL       = 4 // the stored access policies as written before stagPolicies; read only
 	stagTier      = 5 // access tier and when it changed
 	stagProtocols = 6 // enabled protocols, root squash
 	stagTierFrom  = 8 // the tier a tier change left (stagPremium is 7)
+	stagPolicies  = 9 // the stored access policies, in accesspolicy's stored form
 )
 
 // shareRecord is the stored state of a share or share snapshot.
@@ -50,7 +52,7 @@ type shareRecord struct {
 	Usage       int64
 	Metadata    metadata.Set
 	Lease       lease.Lease
-	ACL         []signedIdentifier
+	ACL         []accesspolicy.Identifier
 	AccessTier  string
 	TierChanged time.Time
 	// TierFrom is the tier the last Set Share Properties tier change left,
@@ -60,14 +62,6 @@ type shareRecord struct {
 	RootSquash string
 	premium    premiumShare
 	shareLife
-}
-
-// signedIdentifier is one stored access policy of the share ACL.
-type signedIdentifier struct {
-	ID         string
-	Start      time.Time // zero when unset
-	Expiry     time.Time
-	Permission string
 }
 
 // LastModified is the instant of the share's current ETag.
@@ -98,15 +92,7 @@ func (s *shareRecord) encode() []byte {
 		e.Field(stagLease, func(e *record.Encoder) { leaserecord.Encode(e, s.Lease) })
 	}
 	if len(s.ACL) > 0 {
-		e.Field(stagACL, func(e *record.Encoder) {
-			e.Uvarint(uint64(len(s.ACL)))
-			for _, id := range s.ACL {
-				e.Str(id.ID)
-				e.Time(id.Start)
-				e.Time(id.Expiry)
-				e.Str(id.Permission)
-			}
-		})
+		e.Field(stagPolicies, func(e *record.Encoder) { accesspolicy.EncodeRecord(e, s.ACL) })
 	}
 	if s.AccessTier != "" {
 		e.Field(stagTier, func(e *record.Encoder) { e.Str(s.AccessTier); e.Time(s.TierChanged) })
@@ -140,10 +126,9 @@ func decodeShare(v []byte) (*shareRecord, error) {
 		case stagLease:
 			s.Lease = leaserecord.Decode(p)
 		case stagACL:
-			n := p.Count()
-			for i := 0; i < n && p.Err() == nil; i++ {
-				s.ACL = append(s.ACL, signedIdentifier{ID: p.Str(), Start: p.Time(), Expiry: p.Time(), Permission: p.Str()})
-			}
+			s.ACL = decodeACLBefore9(p)
+		case stagPolicies:
+			s.ACL = accesspolicy.DecodeRecord(p)
 		case stagTier:
 			s.AccessTier, s.TierChanged = p.Str(), p.Time()
 		case stagProtocols:
@@ -175,4 +160,25 @@ func loadShare(tx store.Tx, account, share, snap string) (*shareRecord, bool, er
 
 func saveShare(tx store.Tx, account, share, snap string, s *shareRecord) error {
 	return tx.Put(shareKey(account, share, snap), s.encode())
+}
+
+// decodeACLBefore9 reads the stagACL field records held before
+// stagPolicies: per identifier its Id, Start and Expiry as record.Time (0
+// when unset) and Permission. It is kept so that shares stored then keep
+// their policies; the next write of the share stores them as stagPolicies.
+func decodeACLBefore9(p *record.Decoder) []accesspolicy.Identifier {
+	n := p.Count()
+	var ids []accesspolicy.Identifier
+	for i := 0; i < n && p.Err() == nil; i++ {
+		id := accesspolicy.Identifier{ID: p.Str()}
+		if start := p.Time(); !start.IsZero() {
+			id.Start = &start
+		}
+		if expiry := p.Time(); !expiry.IsZero() {
+			id.Expiry = &expiry
+		}
+		id.Permission = p.Str()
+		ids = append(ids, id)
+	}
+	return ids
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lazuli-storage/lazuli/internal/frame/accesspolicy"
 	"github.com/lazuli-storage/lazuli/internal/rule/contentprops"
 	"github.com/lazuli-storage/lazuli/internal/rule/etag"
 	"github.com/lazuli-storage/lazuli/internal/rule/lease"
@@ -42,7 +43,7 @@ func TestShareRoundTrip(t *testing.T) {
 	at := time.Date(2024, 5, 6, 7, 8, 9, 0, time.UTC)
 	s := &shareRecord{ETag: etag.FromTime(at), Created: at, Quota: 100, Usage: 12345, Metadata: metadata.Set{{Name: "k", Value: "v"}},
 		Lease:      lease.Lease{ID: "bbbbbbbb-0000-4000-8000-000000000002", Duration: 30, Expires: at.Add(30 * time.Second)},
-		ACL:        []signedIdentifier{{ID: "p", Start: at, Expiry: at.Add(time.Hour), Permission: "rl"}, {ID: "q"}},
+		ACL:        []accesspolicy.Identifier{{ID: "p", Start: &at, Expiry: instant(at.Add(time.Hour)), Permission: "rl"}, {ID: "q"}},
 		AccessTier: "Cool", TierChanged: at, TierFrom: "TransactionOptimized", Protocols: "SMB"}
 	got, err := decodeShare(s.encode())
 	if err != nil {

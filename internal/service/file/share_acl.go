@@ -12,40 +12,6 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/rule/lease"
 )
 
-// shareACL is the stored form of parsed policies: an unset instant is the
-// zero time.
-func shareACL(ids []accesspolicy.Identifier) []signedIdentifier {
-	out := make([]signedIdentifier, 0, len(ids))
-	for _, id := range ids {
-		si := signedIdentifier{ID: id.ID, Permission: id.Permission}
-		if id.Start != nil {
-			si.Start = *id.Start
-		}
-		if id.Expiry != nil {
-			si.Expiry = *id.Expiry
-		}
-		out = append(out, si)
-	}
-	return out
-}
-
-// sharePolicies is the stored ACL in the shared form.
-func sharePolicies(acl []signedIdentifier) []accesspolicy.Identifier {
-	out := make([]accesspolicy.Identifier, len(acl))
-	for i, si := range acl {
-		out[i] = accesspolicy.Identifier{ID: si.ID, Permission: si.Permission}
-		if !si.Start.IsZero() {
-			start := si.Start
-			out[i].Start = &start
-		}
-		if !si.Expiry.IsZero() {
-			expiry := si.Expiry
-			out[i].Expiry = &expiry
-		}
-	}
-	return out
-}
-
 func (s *Service) getShareACL(w http.ResponseWriter, r *http.Request) error {
 	t := targetOf(r)
 	sh, err := s.viewShare(r, t, s.now())
@@ -54,7 +20,7 @@ func (s *Service) getShareACL(w http.ResponseWriter, r *http.Request) error {
 	}
 	setETag(w.Header(), sh.ETag)
 	x := newXML()
-	accesspolicy.Write(x, sharePolicies(sh.ACL))
+	accesspolicy.Write(x, sh.ACL)
 	x.Send(w, http.StatusOK)
 	return nil
 }
@@ -68,8 +34,7 @@ func (s *Service) setShareACL(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	acl := shareACL(policies)
-	sh, err := s.updateShare(r, t, s.now(), func(sh *shareRecord) { sh.ACL = acl })
+	sh, err := s.updateShare(r, t, s.now(), func(sh *shareRecord) { sh.ACL = policies })
 	if err != nil {
 		return err
 	}
@@ -97,7 +62,7 @@ func policyIn(tx store.Tx, t *target, si string) (*auth.AccessPolicy, error) {
 	if err != nil || !ok || sh.hidden() {
 		return nil, err
 	}
-	return accesspolicy.Find(sharePolicies(sh.ACL), si), nil
+	return accesspolicy.Find(sh.ACL, si), nil
 }
 
 func (s *Service) leaseShare(w http.ResponseWriter, r *http.Request) error {
