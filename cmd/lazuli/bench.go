@@ -52,7 +52,9 @@ func runBench(args []string) int {
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of this process (the in-process server with --target self)")
 	queueDepth := fs.Int("queue-depth", 2000, "messages kept queued by queue-get-delete")
 	expiring := fs.Int("expiring-messages", 100000, "expired queue messages blob-put-1k-expiring measures Put Blob beside (0 for the baseline: the same consumer, no backlog)")
-	listBlobs := fs.Int("list-blobs", 100000, "blobs listed by list-blobs")
+	listBlobs := fs.Int("list-blobs", 100000, "blobs listed by list-blobs and list-blobs-delimited")
+	tableRows := fs.Int("table-rows", 20000, "entities queried by table-query and table-query-partition")
+	taggedBlobs := fs.Int("tagged-blobs", 10000, "tagged blobs searched by find-blobs-tags")
 	diskDir := fs.String("disk", os.TempDir(), "directory whose sequential write rate is measured and printed")
 	urls := bench.Target{Name: "urls"}
 	fs.StringVar(&urls.BlobURL, "blob", "", "blob endpoint URL (target urls)")
@@ -109,7 +111,7 @@ func runBench(args []string) int {
 		fmt.Printf("disk sequential write (fsync'd) in %s: %.0f MB/s\n", disk.Dir, disk.MBPerSec)
 	}
 	opts := bench.Options{Duration: *duration, Warmup: *warmup, Concurrency: *concurrency, QueueDepth: *queueDepth,
-		ExpiringMessages: *expiring, ListBlobs: *listBlobs, SDK: *sdk}
+		ExpiringMessages: *expiring, ListBlobs: *listBlobs, TableRows: *tableRows, TaggedBlobs: *taggedBlobs, SDK: *sdk}
 	names := strings.Split(*scenarios, ",")
 	var results []bench.Result
 	var comparisons []bench.Comparison

@@ -101,8 +101,14 @@ type Options struct {
 	// ExpiringMessages is the backlog of expired queue messages that
 	// blob-put-1k-expiring measures Put Blob beside (0: none, the baseline).
 	ExpiringMessages int
-	// ListBlobs is how many blobs list-blobs lists.
+	// ListBlobs is how many blobs list-blobs and list-blobs-delimited list.
 	ListBlobs int
+	// TableRows is how many entities the table-query scenarios query (0:
+	// 20,000).
+	TableRows int
+	// TaggedBlobs is how many tagged blobs find-blobs-tags searches (0:
+	// 10,000).
+	TaggedBlobs int
 	// SDK drives the scenarios through the official Azure SDK for Go
 	// clients instead of the lean raw-HTTP client: same names, data and
 	// operations, plus the SDK's own cost.
@@ -129,8 +135,11 @@ type Result struct {
 	CPUusPerOp float64 `json:"cpu_us_per_op,omitempty"`
 	// ServerCPUusPerOp is the server process's CPU time per operation in
 	// microseconds, when the benchmark knows that process (Target.Server).
-	ServerCPUusPerOp float64          `json:"server_cpu_us_per_op,omitempty"`
-	Errors           map[string]int64 `json:"errors,omitempty"`
+	ServerCPUusPerOp float64 `json:"server_cpu_us_per_op,omitempty"`
+	// ServerRSSMB is the server process's resident memory when the
+	// measured window ends, in MB (10^6 bytes), when that process is known.
+	ServerRSSMB float64          `json:"server_rss_mb,omitempty"`
+	Errors      map[string]int64 `json:"errors,omitempty"`
 }
 
 // env is what a scenario's setup gets.
@@ -227,6 +236,9 @@ func runScenario(ctx context.Context, t Target, s scenario, opts Options) (Resul
 	server1, serverStill := t.Server.cpu()
 	r := Result{Target: t.Name, Scenario: s.name, Ops: m.ops, Seconds: m.elapsed.Seconds(), Errors: m.errors,
 		P50ms: ms(m.hist.quantile(0.5)), P99ms: ms(m.hist.quantile(0.99)), P999ms: ms(m.hist.quantile(0.999))}
+	if rss, ok := t.Server.rss(); ok {
+		r.ServerRSSMB = float64(rss) / 1e6
+	}
 	if r.Seconds > 0 {
 		r.OpsPerSec = float64(m.ops) / r.Seconds
 		r.MBPerSec = float64(m.bytes) / r.Seconds / 1e6

@@ -54,6 +54,41 @@ func (p *Process) cpu() (time.Duration, bool) {
 	return parseProcStatCPU(string(b))
 }
 
+// rss is the server process's resident set size in bytes (VmRSS of
+// /proc/PID/status), and false when it cannot be read.
+func (p *Process) rss() (int64, bool) {
+	pid := p.PID()
+	if pid == 0 {
+		return 0, false
+	}
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0, false
+	}
+	return parseProcStatusRSS(string(b))
+}
+
+// parseProcStatusRSS reads the "VmRSS:   1234 kB" line of /proc/PID/status
+// (proc(5)).
+func parseProcStatusRSS(status string) (int64, bool) {
+	for _, line := range strings.Split(status, "\n") {
+		rest, ok := strings.CutPrefix(line, "VmRSS:")
+		if !ok {
+			continue
+		}
+		kb, ok := strings.CutSuffix(strings.TrimSpace(rest), " kB")
+		if !ok {
+			return 0, false
+		}
+		n, err := strconv.ParseInt(kb, 10, 64)
+		if err != nil {
+			return 0, false
+		}
+		return n * 1024, true
+	}
+	return 0, false
+}
+
 // clockTicksPerSecond is USER_HZ, the unit of /proc/PID/stat's times. Linux
 // fixes it at 100 for user space on every architecture Go supports.
 const clockTicksPerSecond = 100

@@ -55,6 +55,25 @@ func TestNullChildProcess(t *testing.T) {
 	}
 }
 
+func TestParseProcStatusRSS(t *testing.T) {
+	cases := []struct {
+		name, status string
+		want         int64
+		ok           bool
+	}{
+		{"present", "Name:\tlazuli\nVmPeak:\t  900 kB\nVmRSS:\t   51200 kB\nRssAnon:\t 40000 kB\n", 51200 * 1024, true},
+		{"absent (a kernel thread)", "Name:\tkthreadd\nState:\tS (sleeping)\n", 0, false},
+		{"another unit", "VmRSS:\t 12 MB\n", 0, false},
+		{"not a number", "VmRSS:\t x kB\n", 0, false},
+	}
+	for _, c := range cases {
+		got, ok := parseProcStatusRSS(c.status)
+		if got != c.want || ok != c.ok {
+			t.Errorf("%s: got %d %v, want %d %v", c.name, got, ok, c.want, c.ok)
+		}
+	}
+}
+
 func TestParseProcStatCPU(t *testing.T) {
 	cases := []struct {
 		name, stat string

@@ -29,6 +29,7 @@ func allScenarios() []scenario {
 	all = append(all, expiringScenarios()...)
 	all = append(all, tableScenarios()...)
 	all = append(all, fileScenarios()...)
+	all = append(all, growthScenarios()...)
 	return all
 }
 
@@ -44,10 +45,10 @@ func scenarioByName(name string) (scenario, bool) {
 // Print writes results as a table.
 func Print(w io.Writer, results []Result) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "target\tscenario\tops/s\tMB/s\tp50 ms\tp99 ms\tp99.9 ms\tclient cpu µs/op\tserver cpu µs/op\terrors\t")
+	fmt.Fprintln(tw, "target\tscenario\tops/s\tMB/s\tp50 ms\tp99 ms\tp99.9 ms\tclient cpu µs/op\tserver cpu µs/op\tserver rss MB\terrors\t")
 	for _, r := range results {
-		fmt.Fprintf(tw, "%s\t%s\t%.0f\t%.1f\t%.2f\t%.2f\t%.2f\t%.0f\t%s\t%s\t\n", r.Target, r.Scenario, r.OpsPerSec, r.MBPerSec,
-			r.P50ms, r.P99ms, r.P999ms, r.CPUusPerOp, formatServerCPU(r), formatErrors(r.Errors))
+		fmt.Fprintf(tw, "%s\t%s\t%.0f\t%.1f\t%.2f\t%.2f\t%.2f\t%.0f\t%s\t%s\t%s\t\n", r.Target, r.Scenario, r.OpsPerSec, r.MBPerSec,
+			r.P50ms, r.P99ms, r.P999ms, r.CPUusPerOp, formatServerCPU(r), formatServerRSS(r), formatErrors(r.Errors))
 	}
 	tw.Flush()
 }
@@ -59,6 +60,15 @@ func formatServerCPU(r Result) string {
 		return "-"
 	}
 	return fmt.Sprintf("%.0f", r.ServerCPUusPerOp)
+}
+
+// formatServerRSS prints the server's resident memory, or "-" when the
+// server process is not known to the benchmark.
+func formatServerRSS(r Result) string {
+	if r.ServerRSSMB == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.0f", r.ServerRSSMB)
 }
 
 func formatErrors(errs map[string]int64) string {

@@ -126,10 +126,11 @@ func tableMergeIfMatch(ctx context.Context, e *env) (op, func(context.Context), 
 	}, cleanup, nil
 }
 
-// tableQuery filters 20,000 entities of one partition on a non-key
-// property that matches 1% of them, following continuations.
+// tableQuery filters the entities of one partition (Options.TableRows,
+// 20,000 by default) on a non-key property that matches 1% of them,
+// following continuations.
 func tableQuery(ctx context.Context, e *env) (op, func(context.Context), error) {
-	rows := e.size(20000, 2000)
+	rows := tableRows(e)
 	table, cleanup, err := withTable(ctx, e)
 	if err != nil {
 		return nil, nil, err
@@ -141,22 +142,7 @@ func tableQuery(ctx context.Context, e *env) (op, func(context.Context), error) 
 		return nil, nil, err
 	}
 	return func(ctx context.Context, w, seq int) (int64, error) {
-		q := url.Values{"$filter": {"Group eq 42"}}
-		var moved int64
-		for page := 0; page < 100; page++ {
-			r, err := e.c.do(ctx, tableCall("GET", "/"+table+"()", q, nil, nil))
-			if err != nil {
-				return moved, err
-			}
-			moved += r.bytes
-			npk, nrk := r.header.Get("x-ms-continuation-NextPartitionKey"), r.header.Get("x-ms-continuation-NextRowKey")
-			if npk == "" {
-				return moved, nil
-			}
-			q.Set("NextPartitionKey", npk)
-			q.Set("NextRowKey", nrk)
-		}
-		return moved, fmt.Errorf("table-query: more than 100 pages")
+		return followQuery(ctx, e.c, table, url.Values{"$filter": {"Group eq 42"}})
 	}, cleanup, nil
 }
 
