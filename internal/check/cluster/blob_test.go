@@ -180,6 +180,7 @@ func TestBlocksStagedOnOneNodeCommittedOnAnother(t *testing.T) {
 			t.Fatalf("node %d serves %d bytes that differ from the %d committed", n, len(got), len(want))
 		}
 	}
+	c.wantContentOnS3(t)
 }
 
 // Writes to one blob alternating between the nodes, with the clock

@@ -37,6 +37,9 @@ type cluster struct {
 	tables []*aztables.ServiceClient
 	files  []*fileservice.Client
 	ctx    context.Context
+	// extents is the nodes' --extents URL, "" when content lives in the
+	// database.
+	extents string
 }
 
 // nodes is how many nodes a cluster has; clients pick one with i%nodes.
@@ -54,7 +57,9 @@ func startClusterWith(t *testing.T, configure func(*config.Config), services ...
 	t.Helper()
 	db := lazulitest.PostgresDatabase(t, pgtest.URL(t))
 	c := &cluster{ctx: context.Background()}
-	c.nodes = lazulitest.StartNodes(t, nodes, lazulitest.Options{Store: db, Services: services, Configure: configure})
+	c.extents = clusterExtents(t)
+	opts := lazulitest.Options{Store: db, Services: services, Configure: configure, Extents: c.extents}
+	c.nodes = lazulitest.StartNodes(t, nodes, opts)
 	for _, n := range c.nodes {
 		c.connect(t, n.ConnectionString)
 	}

@@ -40,6 +40,10 @@ type Options struct {
 	// The extent engine goes with it (files beside a sqlite database, chunk
 	// rows in the same PostgreSQL database). StartNodes needs a shared one.
 	Store string
+	// Extents, when set, keeps blob and file content there instead of
+	// beside the store, as --extents does: an s3:// URL (S3Extents gives a
+	// fresh one).
+	Extents string
 	// Clock drives expiry; nil means a fake clock at the current time,
 	// reachable as Instance.Clock.
 	Clock clock.Clock
@@ -82,7 +86,7 @@ func Start(t testing.TB, opts Options) *Instance {
 	}
 	in := &Instance{Clock: opts.Clock}
 	in.Fake, _ = opts.Clock.(*clock.Fake)
-	host := &testhost.Options{Clock: opts.Clock, Store: opts.Store, Configure: opts.Configure,
+	host := &testhost.Options{Clock: opts.Clock, Store: opts.Store, Configure: withExtents(opts.Extents, opts.Configure),
 		AccessLog: opts.AccessLog, Started: func(a *app.App) { in.App = a }}
 	if opts.InMemory && opts.Store == "" && os.Getenv(EngineEnv) == "sqlite" {
 		opts.InMemory = false
@@ -91,6 +95,20 @@ func Start(t testing.TB, opts Options) *Instance {
 	in.Dir = in.Server.Dir
 	in.sync()
 	return in
+}
+
+// withExtents returns configure preceded by setting the extents URL, or
+// configure unchanged when there is none.
+func withExtents(extents string, configure func(*config.Config)) func(*config.Config) {
+	if extents == "" {
+		return configure
+	}
+	return func(cfg *config.Config) {
+		cfg.Extents = extents
+		if configure != nil {
+			configure(cfg)
+		}
+	}
 }
 
 // sync copies the server's endpoints after a start.
