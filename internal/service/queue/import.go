@@ -17,7 +17,7 @@ import (
 
 // ImportQueue writes a queue record.
 func ImportQueue(tx store.Tx, account, name string, meta metadata.Set, acl []accesspolicy.Identifier) error {
-	return tx.Put(queueKey(account, name), queueRecord{Meta: meta, ACL: queueACL(acl)}.encode())
+	return tx.Put(queueKey(account, name), queueRecord{Meta: meta, ACL: acl}.encode())
 }
 
 // ImportedMessage is a message to import. A message that never expires

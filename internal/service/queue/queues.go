@@ -1,7 +1,6 @@
 package queue
 
 import (
-	"encoding/json"
 	"errors"
 	"net/http"
 	"strconv"
@@ -13,34 +12,6 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/rule/azerr"
 	"github.com/lazuli-storage/lazuli/internal/rule/metadata"
 )
-
-// queueFormat is the format version of a queue record.
-const queueFormat = 1
-
-// queueRecord is the stored state of a queue. It is read on every message
-// operation only for existence, so its encoding is not on a hot path.
-type queueRecord struct {
-	V    int                `json:"v"`
-	Meta metadata.Set       `json:"meta,omitempty"`
-	ACL  []signedIdentifier `json:"acl,omitempty"`
-}
-
-func decodeQueue(v []byte) (queueRecord, error) {
-	var q queueRecord
-	if err := json.Unmarshal(v, &q); err != nil {
-		return q, err
-	}
-	if q.V != queueFormat {
-		return q, errors.New("queue: unknown queue record format")
-	}
-	return q, nil
-}
-
-func (q queueRecord) encode() []byte {
-	q.V = queueFormat
-	b, _ := json.Marshal(q)
-	return b
-}
 
 // loadQueue reads a queue record, or 404 QueueNotFound.
 func loadQueue(tx store.Tx, account, name string) (queueRecord, error) {
@@ -210,9 +181,8 @@ func (s *Service) setACL(w http.ResponseWriter, r *http.Request, t target) error
 	if err != nil {
 		return err
 	}
-	ids := queueACL(policies)
 	account := request.Of(r).Account
-	if err := s.updateQueue(r, account, t.queue, func(q *queueRecord) { q.ACL = ids }); err != nil {
+	if err := s.updateQueue(r, account, t.queue, func(q *queueRecord) { q.ACL = policies }); err != nil {
 		return err
 	}
 	return writeEmpty(w, http.StatusNoContent)
@@ -230,7 +200,7 @@ func (s *Service) lookupPolicy(r *http.Request, account, name, id string) (*auth
 		if err != nil {
 			return err
 		}
-		p = accesspolicy.Find(queuePolicies(q.ACL), id)
+		p = accesspolicy.Find(q.ACL, id)
 		return nil
 	})
 	return p, err
