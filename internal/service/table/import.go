@@ -18,7 +18,7 @@ func ImportTable(tx store.Tx, account, name string, acl []accesspolicy.Identifie
 	if err := checkTableName(name); err != nil {
 		return fmt.Errorf("table %q: %w", name, err)
 	}
-	return saveTable(tx, account, &tableRecord{Name: name, ACL: tableACL(acl), ID: newTableID()})
+	return saveTable(tx, account, &tableRecord{Name: name, ACL: acl, ID: newTableID()})
 }
 
 // ImportEntity writes an entity of a table ImportTable wrote. body is the

@@ -28,7 +28,7 @@ func (s *Service) policyLookup(ctx context.Context, account, table string) func(
 			if err != nil {
 				return err
 			}
-			out = accesspolicy.Find(tablePolicies(rec.ACL), si)
+			out = accesspolicy.Find(rec.ACL, si)
 			return nil
 		})
 		if azerr.Is(err, azerr.TableNotFound) {

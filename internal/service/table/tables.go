@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/lazuli-storage/lazuli/internal/engine/store"
+	"github.com/lazuli-storage/lazuli/internal/frame/accesspolicy"
 	"github.com/lazuli-storage/lazuli/internal/frame/request"
 	"github.com/lazuli-storage/lazuli/internal/rule/azerr"
 	"github.com/lazuli-storage/lazuli/internal/service/table/odata"
@@ -16,21 +17,19 @@ import (
 
 var tableNamePattern = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9]*$`)
 
-// tableRecord is the stored form of a table; tables are few and small, so
-// JSON is enough.
+// tableRecord is the stored state of a table (table_record.go encodes it).
 type tableRecord struct {
-	Name string             `json:"n"`
-	ACL  []signedIdentifier `json:"a,omitempty"`
+	Name string
+	ACL  []accesspolicy.Identifier
 	// ID is a random number naming this incarnation of the table, so that
 	// cached partitions (partcache.go) of a deleted table never pass for
 	// those of a table later created with the same name. Tables created
 	// before IDs existed have 0, which is as unique: a table created again
 	// gets an ID.
-	ID uint64 `json:"i,omitempty"`
+	ID uint64
 	// Tracked lists the partitions that have a version record, which every
-	// entity write to them bumps (version.go). Bytes, not strings, so that
-	// any PartitionKey survives JSON exactly.
-	Tracked [][]byte `json:"t,omitempty"`
+	// entity write to them bumps (version.go).
+	Tracked [][]byte
 }
 
 // maxTracked bounds the tracked partitions of a table: every write to one
@@ -83,19 +82,11 @@ func loadTable(tx store.Tx, account, name string) (*tableRecord, error) {
 	if err != nil {
 		return nil, err
 	}
-	var rec tableRecord
-	if err := json.Unmarshal(v, &rec); err != nil {
-		return nil, err
-	}
-	return &rec, nil
+	return decodeTable(v)
 }
 
 func saveTable(tx store.Tx, account string, rec *tableRecord) error {
-	v, err := json.Marshal(rec)
-	if err != nil {
-		return err
-	}
-	return tx.Put(tableKey(account, rec.Name), v)
+	return tx.Put(tableKey(account, rec.Name), rec.encode())
 }
 
 func (s *Service) createTable(w http.ResponseWriter, r *http.Request) error {
@@ -282,8 +273,8 @@ func (s *Service) queryTables(w http.ResponseWriter, r *http.Request) error {
 	var nextName string
 	err = s.st.View(r.Context(), func(tx store.Tx) error {
 		return tx.Scan(start, store.PrefixEnd(prefix), store.ScanOptions{}, func(_, v []byte) bool {
-			var rec tableRecord
-			if json.Unmarshal(v, &rec) != nil || !filter.Match(tableEntity(rec.Name)) {
+			rec, err := decodeTable(v)
+			if err != nil || !filter.Match(tableEntity(rec.Name)) {
 				return true
 			}
 			if len(names) == top {
