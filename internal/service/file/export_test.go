@@ -85,3 +85,12 @@ func StoreLegacyPermission(st store.Store, account, share, key, sddlText string)
 		return tx.Put(permKey(account, share, key), e.Bytes())
 	})
 }
+
+// StoreShareRecordBefore9 replaces a live share's record with goldenShare
+// as stored while its policies were field stagACL, so black-box tests can
+// hold the server to shares stored then.
+func StoreShareRecordBefore9(st store.Store, account, share string) error {
+	return st.Update(context.Background(), func(tx store.Tx) error {
+		return tx.Put(shareKey(account, share, ""), fromHex(storedShareBefore9))
+	})
+}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/lazuli-storage/lazuli/internal/check/lazulitest"
+	"github.com/lazuli-storage/lazuli/internal/service/file"
 )
 
 // A policy may start at the Unix epoch and expire in 9999, the "never" a
@@ -26,6 +27,25 @@ func TestShareACLKeepsEveryInstant(t *testing.T) {
 	resp := rawRequest(t, in, http.MethodGet, "instants", "restype=share&comp=acl", nil, "")
 	got, _ := io.ReadAll(resp.Body)
 	want := "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" + ids
+	if resp.StatusCode != http.StatusOK || string(got) != want {
+		t.Fatalf("Get Share ACL: %s\n%s\nwant\n%s", resp.Status, got, want)
+	}
+}
+
+// A share stored while its policies were field stagACL answers Get Share
+// ACL as it did (the policies of storedShareBefore9 in records_golden_test.go).
+func TestShareStoredBefore9ServesTheSameACL(t *testing.T) {
+	in, svc := start(t, lazulitest.Options{InMemory: true})
+	newShare(t, svc, "older")
+	if err := file.StoreShareRecordBefore9(in.App.Store, lazulitest.Account, "older"); err != nil {
+		t.Fatal(err)
+	}
+	const want = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<SignedIdentifiers>" +
+		`<SignedIdentifier><Id>p</Id><AccessPolicy><Start>2024-05-06T07:08:09.0000000Z</Start>` +
+		`<Expiry>2024-05-06T08:08:09.0000000Z</Expiry><Permission>rl</Permission></AccessPolicy></SignedIdentifier>` +
+		`<SignedIdentifier><Id>q</Id></SignedIdentifier></SignedIdentifiers>`
+	resp := rawRequest(t, in, http.MethodGet, "older", "restype=share&comp=acl", nil, "")
+	got, _ := io.ReadAll(resp.Body)
 	if resp.StatusCode != http.StatusOK || string(got) != want {
 		t.Fatalf("Get Share ACL: %s\n%s\nwant\n%s", resp.Status, got, want)
 	}
