@@ -67,12 +67,3 @@ func containerACL(ids []accesspolicy.Identifier) []signedIdentifier {
 	}
 	return acl
 }
-
-// containerPolicies is the stored ACL in the shared form.
-func containerPolicies(acl []signedIdentifier) []accesspolicy.Identifier {
-	ids := make([]accesspolicy.Identifier, len(acl))
-	for i, si := range acl {
-		ids[i] = accesspolicy.Identifier(si)
-	}
-	return ids
-}

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/lazuli-storage/lazuli/internal/engine/store"
-	"github.com/lazuli-storage/lazuli/internal/frame/accesspolicy"
 	"github.com/lazuli-storage/lazuli/internal/frame/request"
 	"github.com/lazuli-storage/lazuli/internal/rule/auth"
 	"github.com/lazuli-storage/lazuli/internal/rule/azerr"
@@ -62,28 +61,6 @@ func (s *Service) authTarget(r *http.Request, t target) auth.Target {
 func containerTarget(t target, c *containerRecord) auth.Target {
 	return auth.Target{Service: auth.Blob, Container: t.Container, Object: t.Blob, Policy: c.policy,
 		Public: func() (auth.PublicLevel, error) { return c.publicLevel(), nil }}
-}
-
-// policy looks up a stored access policy for service SAS.
-func (c *containerRecord) policy(id string) (*auth.AccessPolicy, error) {
-	if c == nil {
-		return nil, nil
-	}
-	return accesspolicy.Find(containerPolicies(c.ACL), id), nil
-}
-
-// publicLevel is what the container opens to anonymous callers: nothing
-// while it is hidden (being deleted, soft-deleted or moving).
-func (c *containerRecord) publicLevel() auth.PublicLevel {
-	switch {
-	case c == nil || c.hidden():
-		return auth.PublicNone
-	case c.Public >= accessContainer:
-		return auth.PublicContainer
-	case c.Public >= accessBlob:
-		return auth.PublicBlob
-	}
-	return auth.PublicNone
 }
 
 // httpTime renders an instant as an HTTP date.

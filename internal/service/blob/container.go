@@ -48,10 +48,6 @@ func containerConditions(r *http.Request, allowed cond.Allowed) (cond.Conditions
 	return c, c.Restrict(allowed)
 }
 
-func (c *containerRecord) resource() cond.Resource {
-	return cond.Resource{Exists: true, ETag: c.ETag.String(), LastModified: c.ETag.Time()}
-}
-
 // setContainerHeaders writes ETag and Last-Modified.
 func setContainerHeaders(h http.Header, c *containerRecord) {
 	h.Set("ETag", c.ETag.String())

@@ -176,11 +176,6 @@ func listedContainer(c *containerRecord, includeDeleted bool, now time.Time) boo
 	return true
 }
 
-// expiredAt reports whether a deleted container's retention has ended.
-func (l *containerLife) expiredAt(now time.Time) bool {
-	return !l.DeletedAt.IsZero() && !now.Before(l.Purge)
-}
-
 // containerItemName is the name a listing shows for a container record's
 // key name: a deleted container shows its own name.
 func containerItemName(keyName string) string {

@@ -300,7 +300,7 @@ func checkSourceMD5(want, got []byte) error {
 // is shared: the caller takes the extent references.
 func copyInto(rec, src *blobRecord, a copyArgs) error {
 	rec.Type = src.Type
-	rec.segments = src.segments
+	rec.shareSegments(src)
 	rec.Size = src.Size
 	rec.Props = src.Props
 	rec.Metadata = src.Metadata

@@ -121,7 +121,8 @@ func (s *Service) putBlobFromURL(w http.ResponseWriter, r *http.Request) error {
 		if err != nil {
 			return nil, err
 		}
-		rec.segments, rec.Size = src.segments, src.Size
+		rec.shareSegments(src)
+		rec.Size = src.Size
 		rec.Props = a.props
 		if a.copyProp {
 			inheritProps(&rec.Props, src.Props)

@@ -234,17 +234,6 @@ func writeExpiryElement(x *xmlWriter, b *blobRecord) {
 	}
 }
 
-// loadLiveBlob reads a blob's base record as requests see it: nil when
-// there is none or it has expired. A placeholder for uncommitted blocks is
-// returned as it is.
-func loadLiveBlob(tx store.Tx, account, container, name string, now time.Time) (*blobRecord, error) {
-	b, _, err := loadBlob(tx, account, container, name)
-	if err != nil || b == nil || b.expiredAt(now) {
-		return nil, err
-	}
-	return b, nil
-}
-
 // loadBlobForWrite is loadLiveBlob for a write: an expired blob is removed
 // first, in the write's own transaction, so that the write starts from a
 // blob that does not exist and nothing the expired one held leaks.
@@ -286,35 +275,4 @@ func withoutExpired(tx store.Tx, account string, found []foundBlob, now time.Tim
 		}
 	}
 	return live, nil
-}
-
-// expiryKey is the expiry index entry of a base blob expiring at at.
-func expiryKey(at time.Time, account, container, name string) []byte {
-	return store.NewKey(store.SpaceBlobExpiry).Uint(uint64(at.UnixNano())).Str(account).Str(container).Str(name)
-}
-
-// reindexExpiry moves a base blob's expiry index entry from old's expiry
-// to rec's (either may be nil). Paths that drop a record without calling
-// it leave an entry behind, which the reaper discards when its instant
-// comes, as the record then no longer expires at it.
-func reindexExpiry(tx store.Tx, account, container, name string, old, rec *blobRecord) error {
-	var before, after time.Time
-	if old != nil {
-		before = old.ExpiresOn
-	}
-	if rec != nil {
-		after = rec.ExpiresOn
-	}
-	if before.Equal(after) {
-		return nil
-	}
-	if !before.IsZero() {
-		if err := tx.Delete(expiryKey(before, account, container, name)); err != nil {
-			return err
-		}
-	}
-	if after.IsZero() {
-		return nil
-	}
-	return tx.Put(expiryKey(after, account, container, name), nil)
 }

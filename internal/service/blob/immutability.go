@@ -37,18 +37,6 @@ const (
 	hdrLegalHold   = "X-Ms-Legal-Hold"
 )
 
-// protection is the error a delete or in-place change of the version
-// meets at now, nil when nothing protects it. A legal hold is named first.
-func (s *retentionState) protection(now time.Time) error {
-	switch {
-	case s.LegalHold:
-		return azerr.New(azerr.BlobImmutableDueToLegalHold)
-	case s.ImmutableMode != "" && now.Before(s.ImmutableUntil):
-		return azerr.New(azerr.BlobImmutableDueToPolicy)
-	}
-	return nil
-}
-
 // protectsInPlace reports whether a write of this kind changes the blob
 // in place, which a protected version refuses.
 func protectsInPlace(kind writeKind) bool {

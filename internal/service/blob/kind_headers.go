@@ -3,8 +3,6 @@ package blob
 import (
 	"net/http"
 	"strconv"
-
-	"github.com/lazuli-storage/lazuli/internal/base/record"
 )
 
 // committedCountHeader is an append blob's block count.
@@ -53,14 +51,4 @@ func writeTagsElement(x *xmlWriter, b *blobRecord, p listParams) {
 	if p.include["tags"] && len(b.Tags) > 0 {
 		writeTagSet(x, b.Tags, nil)
 	}
-}
-
-// committedBlocks is an append blob's block count: one segment per block,
-// read from the count that leads the encoded segment list.
-func (b *blobRecord) committedBlocks() int64 {
-	d := record.NewDecoder(b.segments)
-	if d.Len() == 0 {
-		return 0
-	}
-	return int64(d.Uvarint())
 }

@@ -1,11 +1,5 @@
 package blob
 
-import (
-	"errors"
-
-	"github.com/lazuli-storage/lazuli/internal/service/blob/byterange"
-)
-
 // A page blob's content is its segment list read as a sparse page map: the
 // segments cover [0, size) in order, and a segment with no extent is a hole
 // of unwritten (or cleared) pages that read as zeros. A 1 TiB blob with one
@@ -25,23 +19,6 @@ const (
 type pageRange struct{ Start, End int64 }
 
 func (p pageRange) length() int64 { return p.End - p.Start + 1 }
-
-// errPageRange reports a page range that is malformed or not page-aligned.
-var errPageRange = errors.New("blob: invalid page range")
-
-// parsePageRange reads the range of a Put Page: "bytes=start-end" with
-// both ends given, start a multiple of 512 and end one less than one.
-func parsePageRange(raw string) (pageRange, error) {
-	r, err := byterange.Parse(raw)
-	if err != nil || r.End < 0 {
-		return pageRange{}, errPageRange
-	}
-	p := pageRange{Start: r.Start, End: r.End}
-	if p.Start%pageSize != 0 || (p.End+1)%pageSize != 0 {
-		return pageRange{}, errPageRange
-	}
-	return p, nil
-}
 
 // hole is n bytes of unwritten pages.
 func hole(n int64) segment { return segment{Length: n} }

@@ -264,6 +264,10 @@ func (b *blobRecord) Segments() ([]segment, error) {
 	return segs, d.Err()
 }
 
+// shareSegments gives b the committed content of src, whose extent
+// references the caller adds.
+func (b *blobRecord) shareSegments(src *blobRecord) { b.segments = src.segments }
+
 // SetSegments replaces the committed content and the size.
 func (b *blobRecord) SetSegments(segs []segment) {
 	if len(segs) == 0 {
@@ -299,4 +303,25 @@ func loadBlob(tx store.Tx, account, container, name string) (*blobRecord, bool, 
 
 func saveBlob(tx store.Tx, account, container, name string, b *blobRecord) error {
 	return tx.Put(blobKey(account, container, name), b.encode())
+}
+
+// loadLiveBlob reads a blob's base record as requests see it: nil when
+// there is none or it has expired. A placeholder for uncommitted blocks is
+// returned as it is.
+func loadLiveBlob(tx store.Tx, account, container, name string, now time.Time) (*blobRecord, error) {
+	b, _, err := loadBlob(tx, account, container, name)
+	if err != nil || b == nil || b.expiredAt(now) {
+		return nil, err
+	}
+	return b, nil
+}
+
+// committedBlocks is an append blob's block count: one segment per block,
+// read from the count that leads the encoded segment list.
+func (b *blobRecord) committedBlocks() int64 {
+	d := record.NewDecoder(b.segments)
+	if d.Len() == 0 {
+		return 0
+	}
+	return int64(d.Uvarint())
 }

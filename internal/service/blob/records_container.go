@@ -6,6 +6,9 @@ import (
 
 	"github.com/lazuli-storage/lazuli/internal/base/record"
 	"github.com/lazuli-storage/lazuli/internal/engine/store"
+	"github.com/lazuli-storage/lazuli/internal/frame/accesspolicy"
+	"github.com/lazuli-storage/lazuli/internal/rule/auth"
+	"github.com/lazuli-storage/lazuli/internal/rule/cond"
 	"github.com/lazuli-storage/lazuli/internal/rule/etag"
 	"github.com/lazuli-storage/lazuli/internal/rule/lease"
 	"github.com/lazuli-storage/lazuli/internal/rule/leaserecord"
@@ -174,4 +177,39 @@ func decodeOptionalTime(d *record.Decoder) *time.Time {
 	}
 	t := time.Unix(0, d.Varint()).UTC()
 	return &t
+}
+
+// policy looks up a stored access policy for service SAS.
+func (c *containerRecord) policy(id string) (*auth.AccessPolicy, error) {
+	if c == nil {
+		return nil, nil
+	}
+	return accesspolicy.Find(containerPolicies(c.ACL), id), nil
+}
+
+// publicLevel is what the container opens to anonymous callers: nothing
+// while it is hidden (being deleted, soft-deleted or moving).
+func (c *containerRecord) publicLevel() auth.PublicLevel {
+	switch {
+	case c == nil || c.hidden():
+		return auth.PublicNone
+	case c.Public >= accessContainer:
+		return auth.PublicContainer
+	case c.Public >= accessBlob:
+		return auth.PublicBlob
+	}
+	return auth.PublicNone
+}
+
+func (c *containerRecord) resource() cond.Resource {
+	return cond.Resource{Exists: true, ETag: c.ETag.String(), LastModified: c.ETag.Time()}
+}
+
+// containerPolicies is the stored ACL in the shared form.
+func containerPolicies(acl []signedIdentifier) []accesspolicy.Identifier {
+	ids := make([]accesspolicy.Identifier, len(acl))
+	for i, si := range acl {
+		ids[i] = accesspolicy.Identifier(si)
+	}
+	return ids
 }

@@ -56,3 +56,8 @@ func (l *containerLife) decodeField(tag byte, p *record.Decoder) {
 		l.MoveTo, l.MoveFrom = p.Str(), p.Str()
 	}
 }
+
+// expiredAt reports whether a deleted container's retention has ended.
+func (l *containerLife) expiredAt(now time.Time) bool {
+	return !l.DeletedAt.IsZero() && !now.Before(l.Purge)
+}

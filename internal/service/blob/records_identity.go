@@ -1,6 +1,7 @@
 package blob
 
 import (
+	"strconv"
 	"strings"
 	"time"
 
@@ -86,7 +87,7 @@ func (c *copyState) progress(now time.Time) string {
 	if st, _ := c.status(now); st != copySuccess {
 		done = 0
 	}
-	return itoa(done) + "/" + itoa(c.Total)
+	return strconv.FormatInt(done, 10) + "/" + strconv.FormatInt(c.Total, 10)
 }
 
 // incrementalCopy reports whether the blob is the destination of

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/lazuli-storage/lazuli/internal/base/record"
+	"github.com/lazuli-storage/lazuli/internal/rule/azerr"
 )
 
 // Blob record fields of the retention state.
@@ -72,4 +73,16 @@ func (s *retentionState) decodeField(tag byte, p *record.Decoder) {
 	case btagLegalHold:
 		s.LegalHoldSet, s.LegalHold = true, p.Bool()
 	}
+}
+
+// protection is the error a delete or in-place change of the version
+// meets at now, nil when nothing protects it. A legal hold is named first.
+func (s *retentionState) protection(now time.Time) error {
+	switch {
+	case s.LegalHold:
+		return azerr.New(azerr.BlobImmutableDueToLegalHold)
+	case s.ImmutableMode != "" && now.Before(s.ImmutableUntil):
+		return azerr.New(azerr.BlobImmutableDueToPolicy)
+	}
+	return nil
 }

@@ -1,13 +1,10 @@
 package blob
 
 import (
-	"net/http"
-	"net/url"
 	"reflect"
 	"testing"
 	"time"
 
-	"github.com/lazuli-storage/lazuli/internal/frame/route"
 	"github.com/lazuli-storage/lazuli/internal/rule/contentprops"
 	"github.com/lazuli-storage/lazuli/internal/rule/etag"
 	"github.com/lazuli-storage/lazuli/internal/rule/lease"
@@ -75,36 +72,5 @@ func TestRefDeltaNets(t *testing.T) {
 	d.dropSegments([]segment{{Extent: "b"}})
 	if d["a"] != 0 || d["b"] != 0 || d["c"] != 2 {
 		t.Fatalf("delta %v", d)
-	}
-}
-
-func TestValidContainerName(t *testing.T) {
-	for name, ok := range map[string]bool{"abc": true, "a1-b2": true, "$root": true, "$logs": true, "$web": true,
-		"ab": false, "ABC": false, "a--b": false, "-ab": false, "ab-": false, "a.b": false, "$other": false, "": false} {
-		if got := validContainerName(name) == nil; got != ok {
-			t.Errorf("validContainerName(%q) = %v, want %v", name, got, ok)
-		}
-	}
-}
-
-func TestParsePath(t *testing.T) {
-	cases := []struct {
-		path, query string
-		want        target
-		level       route.Level
-	}{
-		{"", "comp=list", target{}, route.Service},
-		{"/", "", target{}, route.Service},
-		{"/c", "restype=container", target{Container: "c"}, route.Container},
-		{"/c/", "", target{Container: "c"}, route.Container},
-		{"/c/b/d", "", target{Container: "c", Blob: "b/d"}, route.Object},
-		{"/blob", "", target{Container: rootContainer, Blob: "blob"}, route.Object},
-	}
-	for _, tc := range cases {
-		r := &http.Request{URL: &url.URL{RawQuery: tc.query}}
-		got, level := parsePath(tc.path, r)
-		if got != tc.want || level != tc.level {
-			t.Errorf("parsePath(%q, %q) = %+v, %v", tc.path, tc.query, got, level)
-		}
 	}
 }

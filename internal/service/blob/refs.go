@@ -101,3 +101,20 @@ func removeBlob(tx store.Tx, account, container, name string, b *blobRecord, d r
 	}
 	return tx.Delete(blobKey(account, container, name))
 }
+
+// extents lists the extent references a record holds, one per use.
+// Snapshots, versions and soft-deleted states copy whole records, so any
+// content a blob kind keeps outside its segments must be listed here too.
+func (b *blobRecord) extents() ([]string, error) {
+	segs, err := b.Segments()
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]string, 0, len(segs))
+	for _, s := range segs {
+		if s.Extent != "" { // a page blob's hole holds no extent
+			ids = append(ids, s.Extent)
+		}
+	}
+	return ids, nil
+}
