@@ -6,6 +6,7 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/frame/accesspolicy"
 	"github.com/lazuli-storage/lazuli/internal/rule/cond"
 	"github.com/lazuli-storage/lazuli/internal/rule/lease"
+	"github.com/lazuli-storage/lazuli/internal/service/blobdata"
 )
 
 // getContainerACL is Get Container ACL: the stored access policies and the
@@ -17,11 +18,11 @@ func (s *Service) getContainerACL(w http.ResponseWriter, r *http.Request) error 
 	}
 	h := w.Header()
 	setContainerHeaders(h, c)
-	if c.Public != accessPrivate {
+	if c.Public != blobdata.AccessPrivate {
 		h.Set("X-Ms-Blob-Public-Access", publicAccessName(c.Public))
 	}
 	x := newXMLWriter()
-	accesspolicy.Write(x, containerPolicies(c.ACL))
+	accesspolicy.Write(x, blobdata.ContainerPolicies(c.ACL))
 	return x.Send(w, http.StatusOK)
 }
 
@@ -45,7 +46,7 @@ func (s *Service) setContainerACL(w http.ResponseWriter, r *http.Request) error 
 		return err
 	}
 	acl := containerACL(policies)
-	c, err := s.updateContainer(r, conds, func(c *containerRecord) (bool, error) {
+	c, err := s.updateContainer(r, conds, func(c *blobdata.Container) (bool, error) {
 		if err := c.Lease.CheckRead(leaseID(r), s.now(), lease.Container); err != nil {
 			return false, err
 		}
@@ -60,10 +61,10 @@ func (s *Service) setContainerACL(w http.ResponseWriter, r *http.Request) error 
 }
 
 // containerACL is the stored form of parsed policies.
-func containerACL(ids []accesspolicy.Identifier) []signedIdentifier {
-	var acl []signedIdentifier
+func containerACL(ids []accesspolicy.Identifier) []blobdata.SignedIdentifier {
+	var acl []blobdata.SignedIdentifier
 	for _, id := range ids {
-		acl = append(acl, signedIdentifier(id))
+		acl = append(acl, blobdata.SignedIdentifier(id))
 	}
 	return acl
 }

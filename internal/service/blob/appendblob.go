@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/lazuli-storage/lazuli/internal/rule/structured"
+	"github.com/lazuli-storage/lazuli/internal/service/blobdata"
 
 	"github.com/lazuli-storage/lazuli/internal/engine/extent"
 	"github.com/lazuli-storage/lazuli/internal/engine/store"
@@ -31,7 +32,7 @@ func (s *Service) createAppendBlob(w http.ResponseWriter, r *http.Request) error
 	if err != nil {
 		return err
 	}
-	return s.createKind(w, r, a, func(rec *blobRecord) { rec.Type = appendBlob })
+	return s.createKind(w, r, a, func(rec *blobdata.Blob) { rec.Type = blobdata.AppendBlob })
 }
 
 // appendConditions are x-ms-blob-condition-maxsize and -appendpos.
@@ -127,7 +128,7 @@ func (s *Service) appendBlock(w http.ResponseWriter, r *http.Request) error {
 func (s *Service) commitAppend(w http.ResponseWriter, r *http.Request, conds cond.Conditions, app appendConditions, info extent.Info, crc []byte, d digests) error {
 	var offset int64
 	var blocks int
-	rec, err := s.writeBlobAs(r, conds, false, writePlain, func(_ store.Tx, old *blobRecord, refs refDelta) (*blobRecord, error) {
+	rec, err := s.writeBlobAs(r, conds, false, writePlain, func(_ store.Tx, old *blobdata.Blob, refs blobdata.RefDelta) (*blobdata.Blob, error) {
 		segs, err := appendable(old)
 		if err != nil {
 			return nil, err
@@ -139,9 +140,9 @@ func (s *Service) commitAppend(w http.ResponseWriter, r *http.Request, conds con
 			return nil, azerr.New(azerr.BlockCountExceedsLimit)
 		}
 		offset = old.Size
-		segs = append(segs, segment{Extent: info.ID, Length: info.Size})
+		segs = append(segs, blobdata.Segment{Extent: info.ID, Length: info.Size})
 		blocks = len(segs)
-		refs.add(info.ID)
+		refs.Add(info.ID)
 		old.SetSegments(segs)
 		s.touch(old)
 		return old, nil
@@ -161,8 +162,8 @@ func (s *Service) commitAppend(w http.ResponseWriter, r *http.Request, conds con
 
 // appendable returns the blocks of an append blob that may take another:
 // 409 InvalidBlobType for another kind, 409 BlobIsSealed once sealed.
-func appendable(b *blobRecord) ([]segment, error) {
-	if b.Type != appendBlob {
+func appendable(b *blobdata.Blob) ([]blobdata.Segment, error) {
+	if b.Type != blobdata.AppendBlob {
 		return nil, azerr.New(azerr.InvalidBlobType)
 	}
 	if b.Sealed {
@@ -183,8 +184,8 @@ func (s *Service) sealAppendBlob(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	app.maxSize = nil
-	rec, err := s.writeBlobAs(r, conds, false, writePlain, func(_ store.Tx, old *blobRecord, _ refDelta) (*blobRecord, error) {
-		if old.Type != appendBlob {
+	rec, err := s.writeBlobAs(r, conds, false, writePlain, func(_ store.Tx, old *blobdata.Blob, _ blobdata.RefDelta) (*blobdata.Blob, error) {
+		if old.Type != blobdata.AppendBlob {
 			return nil, azerr.New(azerr.InvalidBlobType)
 		}
 		if err := app.check(old.Size, 0); err != nil {

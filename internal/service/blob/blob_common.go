@@ -10,6 +10,7 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/rule/cond"
 	"github.com/lazuli-storage/lazuli/internal/rule/contentprops"
 	"github.com/lazuli-storage/lazuli/internal/rule/metadata"
+	"github.com/lazuli-storage/lazuli/internal/service/blobdata"
 )
 
 // parseBlobRequest makes the checks a blob operation starts with: the
@@ -23,10 +24,10 @@ func parseBlobRequest(r *http.Request, allowed cond.Allowed) (cond.Conditions, e
 
 // parseSelectedRequest is parseBlobRequest for an operation that may
 // address a snapshot or a version, which it also returns.
-func parseSelectedRequest(r *http.Request, allowed cond.Allowed) (cond.Conditions, selector, error) {
+func parseSelectedRequest(r *http.Request, allowed cond.Allowed) (cond.Conditions, blobdata.Selector, error) {
 	conds, err := parseBlobRequest(r, allowed)
 	if err != nil {
-		return conds, selector{}, err
+		return conds, blobdata.Selector{}, err
 	}
 	sel, err := parseSelector(r)
 	return conds, sel, err
@@ -59,7 +60,7 @@ func blobConditions(r *http.Request, allowed cond.Allowed) (cond.Conditions, err
 
 // resourceOf is what conditions see of a blob: a placeholder holding only
 // uncommitted blocks does not exist yet.
-func resourceOf(b *blobRecord) cond.Resource {
+func resourceOf(b *blobdata.Blob) cond.Resource {
 	if b == nil || !b.Committed {
 		return cond.Resource{}
 	}
@@ -119,7 +120,7 @@ func parseTier(h http.Header) (string, error) {
 }
 
 // setBlobETag writes ETag and Last-Modified.
-func setBlobETag(h http.Header, b *blobRecord) {
+func setBlobETag(h http.Header, b *blobdata.Blob) {
 	h.Set("ETag", b.ETag.String())
 	h.Set("Last-Modified", httpTime(b.LastModified()))
 }
@@ -127,7 +128,7 @@ func setBlobETag(h http.Header, b *blobRecord) {
 // setBlobHeaders writes the properties Get Blob and Get Blob Properties
 // return. Content-Length and Content-MD5 are the caller's: they depend on
 // the range.
-func setBlobHeaders(h http.Header, b *blobRecord, now time.Time) {
+func setBlobHeaders(h http.Header, b *blobdata.Blob, now time.Time) {
 	setBlobETag(h, b)
 	b.Props.WriteSetHeaders(h)
 	h.Set("X-Ms-Blob-Type", b.Type.String())

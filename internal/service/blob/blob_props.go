@@ -9,6 +9,7 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/rule/cond"
 	"github.com/lazuli-storage/lazuli/internal/rule/lease"
 	"github.com/lazuli-storage/lazuli/internal/rule/metadata"
+	"github.com/lazuli-storage/lazuli/internal/service/blobdata"
 )
 
 // setBlobProperties is Set Blob Properties: the six content properties are
@@ -23,7 +24,7 @@ func (s *Service) setBlobProperties(w http.ResponseWriter, r *http.Request) erro
 	if err != nil {
 		return err
 	}
-	rec, err := s.writeBlobAs(r, conds, false, writeProps, func(_ store.Tx, old *blobRecord, _ refDelta) (*blobRecord, error) {
+	rec, err := s.writeBlobAs(r, conds, false, writeProps, func(_ store.Tx, old *blobdata.Blob, _ blobdata.RefDelta) (*blobdata.Blob, error) {
 		old.Props = props
 		s.touch(old)
 		return old, nil
@@ -45,7 +46,7 @@ func (s *Service) setBlobMetadata(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	rec, err := s.writeBlobAs(r, conds, false, writeMetadata, func(_ store.Tx, old *blobRecord, _ refDelta) (*blobRecord, error) {
+	rec, err := s.writeBlobAs(r, conds, false, writeMetadata, func(_ store.Tx, old *blobdata.Blob, _ blobdata.RefDelta) (*blobdata.Blob, error) {
 		old.Metadata = md
 		s.touch(old)
 		return old, nil
@@ -77,16 +78,16 @@ func (s *Service) leaseBlob(w http.ResponseWriter, r *http.Request) error {
 	}
 	account := request.Of(r).Account
 	var res lease.Result
-	var rec *blobRecord
+	var rec *blobdata.Blob
 	err = s.store.Update(r.Context(), func(tx store.Tx) error {
-		_, found, err := loadContainer(tx, account, t.Container)
+		_, found, err := blobdata.LoadContainer(tx, account, t.Container)
 		if err != nil {
 			return err
 		}
 		if !found {
 			return containerNotFound()
 		}
-		b, err := loadLiveBlob(tx, account, t.Container, t.Blob, s.now())
+		b, err := blobdata.LoadLiveBlob(tx, account, t.Container, t.Blob, s.now())
 		if err != nil {
 			return err
 		}
@@ -96,7 +97,7 @@ func (s *Service) leaseBlob(w http.ResponseWriter, r *http.Request) error {
 		if err := checkWriteConditions(conds, b); err != nil {
 			return err
 		}
-		if b.copyPendingAt(s.now()) {
+		if b.CopyPendingAt(s.now()) {
 			// The destination of a pending copy takes no lease operation.
 			return azerr.New(azerr.PendingCopyOperation)
 		}
@@ -105,7 +106,7 @@ func (s *Service) leaseBlob(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 		rec = b
-		return saveBlob(tx, account, t.Container, t.Blob, b)
+		return blobdata.SaveBlob(tx, account, t.Container, t.Blob, b)
 	})
 	if err != nil {
 		return err

@@ -12,13 +12,14 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/rule/cond"
 	"github.com/lazuli-storage/lazuli/internal/rule/etag"
 	"github.com/lazuli-storage/lazuli/internal/rule/lease"
+	"github.com/lazuli-storage/lazuli/internal/service/blobdata"
 )
 
 // blobChange is the part of a blob write specific to one operation. It
 // gets the current record (nil, or a placeholder, when the blob does not
 // exist yet) and a reference ledger, and returns the record to store, or
 // nil when it deleted the blob itself.
-type blobChange func(tx store.Tx, old *blobRecord, refs refDelta) (*blobRecord, error)
+type blobChange func(tx store.Tx, old *blobdata.Blob, refs blobdata.RefDelta) (*blobdata.Blob, error)
 
 // writeBlobAs runs one blob write in a single Update, in the service's
 // order: the container must exist; the blob must exist unless the write
@@ -28,15 +29,15 @@ type blobChange func(tx store.Tx, old *blobRecord, refs refDelta) (*blobRecord, 
 // reference adjustments commit with the record. kind decides whether the
 // blob's previous state is kept as a version or a soft-deleted snapshot
 // (versioning.go). Snapshots and versions are read-only.
-func (s *Service) writeBlobAs(r *http.Request, conds cond.Conditions, creates bool, kind writeKind, change blobChange) (*blobRecord, error) {
+func (s *Service) writeBlobAs(r *http.Request, conds cond.Conditions, creates bool, kind writeKind, change blobChange) (*blobdata.Blob, error) {
 	if err := onlyBase(r); err != nil {
 		return nil, err
 	}
 	t := targetOf(r)
 	account := request.Of(r).Account
-	var result *blobRecord
+	var result *blobdata.Blob
 	err := s.store.Update(r.Context(), func(tx store.Tx) error {
-		c, found, err := loadContainer(tx, account, t.Container)
+		c, found, err := blobdata.LoadContainer(tx, account, t.Container)
 		if err != nil || !found {
 			return firstErr(err, containerNotFound())
 		}
@@ -82,7 +83,7 @@ func (s *Service) writeBlobAs(r *http.Request, conds cond.Conditions, creates bo
 		if err != nil {
 			return err
 		}
-		refs := refDelta{}
+		refs := blobdata.RefDelta{}
 		rec, err := change(tx, old, refs)
 		if err != nil {
 			return err
@@ -97,27 +98,27 @@ func (s *Service) writeBlobAs(r *http.Request, conds cond.Conditions, creates bo
 				return err
 			}
 		}
-		if err := reindexTags(tx, account, t.Container, t.Blob, old, rec); err != nil {
+		if err := blobdata.ReindexTags(tx, account, t.Container, t.Blob, old, rec); err != nil {
 			return err
 		}
-		if err := reindexExpiry(tx, account, t.Container, t.Blob, old, rec); err != nil {
+		if err := blobdata.ReindexExpiry(tx, account, t.Container, t.Blob, old, rec); err != nil {
 			return err
 		}
-		if err := refs.apply(tx, s.now()); err != nil {
+		if err := refs.Apply(tx, s.now()); err != nil {
 			return err
 		}
 		result = rec
 		if rec == nil {
 			return nil
 		}
-		return saveBlob(tx, account, t.Container, t.Blob, rec)
+		return blobdata.SaveBlob(tx, account, t.Container, t.Blob, rec)
 	})
 	return result, err
 }
 
 // touch gives a modified blob its next ETag and forgets an expired or
 // broken lease, as every successful write does.
-func (s *Service) touch(b *blobRecord) {
+func (s *Service) touch(b *blobdata.Blob) {
 	now := s.now()
 	b.ETag = etag.Next(now, b.ETag)
 	b.Lease = b.Lease.AfterWrite(now)
@@ -127,10 +128,10 @@ func (s *Service) touch(b *blobRecord) {
 // Block List or copy replaces: the old content and any uncommitted blocks
 // are released, the creation time and an active lease survive (an
 // overwrite keeps the lease).
-func (s *Service) replaced(tx store.Tx, r *http.Request, old *blobRecord, refs refDelta) (*blobRecord, error) {
+func (s *Service) replaced(tx store.Tx, r *http.Request, old *blobdata.Blob, refs blobdata.RefDelta) (*blobdata.Blob, error) {
 	now := s.now()
-	rec := &blobRecord{Type: blockBlob, Committed: true, Created: now}
-	rec.Encryption = encryptionState{KeySHA256: keyOf(r).SHA256, Scope: keyOf(r).Scope}
+	rec := &blobdata.Blob{Type: blobdata.BlockBlob, Committed: true, Created: now}
+	rec.Encryption = blobdata.EncryptionState{KeySHA256: keyOf(r).SHA256, Scope: keyOf(r).Scope}
 	if old == nil {
 		rec.ETag = etag.Next(now, 0)
 		return rec, nil
@@ -139,7 +140,7 @@ func (s *Service) replaced(tx store.Tx, r *http.Request, old *blobRecord, refs r
 	if err != nil {
 		return nil, err
 	}
-	refs.dropSegments(segs)
+	refs.DropSegments(segs)
 	rec.ETag = etag.Next(now, old.ETag)
 	if old.Committed {
 		rec.Created = old.Created
@@ -147,7 +148,7 @@ func (s *Service) replaced(tx store.Tx, r *http.Request, old *blobRecord, refs r
 	}
 	if old.HasUncommitted {
 		t := targetOf(r)
-		if err := dropUncommitted(tx, request.Of(r).Account, t.Container, t.Blob, refs); err != nil {
+		if err := blobdata.DropUncommitted(tx, request.Of(r).Account, t.Container, t.Blob, refs); err != nil {
 			return nil, err
 		}
 	}
@@ -160,7 +161,7 @@ func (s *Service) replaced(tx store.Tx, r *http.Request, old *blobRecord, refs r
 // test_create_from_bytes_blob_with_lease_id, tests/recordings/
 // test_block_blob.pyTestStorageBlockBlobtest_create_from_bytes_blob_with_lease_id.json):
 // the Python SDK sends both whenever upload_blob is given a lease.
-func holdsLease(r *http.Request, b *blobRecord, now time.Time) bool {
+func holdsLease(r *http.Request, b *blobdata.Blob, now time.Time) bool {
 	id := leaseID(r)
 	state := b.Lease.State(now)
 	return id != "" && (state == lease.Leased || state == lease.Breaking) && b.Lease.CheckWrite(id, now, lease.Blob) == nil

@@ -15,6 +15,7 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/rule/etag"
 	"github.com/lazuli-storage/lazuli/internal/rule/lease"
 	"github.com/lazuli-storage/lazuli/internal/service/blob/blocklist"
+	"github.com/lazuli-storage/lazuli/internal/service/blobdata"
 )
 
 // putBlockArgs is a parsed Put Block request.
@@ -74,7 +75,7 @@ func (s *Service) commitBlock(w http.ResponseWriter, r *http.Request, id string,
 	t := targetOf(r)
 	account := request.Of(r).Account
 	err := s.store.Update(r.Context(), func(tx store.Tx) error {
-		c, found, err := loadContainer(tx, account, t.Container)
+		c, found, err := blobdata.LoadContainer(tx, account, t.Container)
 		if err != nil || !found {
 			return firstErr(err, containerNotFound())
 		}
@@ -93,7 +94,7 @@ func (s *Service) commitBlock(w http.ResponseWriter, r *http.Request, id string,
 				return err
 			}
 		}
-		return s.stageBlock(tx, r, b, id, uncommittedBlock{ID: id, Extent: info.ID, Size: info.Size})
+		return s.stageBlock(tx, r, b, id, blobdata.Block{ID: id, Extent: info.ID, Size: info.Size})
 	})
 	if err != nil {
 		return err
@@ -106,7 +107,7 @@ func (s *Service) commitBlock(w http.ResponseWriter, r *http.Request, id string,
 
 // stageBlock records an uncommitted block of blob b (nil when the blob
 // does not exist), replacing a staged block of the same ID.
-func (s *Service) stageBlock(tx store.Tx, r *http.Request, b *blobRecord, id string, blk uncommittedBlock) error {
+func (s *Service) stageBlock(tx store.Tx, r *http.Request, b *blobdata.Blob, id string, blk blobdata.Block) error {
 	t := targetOf(r)
 	account := request.Of(r).Account
 	now := s.now()
@@ -119,32 +120,32 @@ func (s *Service) stageBlock(tx store.Tx, r *http.Request, b *blobRecord, id str
 	}
 	switch {
 	case b == nil:
-		b = &blobRecord{Type: blockBlob, ETag: etag.Next(now, 0), Created: now}
-	case b.Type != blockBlob:
+		b = &blobdata.Blob{Type: blobdata.BlockBlob, ETag: etag.Next(now, 0), Created: now}
+	case b.Type != blobdata.BlockBlob:
 		return azerr.New(azerr.InvalidBlobType)
 	case b.HasUncommitted && b.BlockIDLen != len(id):
 		return azerr.Newf(azerr.InvalidBlobOrBlock, "The specified blob or block content is invalid: all block IDs of a blob must have the same length.")
 	}
-	refs := refDelta{}
+	refs := blobdata.RefDelta{}
 	if !b.HasUncommitted {
 		b.HasUncommitted, b.BlockIDLen = true, len(id)
-		if err := saveBlob(tx, account, t.Container, t.Blob, b); err != nil {
+		if err := blobdata.SaveBlob(tx, account, t.Container, t.Blob, b); err != nil {
 			return err
 		}
-	} else if err := dropStaged(tx, blockKey(account, t.Container, t.Blob, id), refs); err != nil {
+	} else if err := dropStaged(tx, blobdata.BlockKey(account, t.Container, t.Blob, id), refs); err != nil {
 		return err
 	}
 	blk.Staged = now.UnixNano()
-	refs.add(blk.Extent)
-	if err := tx.Put(blockKey(account, t.Container, t.Blob, id), blk.encode()); err != nil {
+	refs.Add(blk.Extent)
+	if err := tx.Put(blobdata.BlockKey(account, t.Container, t.Blob, id), blk.Encode()); err != nil {
 		return err
 	}
-	return refs.apply(tx, now)
+	return refs.Apply(tx, now)
 }
 
 // dropStaged releases the reference of a staged block that a new upload
 // of the same ID replaces, if there is one.
-func dropStaged(tx store.Tx, key []byte, refs refDelta) error {
+func dropStaged(tx store.Tx, key []byte, refs blobdata.RefDelta) error {
 	v, err := tx.Get(key)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil
@@ -152,11 +153,11 @@ func dropStaged(tx store.Tx, key []byte, refs refDelta) error {
 	if err != nil {
 		return err
 	}
-	old, err := decodeBlock(key, v)
+	old, err := blobdata.DecodeBlock(key, v)
 	if err != nil {
 		return err
 	}
-	refs.drop(old.Extent)
+	refs.Drop(old.Extent)
 	return nil
 }
 
@@ -179,26 +180,26 @@ func (s *Service) getBlockList(w http.ResponseWriter, r *http.Request) error {
 		return azerr.InvalidQuery("blocklisttype", lt, "")
 	}
 	account := request.Of(r).Account
-	var b *blobRecord
+	var b *blobdata.Blob
 	var committed, uncommitted []blocklist.Block
 	err = s.store.View(r.Context(), func(tx store.Tx) error {
-		_, found, err := loadContainer(tx, account, t.Container)
+		_, found, err := blobdata.LoadContainer(tx, account, t.Container)
 		if err != nil {
 			return err
 		}
 		if !found {
 			return containerNotFound()
 		}
-		if sel.base() {
-			b, err = loadLiveBlob(tx, account, t.Container, t.Blob, s.now())
+		if sel.Base() {
+			b, err = blobdata.LoadLiveBlob(tx, account, t.Container, t.Blob, s.now())
 		} else {
 			// A snapshot or version has committed blocks only.
-			b, err = loadState(tx, account, t.Container, t.Blob, sel, s.now())
+			b, err = blobdata.LoadState(tx, account, t.Container, t.Blob, sel, s.now())
 		}
 		if err != nil || b == nil {
 			return firstErr(err, blobNotFound())
 		}
-		if b.Type != blockBlob {
+		if b.Type != blobdata.BlockBlob {
 			return azerr.New(azerr.InvalidBlobType)
 		}
 		if err := ifTagsHold(conds, b); err != nil {
@@ -225,7 +226,7 @@ func (s *Service) getBlockList(w http.ResponseWriter, r *http.Request) error {
 
 // blockLists reads a blob's committed blocks (from its segments; a blob
 // written by Put Blob has none) and its uncommitted blocks in upload order.
-func blockLists(tx store.Tx, account string, t target, b *blobRecord, withCommitted, withUncommitted bool) (committed, uncommitted []blocklist.Block, err error) {
+func blockLists(tx store.Tx, account string, t target, b *blobdata.Blob, withCommitted, withUncommitted bool) (committed, uncommitted []blocklist.Block, err error) {
 	if withCommitted {
 		segs, err := b.Segments()
 		if err != nil {
@@ -238,7 +239,7 @@ func blockLists(tx store.Tx, account string, t target, b *blobRecord, withCommit
 		}
 	}
 	if withUncommitted && b.HasUncommitted {
-		blocks, err := loadBlocks(tx, account, t.Container, t.Blob)
+		blocks, err := blobdata.LoadBlocks(tx, account, t.Container, t.Blob)
 		if err != nil {
 			return nil, nil, err
 		}

@@ -14,6 +14,7 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/rule/contentprops"
 	"github.com/lazuli-storage/lazuli/internal/rule/metadata"
 	"github.com/lazuli-storage/lazuli/internal/service/blob/blocklist"
+	"github.com/lazuli-storage/lazuli/internal/service/blobdata"
 )
 
 // putBlockListArgs is a parsed Put Block List request.
@@ -22,7 +23,7 @@ type putBlockListArgs struct {
 	props    contentprops.Props
 	metadata metadata.Set
 	tier     string
-	tags     tagSet
+	tags     blobdata.TagSet
 	entries  []blocklist.Entry
 	bodyMD5  [16]byte
 	bodyCRC  []byte
@@ -73,8 +74,8 @@ func (s *Service) putBlockList(w http.ResponseWriter, r *http.Request) error {
 	}
 	t := targetOf(r)
 	account := request.Of(r).Account
-	rec, err := s.writeBlobAs(r, a.conds, true, writeReplace, func(tx store.Tx, old *blobRecord, refs refDelta) (*blobRecord, error) {
-		if old != nil && old.Type != blockBlob {
+	rec, err := s.writeBlobAs(r, a.conds, true, writeReplace, func(tx store.Tx, old *blobdata.Blob, refs blobdata.RefDelta) (*blobdata.Blob, error) {
+		if old != nil && old.Type != blobdata.BlockBlob {
 			return nil, azerr.New(azerr.InvalidBlobType)
 		}
 		segs, err := resolveBlocks(tx, account, t, old, a.entries)
@@ -86,10 +87,10 @@ func (s *Service) putBlockList(w http.ResponseWriter, r *http.Request) error {
 			return nil, err
 		}
 		rec.Props, rec.Metadata = a.props, a.metadata
-		rec.setTier(a.tier, s.now())
+		rec.SetTier(a.tier, s.now())
 		rec.Tags = a.tags
 		rec.SetSegments(segs)
-		refs.addSegments(segs)
+		refs.AddSegments(segs)
 		return rec, nil
 	})
 	if err != nil {
@@ -105,9 +106,9 @@ func (s *Service) putBlockList(w http.ResponseWriter, r *http.Request) error {
 // resolveBlocks maps a block list to segments: Committed entries must name
 // a committed block, Uncommitted ones an uncommitted block, Latest ones
 // either (the uncommitted one wins); anything else is 400 InvalidBlockList.
-func resolveBlocks(tx store.Tx, account string, t target, old *blobRecord, entries []blocklist.Entry) ([]segment, error) {
-	committed := map[string]segment{}
-	staged := map[string]uncommittedBlock{}
+func resolveBlocks(tx store.Tx, account string, t target, old *blobdata.Blob, entries []blocklist.Entry) ([]blobdata.Segment, error) {
+	committed := map[string]blobdata.Segment{}
+	staged := map[string]blobdata.Block{}
 	if old != nil {
 		if old.Committed {
 			segs, err := old.Segments()
@@ -121,7 +122,7 @@ func resolveBlocks(tx store.Tx, account string, t target, old *blobRecord, entri
 			}
 		}
 		if old.HasUncommitted {
-			blocks, err := loadBlocks(tx, account, t.Container, t.Blob)
+			blocks, err := blobdata.LoadBlocks(tx, account, t.Container, t.Blob)
 			if err != nil {
 				return nil, err
 			}
@@ -130,13 +131,13 @@ func resolveBlocks(tx store.Tx, account string, t target, old *blobRecord, entri
 			}
 		}
 	}
-	segs := make([]segment, 0, len(entries))
+	segs := make([]blobdata.Segment, 0, len(entries))
 	for _, e := range entries {
 		u, isStaged := staged[e.ID]
 		c, isCommitted := committed[e.ID]
 		switch {
 		case isStaged && (e.Kind == blocklist.Uncommitted || e.Kind == blocklist.Latest):
-			segs = append(segs, segment{Extent: u.Extent, Length: u.Size, BlockID: e.ID})
+			segs = append(segs, blobdata.Segment{Extent: u.Extent, Length: u.Size, BlockID: e.ID})
 		case isCommitted && (e.Kind == blocklist.Committed || e.Kind == blocklist.Latest):
 			segs = append(segs, c)
 		default:

@@ -11,6 +11,7 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/rule/auth"
 	"github.com/lazuli-storage/lazuli/internal/rule/azerr"
 	"github.com/lazuli-storage/lazuli/internal/rule/lease"
+	"github.com/lazuli-storage/lazuli/internal/service/blobdata"
 )
 
 func withTarget(r *http.Request, t target) *http.Request {
@@ -35,9 +36,9 @@ func (s *Service) authTarget(r *http.Request, t target) auth.Target {
 		return a
 	}
 	account := request.Of(r).Account
-	load := func() (c *containerRecord, err error) {
+	load := func() (c *blobdata.Container, err error) {
 		err = s.store.View(r.Context(), func(tx store.Tx) error {
-			c, _, err = loadContainer(tx, account, t.Container)
+			c, _, err = blobdata.LoadContainer(tx, account, t.Container)
 			return err
 		})
 		return c, err
@@ -47,20 +48,20 @@ func (s *Service) authTarget(r *http.Request, t target) auth.Target {
 		if err != nil {
 			return nil, err
 		}
-		return c.policy(id)
+		return c.Policy(id)
 	}
 	a.Public = func() (auth.PublicLevel, error) {
 		c, err := load()
-		return c.publicLevel(), err
+		return c.PublicLevel(), err
 	}
 	return a
 }
 
 // containerTarget is authTarget with the container record in hand (nil
 // when there is none), for a decision inside a transaction.
-func containerTarget(t target, c *containerRecord) auth.Target {
-	return auth.Target{Service: auth.Blob, Container: t.Container, Object: t.Blob, Policy: c.policy,
-		Public: func() (auth.PublicLevel, error) { return c.publicLevel(), nil }}
+func containerTarget(t target, c *blobdata.Container) auth.Target {
+	return auth.Target{Service: auth.Blob, Container: t.Container, Object: t.Blob, Policy: c.Policy,
+		Public: func() (auth.PublicLevel, error) { return c.PublicLevel(), nil }}
 }
 
 // httpTime renders an instant as an HTTP date.

@@ -12,6 +12,7 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/rule/etag"
 	"github.com/lazuli-storage/lazuli/internal/rule/lease"
 	"github.com/lazuli-storage/lazuli/internal/rule/metadata"
+	"github.com/lazuli-storage/lazuli/internal/service/blobdata"
 )
 
 // parsePublicAccess reads x-ms-blob-public-access: absent is private.
@@ -19,20 +20,20 @@ func parsePublicAccess(h http.Header) (byte, error) {
 	raw := h.Get("X-Ms-Blob-Public-Access")
 	switch strings.ToLower(raw) {
 	case "":
-		return accessPrivate, nil
+		return blobdata.AccessPrivate, nil
 	case "blob":
-		return accessBlob, nil
+		return blobdata.AccessBlob, nil
 	case "container":
-		return accessContainer, nil
+		return blobdata.AccessContainer, nil
 	}
 	return 0, azerr.InvalidHeader("x-ms-blob-public-access", raw)
 }
 
 func publicAccessName(level byte) string {
 	switch level {
-	case accessBlob:
+	case blobdata.AccessBlob:
 		return "blob"
-	case accessContainer:
+	case blobdata.AccessContainer:
 		return "container"
 	}
 	return ""
@@ -49,7 +50,7 @@ func containerConditions(r *http.Request, allowed cond.Allowed) (cond.Conditions
 }
 
 // setContainerHeaders writes ETag and Last-Modified.
-func setContainerHeaders(h http.Header, c *containerRecord) {
+func setContainerHeaders(h http.Header, c *blobdata.Container) {
 	h.Set("ETag", c.ETag.String())
 	h.Set("Last-Modified", httpTime(c.ETag.Time()))
 }
@@ -76,9 +77,9 @@ func (s *Service) createContainer(w http.ResponseWriter, r *http.Request) error 
 		return err
 	}
 	account := request.Of(r).Account
-	var rec *containerRecord
+	var rec *blobdata.Container
 	err = s.store.Update(r.Context(), func(tx store.Tx) error {
-		old, found, err := loadContainer(tx, account, t.Container)
+		old, found, err := blobdata.LoadContainer(tx, account, t.Container)
 		switch {
 		case err != nil:
 			return err
@@ -88,9 +89,9 @@ func (s *Service) createContainer(w http.ResponseWriter, r *http.Request) error 
 			return azerr.New(azerr.ContainerBeingDeleted)
 		}
 		now := s.now()
-		rec = &containerRecord{ETag: etag.Next(now, 0), Created: now, Public: public, Metadata: md,
+		rec = &blobdata.Container{ETag: etag.Next(now, 0), Created: now, Public: public, Metadata: md,
 			DefaultScope: scope, DenyScopeOverride: denyOverride}
-		return saveContainer(tx, account, t.Container, rec)
+		return blobdata.SaveContainer(tx, account, t.Container, rec)
 	})
 	if err != nil {
 		return err
@@ -102,7 +103,7 @@ func (s *Service) createContainer(w http.ResponseWriter, r *http.Request) error 
 
 // viewContainer loads the target container for a read; a lease ID on the
 // request must name the container's active lease.
-func (s *Service) viewContainer(r *http.Request) (*containerRecord, error) {
+func (s *Service) viewContainer(r *http.Request) (*blobdata.Container, error) {
 	t := targetOf(r)
 	if err := validContainerName(t.Container); err != nil {
 		return nil, err
@@ -110,7 +111,7 @@ func (s *Service) viewContainer(r *http.Request) (*containerRecord, error) {
 	if _, err := containerConditions(r, 0); err != nil {
 		return nil, err
 	}
-	var rec *containerRecord
+	var rec *blobdata.Container
 	err := s.store.View(r.Context(), func(tx store.Tx) error {
 		c, err := existingContainer(tx, r)
 		if err != nil {
@@ -124,9 +125,9 @@ func (s *Service) viewContainer(r *http.Request) (*containerRecord, error) {
 
 // existingContainer loads the target container: 404 ContainerNotFound
 // when there is none.
-func existingContainer(tx store.Tx, r *http.Request) (*containerRecord, error) {
+func existingContainer(tx store.Tx, r *http.Request) (*blobdata.Container, error) {
 	t := targetOf(r)
-	c, found, err := loadContainer(tx, request.Of(r).Account, t.Container)
+	c, found, err := blobdata.LoadContainer(tx, request.Of(r).Account, t.Container)
 	if err != nil {
 		return nil, err
 	}
@@ -146,7 +147,7 @@ func (s *Service) getContainerProperties(w http.ResponseWriter, r *http.Request)
 	setContainerHeaders(h, c)
 	c.Metadata.WriteHeaders(h)
 	setLeaseHeaders(h, c.Lease, s.now())
-	if c.Public != accessPrivate {
+	if c.Public != blobdata.AccessPrivate {
 		h.Set("X-Ms-Blob-Public-Access", publicAccessName(c.Public))
 	}
 	h.Set("X-Ms-Has-Immutability-Policy", "false")
@@ -175,16 +176,16 @@ func (s *Service) getContainerMetadata(w http.ResponseWriter, r *http.Request) e
 // updateContainer runs change on the target container in one Update after
 // the optional lease ID check and the conditions. change
 // returns whether the container's ETag moves (lease operations keep it).
-func (s *Service) updateContainer(r *http.Request, conds cond.Conditions, change func(*containerRecord) (bool, error)) (*containerRecord, error) {
+func (s *Service) updateContainer(r *http.Request, conds cond.Conditions, change func(*blobdata.Container) (bool, error)) (*blobdata.Container, error) {
 	t := targetOf(r)
 	account := request.Of(r).Account
-	var rec *containerRecord
+	var rec *blobdata.Container
 	err := s.store.Update(r.Context(), func(tx store.Tx) error {
 		c, err := existingContainer(tx, r)
 		if err != nil {
 			return err
 		}
-		if err := conds.CheckWrite(c.resource()); err != nil {
+		if err := conds.CheckWrite(c.Resource()); err != nil {
 			return err
 		}
 		modified, err := change(c)
@@ -195,7 +196,7 @@ func (s *Service) updateContainer(r *http.Request, conds cond.Conditions, change
 			c.ETag = etag.Next(s.now(), c.ETag)
 		}
 		rec = c
-		return saveContainer(tx, account, t.Container, c)
+		return blobdata.SaveContainer(tx, account, t.Container, c)
 	})
 	return rec, err
 }
@@ -214,7 +215,7 @@ func (s *Service) setContainerMetadata(w http.ResponseWriter, r *http.Request) e
 	if err != nil {
 		return err
 	}
-	c, err := s.updateContainer(r, conds, func(c *containerRecord) (bool, error) {
+	c, err := s.updateContainer(r, conds, func(c *blobdata.Container) (bool, error) {
 		if err := c.Lease.CheckRead(leaseID(r), s.now(), lease.Container); err != nil {
 			return false, err
 		}
@@ -243,7 +244,7 @@ func (s *Service) leaseContainer(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	var res lease.Result
-	c, err := s.updateContainer(r, conds, func(c *containerRecord) (bool, error) {
+	c, err := s.updateContainer(r, conds, func(c *blobdata.Container) (bool, error) {
 		next, result, err := lease.Apply(c.Lease, req, s.now(), lease.Container)
 		c.Lease, res = next, result
 		return false, err

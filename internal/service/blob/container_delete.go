@@ -9,6 +9,7 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/rule/azerr"
 	"github.com/lazuli-storage/lazuli/internal/rule/cond"
 	"github.com/lazuli-storage/lazuli/internal/rule/lease"
+	"github.com/lazuli-storage/lazuli/internal/service/blobdata"
 )
 
 // purgeBatch bounds the blobs one Update of a container deletion removes.
@@ -32,7 +33,7 @@ func (s *Service) deleteContainer(w http.ResponseWriter, r *http.Request) error 
 	account := request.Of(r).Account
 	var tombstone string
 	err = s.store.Update(r.Context(), func(tx store.Tx) error {
-		c, found, err := loadContainer(tx, account, t.Container)
+		c, found, err := blobdata.LoadContainer(tx, account, t.Container)
 		if err != nil {
 			return err
 		}
@@ -50,7 +51,7 @@ func (s *Service) deleteContainer(w http.ResponseWriter, r *http.Request) error 
 		if err := c.Lease.CheckWrite(leaseID(r), s.now(), lease.Container); err != nil {
 			return err
 		}
-		if err := conds.CheckWrite(c.resource()); err != nil {
+		if err := conds.CheckWrite(c.Resource()); err != nil {
 			return err
 		}
 		if err := checkNothingProtected(tx, account, t.Container, s.now()); err != nil {
@@ -60,7 +61,7 @@ func (s *Service) deleteContainer(w http.ResponseWriter, r *http.Request) error 
 			return err
 		}
 		c.Deleting = true
-		return saveContainer(tx, account, t.Container, c)
+		return blobdata.SaveContainer(tx, account, t.Container, c)
 	})
 	if azerr.Is(err, azerr.ContainerNotFound) && s.recentlyDeleted.Recent(account, t.Container, s.now()) {
 		return write(w, http.StatusAccepted) // still "being deleted" on Azure
@@ -85,21 +86,21 @@ func (s *Service) purgeContainer(ctx context.Context, account, container string)
 	if err := s.dropProtectedNames(ctx, account, container); err != nil {
 		return err
 	}
-	prefix := blobPrefix(account, container)
+	prefix := blobdata.BlobPrefix(account, container)
 	for {
 		done := false
 		err := s.store.Update(ctx, func(tx store.Tx) error {
 			type victim struct {
 				name, elem string
-				rec        *blobRecord
+				rec        *blobdata.Blob
 			}
 			var victims []victim
 			var decodeErr error
 			err := tx.Scan(prefix, store.PrefixEnd(prefix), store.ScanOptions{Limit: purgeBatch}, func(k, v []byte) bool {
-				name, elem, err := blobNameFromKey(k)
+				name, elem, err := blobdata.BlobNameFromKey(k)
 				if err == nil {
-					var b *blobRecord
-					b, err = decodeBlob(v)
+					var b *blobdata.Blob
+					b, err = blobdata.DecodeBlob(v)
 					victims = append(victims, victim{name, elem, b})
 				}
 				decodeErr = err
@@ -108,25 +109,25 @@ func (s *Service) purgeContainer(ctx context.Context, account, container string)
 			if err = firstErr(err, decodeErr); err != nil {
 				return err
 			}
-			d := refDelta{}
+			d := blobdata.RefDelta{}
 			for _, v := range victims {
 				var err error
-				if v.elem == elemBase {
-					err = removeBlob(tx, account, container, v.name, v.rec, d)
+				if v.elem == blobdata.ElemBase {
+					err = blobdata.RemoveBlob(tx, account, container, v.name, v.rec, d)
 				} else {
 					// A snapshot, version or soft-deleted state.
-					err = dropState(tx, recordKey(account, container, v.name, v.elem), v.rec, d)
+					err = dropState(tx, blobdata.RecordKey(account, container, v.name, v.elem), v.rec, d)
 				}
 				if err != nil {
 					return err
 				}
 			}
-			if err := d.apply(tx, s.now()); err != nil {
+			if err := d.Apply(tx, s.now()); err != nil {
 				return err
 			}
 			done = len(victims) < purgeBatch
 			if done {
-				return tx.Delete(containerKey(account, container))
+				return tx.Delete(blobdata.ContainerKey(account, container))
 			}
 			return nil
 		})

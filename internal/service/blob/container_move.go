@@ -6,13 +6,14 @@ import (
 
 	"github.com/lazuli-storage/lazuli/internal/engine/store"
 	"github.com/lazuli-storage/lazuli/internal/frame/keymove"
+	"github.com/lazuli-storage/lazuli/internal/service/blobdata"
 )
 
 // Blob and block records are keyed by their container's name, so soft
 // delete, restore and rename move a container's records to another key
 // name, in bounded Updates (package keymove), with the container hidden
 // meanwhile: the record whose records leave carries MoveTo, the one that
-// receives them MoveFrom (records_container_life.go), and every request
+// receives them MoveFrom (blobdata.ContainerLife), and every request
 // sees both as absent until the last Update makes the destination visible.
 // A crash part-way leaves them hidden; repeating the operation finishes the
 // move.
@@ -41,7 +42,7 @@ func indexedName(keyName string) bool { return !keymove.IsTombstone(keyName) }
 // lie: its blobs, its uncommitted blocks and its protected names
 // (immutability_container.go).
 func containerPrefixes(account, container string) [][]byte {
-	return [][]byte{blobPrefix(account, container),
+	return [][]byte{blobdata.BlobPrefix(account, container),
 		store.NewKey(store.SpaceBlock).Str(account).Str(container),
 		protectedPrefix(account, container)}
 }
@@ -75,36 +76,36 @@ func moveIndexesOf(account, from, to string) keymove.Each {
 
 // moveIndexes moves a base blob's tag and expiry index entries with it.
 func moveIndexes(tx store.Tx, account, from, to string, key, value []byte) error {
-	name, elem, err := blobNameFromKey(key)
-	if err != nil || (elem != elemBase && !strings.HasPrefix(elem, versionPrefix)) {
+	name, elem, err := blobdata.BlobNameFromKey(key)
+	if err != nil || (elem != blobdata.ElemBase && !strings.HasPrefix(elem, blobdata.VersionPrefix)) {
 		return err
 	}
-	rec, err := decodeBlobProperties(value)
+	rec, err := blobdata.DecodeBlobProperties(value)
 	if err != nil {
 		return err
 	}
-	if elem != elemBase {
+	if elem != blobdata.ElemBase {
 		return moveVersionTags(tx, account, from, to, name, rec)
 	}
 	if indexedName(from) {
-		if err := reindexTags(tx, account, from, name, rec, nil); err != nil {
+		if err := blobdata.ReindexTags(tx, account, from, name, rec, nil); err != nil {
 			return err
 		}
-		if err := reindexExpiry(tx, account, from, name, rec, nil); err != nil {
+		if err := blobdata.ReindexExpiry(tx, account, from, name, rec, nil); err != nil {
 			return err
 		}
 	}
 	if indexedName(to) {
-		if err := reindexTags(tx, account, to, name, nil, rec); err != nil {
+		if err := blobdata.ReindexTags(tx, account, to, name, nil, rec); err != nil {
 			return err
 		}
-		return reindexExpiry(tx, account, to, name, nil, rec)
+		return blobdata.ReindexExpiry(tx, account, to, name, nil, rec)
 	}
 	return nil
 }
 
 // moveVersionTags moves a previous version's version tag index entries.
-func moveVersionTags(tx store.Tx, account, from, to, name string, rec *blobRecord) error {
+func moveVersionTags(tx store.Tx, account, from, to, name string, rec *blobdata.Blob) error {
 	if indexedName(from) {
 		if err := dropVersionTags(tx, account, from, name, rec); err != nil {
 			return err

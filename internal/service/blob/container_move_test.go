@@ -15,11 +15,12 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/frame/keymove"
 	"github.com/lazuli-storage/lazuli/internal/frame/request"
 	"github.com/lazuli-storage/lazuli/internal/frame/server"
+	"github.com/lazuli-storage/lazuli/internal/service/blobdata"
 )
 
 // newMoveFixture is a service on the memory engines with n tagged blobs
 // under key name keyName, whose container record is c.
-func newMoveFixture(t *testing.T, account, keyName string, n int, c *containerRecord) (*Service, *clock.Fake) {
+func newMoveFixture(t *testing.T, account, keyName string, n int, c *blobdata.Container) (*Service, *clock.Fake) {
 	t.Helper()
 	clk := clock.NewFake(time.Now())
 	s, err := New(server.Deps{Store: storemem.New(), Extents: extentmem.New(), Clock: clk})
@@ -29,18 +30,18 @@ func newMoveFixture(t *testing.T, account, keyName string, n int, c *containerRe
 	now := clk.Now()
 	err = s.store.Update(context.Background(), func(tx store.Tx) error {
 		for i := 0; i < n; i++ {
-			b := &blobRecord{Type: blockBlob, Committed: true, Created: now, Tags: tagSet{{Key: "k", Value: "v"}}}
+			b := &blobdata.Blob{Type: blobdata.BlockBlob, Committed: true, Created: now, Tags: blobdata.TagSet{{Key: "k", Value: "v"}}}
 			name := fmt.Sprintf("b%03d", i)
-			if err := saveBlob(tx, account, keyName, name, b); err != nil {
+			if err := blobdata.SaveBlob(tx, account, keyName, name, b); err != nil {
 				return err
 			}
 			if indexedName(keyName) {
-				if err := reindexTags(tx, account, keyName, name, nil, b); err != nil {
+				if err := blobdata.ReindexTags(tx, account, keyName, name, nil, b); err != nil {
 					return err
 				}
 			}
 		}
-		return saveContainer(tx, account, keyName, c)
+		return blobdata.SaveContainer(tx, account, keyName, c)
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -53,15 +54,15 @@ func newMoveFixture(t *testing.T, account, keyName string, n int, c *containerRe
 func stopAfterOneBatch(t *testing.T, s *Service, account, from, to string) {
 	t.Helper()
 	err := s.store.Update(context.Background(), func(tx store.Tx) error {
-		c, _, err := loadContainer(tx, account, from)
+		c, _, err := blobdata.LoadContainer(tx, account, from)
 		if err != nil {
 			return err
 		}
 		c.MoveTo = to
-		if err := saveContainer(tx, account, from, c); err != nil {
+		if err := blobdata.SaveContainer(tx, account, from, c); err != nil {
 			return err
 		}
-		if err := saveContainer(tx, account, to, &containerRecord{containerLife: containerLife{MoveFrom: from}}); err != nil {
+		if err := blobdata.SaveContainer(tx, account, to, &blobdata.Container{ContainerLife: blobdata.ContainerLife{MoveFrom: from}}); err != nil {
 			return err
 		}
 		froms, tos := containerPrefixes(account, from), containerPrefixes(account, to)
@@ -94,7 +95,7 @@ func TestInterruptedRestoreAndRenameFinish(t *testing.T) {
 	t.Run("restore", func(t *testing.T) {
 		now := time.Now()
 		tomb := tombstoneName("docs", "00000000000000AA")
-		c := &containerRecord{Created: now, containerLife: containerLife{DeletedAt: now, Purge: now.Add(48 * time.Hour), Version: "00000000000000AA"}}
+		c := &blobdata.Container{Created: now, ContainerLife: blobdata.ContainerLife{DeletedAt: now, Purge: now.Add(48 * time.Hour), Version: "00000000000000AA"}}
 		s, _ := newMoveFixture(t, account, tomb, n, c)
 		stopAfterOneBatch(t, s, account, tomb, "docs")
 		status, err := serve(s, s.restoreContainer, account, "docs", "restype=container&comp=undelete",
@@ -105,7 +106,7 @@ func TestInterruptedRestoreAndRenameFinish(t *testing.T) {
 		checkMoved(t, s, account, tomb, "docs", n)
 	})
 	t.Run("rename", func(t *testing.T) {
-		s, _ := newMoveFixture(t, account, "old", n, &containerRecord{Created: time.Now()})
+		s, _ := newMoveFixture(t, account, "old", n, &blobdata.Container{Created: time.Now()})
 		stopAfterOneBatch(t, s, account, "old", "new")
 		status, err := serve(s, s.renameContainer, account, "new", "restype=container&comp=rename",
 			http.Header{"X-Ms-Source-Container-Name": {"old"}})
@@ -118,10 +119,10 @@ func TestInterruptedRestoreAndRenameFinish(t *testing.T) {
 
 func checkMoved(t *testing.T, s *Service, account, from, to string, n int) {
 	t.Helper()
-	if got := count(t, s.store, blobPrefix(account, from)); got != 0 {
+	if got := count(t, s.store, blobdata.BlobPrefix(account, from)); got != 0 {
 		t.Errorf("%d records left under %s", got, from)
 	}
-	if got := count(t, s.store, blobPrefix(account, to)); got != n {
+	if got := count(t, s.store, blobdata.BlobPrefix(account, to)); got != n {
 		t.Errorf("%d records under %s, want %d", got, to, n)
 	}
 	if got := count(t, s.store, store.NewKey(store.SpaceBlobIndex)); got != 2*n {
@@ -131,8 +132,8 @@ func checkMoved(t *testing.T, s *Service, account, from, to string, n int) {
 		t.Errorf("%d container records, want 1", got)
 	}
 	err := s.store.View(context.Background(), func(tx store.Tx) error {
-		c, found, err := loadContainer(tx, account, to)
-		if err == nil && (!found || c.hidden()) {
+		c, found, err := blobdata.LoadContainer(tx, account, to)
+		if err == nil && (!found || c.Hidden()) {
 			t.Errorf("%s is not visible: %+v", to, c)
 		}
 		return err
@@ -156,24 +157,24 @@ func TestInterruptedSoftDeleteFinishes(t *testing.T) {
 	const account, name, n = "acct", "docs", moveBatch + 10
 	now := clk.Now()
 	err = s.store.Update(ctx, func(tx store.Tx) error {
-		c := &containerRecord{Created: now}
+		c := &blobdata.Container{Created: now}
 		for i := 0; i < n; i++ {
-			b := &blobRecord{Type: blockBlob, Committed: true, Created: now,
-				Tags: tagSet{{Key: "k", Value: "v"}}, retentionState: retentionState{ExpiresOn: now.Add(time.Hour)}}
+			b := &blobdata.Blob{Type: blobdata.BlockBlob, Committed: true, Created: now,
+				Tags: blobdata.TagSet{{Key: "k", Value: "v"}}, RetentionState: blobdata.RetentionState{ExpiresOn: now.Add(time.Hour)}}
 			blob := fmt.Sprintf("b%03d", i)
-			if err := saveBlob(tx, account, name, blob, b); err != nil {
+			if err := blobdata.SaveBlob(tx, account, name, blob, b); err != nil {
 				return err
 			}
-			if err := reindexTags(tx, account, name, blob, nil, b); err != nil {
+			if err := blobdata.ReindexTags(tx, account, name, blob, nil, b); err != nil {
 				return err
 			}
-			if err := reindexExpiry(tx, account, name, blob, nil, b); err != nil {
+			if err := blobdata.ReindexExpiry(tx, account, name, blob, nil, b); err != nil {
 				return err
 			}
 		}
 		c.DeletedAt, c.Purge, c.Version = now, now.Add(24*time.Hour), "0000000000000001"
 		c.MoveTo = tombstoneName(name, c.Version)
-		return saveContainer(tx, account, name, c)
+		return blobdata.SaveContainer(tx, account, name, c)
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -187,7 +188,7 @@ func TestInterruptedSoftDeleteFinishes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := count(t, s.store, blobPrefix(account, name)); got != n-moveBatch {
+	if got := count(t, s.store, blobdata.BlobPrefix(account, name)); got != n-moveBatch {
 		t.Fatalf("%d records left after one batch, want %d", got, n-moveBatch)
 	}
 
@@ -203,8 +204,8 @@ func TestInterruptedSoftDeleteFinishes(t *testing.T) {
 		prefix []byte
 		want   int
 	}{
-		{"records under the name", blobPrefix(account, name), 0},
-		{"records under the tombstone", blobPrefix(account, tomb), n},
+		{"records under the name", blobdata.BlobPrefix(account, name), 0},
+		{"records under the tombstone", blobdata.BlobPrefix(account, tomb), n},
 		{"tag index entries", store.NewKey(store.SpaceBlobIndex), 0},
 		{"expiry entries", store.NewKey(store.SpaceBlobExpiry), 1}, // the container's purge
 		{"container records", store.NewKey(store.SpaceContainer), 1},

@@ -7,6 +7,7 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/frame/request"
 	"github.com/lazuli-storage/lazuli/internal/rule/azerr"
 	"github.com/lazuli-storage/lazuli/internal/rule/lease"
+	"github.com/lazuli-storage/lazuli/internal/service/blobdata"
 )
 
 // renameContainer is Rename Container: the container named by
@@ -32,7 +33,7 @@ func (s *Service) renameContainer(w http.ResponseWriter, r *http.Request) error 
 	}
 	account := request.Of(r).Account
 	err := s.store.Update(r.Context(), func(tx store.Tx) error {
-		dest, _, err := loadContainer(tx, account, t.Container)
+		dest, _, err := blobdata.LoadContainer(tx, account, t.Container)
 		if err != nil {
 			return err
 		}
@@ -42,7 +43,7 @@ func (s *Service) renameContainer(w http.ResponseWriter, r *http.Request) error 
 			}
 			return azerr.New(azerr.ContainerAlreadyExists)
 		}
-		c, found, err := loadContainer(tx, account, source)
+		c, found, err := blobdata.LoadContainer(tx, account, source)
 		if err != nil || !found {
 			return firstErr(err, containerNotFound())
 		}
@@ -50,10 +51,10 @@ func (s *Service) renameContainer(w http.ResponseWriter, r *http.Request) error 
 			return err
 		}
 		c.MoveTo = t.Container
-		if err := saveContainer(tx, account, source, c); err != nil {
+		if err := blobdata.SaveContainer(tx, account, source, c); err != nil {
 			return err
 		}
-		return saveContainer(tx, account, t.Container, &containerRecord{containerLife: containerLife{MoveFrom: source}})
+		return blobdata.SaveContainer(tx, account, t.Container, &blobdata.Container{ContainerLife: blobdata.ContainerLife{MoveFrom: source}})
 	})
 	if err != nil {
 		return err
@@ -62,15 +63,15 @@ func (s *Service) renameContainer(w http.ResponseWriter, r *http.Request) error 
 		return err
 	}
 	err = s.store.Update(r.Context(), func(tx store.Tx) error {
-		c, _, err := loadContainer(tx, account, source)
+		c, _, err := blobdata.LoadContainer(tx, account, source)
 		if err != nil || c == nil || c.MoveTo != t.Container {
 			return err // finished by another request
 		}
-		if err := tx.Delete(containerKey(account, source)); err != nil {
+		if err := tx.Delete(blobdata.ContainerKey(account, source)); err != nil {
 			return err
 		}
 		c.MoveTo = ""
-		return saveContainer(tx, account, t.Container, c)
+		return blobdata.SaveContainer(tx, account, t.Container, c)
 	})
 	if err != nil {
 		return err

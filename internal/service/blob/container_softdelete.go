@@ -10,6 +10,7 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/frame/request"
 	"github.com/lazuli-storage/lazuli/internal/rule/azerr"
 	"github.com/lazuli-storage/lazuli/internal/rule/lease"
+	"github.com/lazuli-storage/lazuli/internal/service/blobdata"
 )
 
 // Container soft delete. Azure turns it on in the management plane
@@ -26,7 +27,7 @@ import (
 // markSoftDeleted starts the soft delete of a live container when the
 // account keeps deleted containers, returning the tombstone its records
 // move to ("" when soft delete is off). The container is hidden from now.
-func (s *Service) markSoftDeleted(tx store.Tx, account, name string, c *containerRecord) (string, error) {
+func (s *Service) markSoftDeleted(tx store.Tx, account, name string, c *blobdata.Container) (string, error) {
 	pol, err := s.loadPolicy(tx, account)
 	if err != nil || pol.containerRetention == 0 {
 		return "", err
@@ -35,7 +36,7 @@ func (s *Service) markSoftDeleted(tx store.Tx, account, name string, c *containe
 	c.DeletedAt, c.Purge = now, now.Add(pol.containerRetention)
 	c.Version = fmt.Sprintf("%016X", uint64(now.UnixNano())/100)
 	c.MoveTo = tombstoneName(name, c.Version)
-	return c.MoveTo, saveContainer(tx, account, name, c)
+	return c.MoveTo, blobdata.SaveContainer(tx, account, name, c)
 }
 
 // finishSoftDelete moves a container's records to its tombstone, then
@@ -45,18 +46,18 @@ func (s *Service) finishSoftDelete(ctx context.Context, account, name, tombstone
 		return err
 	}
 	return s.store.Update(ctx, func(tx store.Tx) error {
-		c, _, err := loadContainer(tx, account, name)
+		c, _, err := blobdata.LoadContainer(tx, account, name)
 		if err != nil || c == nil || c.MoveTo != tombstone {
 			return err // finished by another request
 		}
 		c.MoveTo, c.Lease = "", lease.Lease{}
-		if err := tx.Delete(containerKey(account, name)); err != nil {
+		if err := tx.Delete(blobdata.ContainerKey(account, name)); err != nil {
 			return err
 		}
-		if err := tx.Put(expiryKey(c.Purge, account, tombstone, ""), nil); err != nil {
+		if err := tx.Put(blobdata.ExpiryKey(c.Purge, account, tombstone, ""), nil); err != nil {
 			return err
 		}
-		return saveContainer(tx, account, tombstone, c)
+		return blobdata.SaveContainer(tx, account, tombstone, c)
 	})
 }
 
@@ -84,7 +85,7 @@ func (s *Service) restoreContainer(w http.ResponseWriter, r *http.Request) error
 	account := request.Of(r).Account
 	tombstone := tombstoneName(deleted, version)
 	err := s.store.Update(r.Context(), func(tx store.Tx) error {
-		dest, _, err := loadContainer(tx, account, t.Container)
+		dest, _, err := blobdata.LoadContainer(tx, account, t.Container)
 		if err != nil {
 			return err
 		}
@@ -94,7 +95,7 @@ func (s *Service) restoreContainer(w http.ResponseWriter, r *http.Request) error
 			}
 			return azerr.New(azerr.ContainerAlreadyExists)
 		}
-		c, _, err := loadContainer(tx, account, tombstone)
+		c, _, err := blobdata.LoadContainer(tx, account, tombstone)
 		if err != nil {
 			return err
 		}
@@ -102,10 +103,10 @@ func (s *Service) restoreContainer(w http.ResponseWriter, r *http.Request) error
 			return containerNotFound()
 		}
 		c.MoveTo = t.Container
-		if err := saveContainer(tx, account, tombstone, c); err != nil {
+		if err := blobdata.SaveContainer(tx, account, tombstone, c); err != nil {
 			return err
 		}
-		return saveContainer(tx, account, t.Container, &containerRecord{containerLife: containerLife{MoveFrom: tombstone}})
+		return blobdata.SaveContainer(tx, account, t.Container, &blobdata.Container{ContainerLife: blobdata.ContainerLife{MoveFrom: tombstone}})
 	})
 	if err != nil {
 		return err
@@ -113,28 +114,28 @@ func (s *Service) restoreContainer(w http.ResponseWriter, r *http.Request) error
 	if err := s.moveRecords(r.Context(), account, tombstone, t.Container); err != nil {
 		return err
 	}
-	var rec *containerRecord
+	var rec *blobdata.Container
 	err = s.store.Update(r.Context(), func(tx store.Tx) error {
-		c, _, err := loadContainer(tx, account, tombstone)
+		c, _, err := blobdata.LoadContainer(tx, account, tombstone)
 		if err != nil {
 			return err
 		}
 		if c == nil { // finished by another request
-			rec, _, err = loadContainer(tx, account, t.Container)
+			rec, _, err = blobdata.LoadContainer(tx, account, t.Container)
 			if err == nil && rec == nil {
 				err = containerNotFound()
 			}
 			return err
 		}
-		if err := tx.Delete(expiryKey(c.Purge, account, tombstone, "")); err != nil {
+		if err := tx.Delete(blobdata.ExpiryKey(c.Purge, account, tombstone, "")); err != nil {
 			return err
 		}
-		if err := tx.Delete(containerKey(account, tombstone)); err != nil {
+		if err := tx.Delete(blobdata.ContainerKey(account, tombstone)); err != nil {
 			return err
 		}
-		c.containerLife = containerLife{}
+		c.ContainerLife = blobdata.ContainerLife{}
 		rec = c
-		return saveContainer(tx, account, t.Container, c)
+		return blobdata.SaveContainer(tx, account, t.Container, c)
 	})
 	if err != nil {
 		return err
@@ -146,7 +147,7 @@ func (s *Service) restoreContainer(w http.ResponseWriter, r *http.Request) error
 // writeDeletedContainerElements writes what List Containers with
 // include=deleted adds for a deleted container: Deleted and Version, and
 // the properties DeletedTime and RemainingRetentionDays.
-func writeDeletedIdentity(x *xmlWriter, c *containerRecord) {
+func writeDeletedIdentity(x *xmlWriter, c *blobdata.Container) {
 	if c.DeletedAt.IsZero() {
 		return
 	}
@@ -154,7 +155,7 @@ func writeDeletedIdentity(x *xmlWriter, c *containerRecord) {
 	x.Elem("Version", c.Version)
 }
 
-func writeDeletedProperties(x *xmlWriter, c *containerRecord, now time.Time) {
+func writeDeletedProperties(x *xmlWriter, c *blobdata.Container, now time.Time) {
 	if c.DeletedAt.IsZero() {
 		return
 	}
@@ -166,7 +167,7 @@ func writeDeletedProperties(x *xmlWriter, c *containerRecord, now time.Time) {
 // listedContainer reports whether a container record found by a listing
 // is shown: live ones always, deleted ones with include=deleted until
 // their retention ends, others (being deleted or moved) never.
-func listedContainer(c *containerRecord, includeDeleted bool, now time.Time) bool {
+func listedContainer(c *blobdata.Container, includeDeleted bool, now time.Time) bool {
 	switch {
 	case c.Deleting || c.MoveTo != "" || c.MoveFrom != "":
 		return false

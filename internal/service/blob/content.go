@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/lazuli-storage/lazuli/internal/engine/extent"
+	"github.com/lazuli-storage/lazuli/internal/service/blobdata"
 )
 
 // eagerOpen is how many extents a read opens before it starts streaming.
@@ -28,7 +29,7 @@ type content struct {
 
 // openContent maps [offset, offset+length) of a blob's segments to extent
 // pieces and opens the first ones.
-func openContent(ctx context.Context, engine extent.Engine, segs []segment, offset, length int64) (*content, error) {
+func openContent(ctx context.Context, engine extent.Engine, segs []blobdata.Segment, offset, length int64) (*content, error) {
 	c := &content{engine: engine}
 	var pos int64
 	end := offset + length
@@ -78,10 +79,10 @@ func (c *content) WriteTo(w io.Writer) (int64, error) {
 }
 
 // open opens one extent; the empty ID is a hole of a page blob, which
-// reads as zeros (pagemap.go).
+// reads as zeros (blobdata/pagemap.go).
 func (c *content) open(ctx context.Context, id string) (extent.Reader, error) {
 	if id == "" {
-		return zeroReader{}, nil
+		return blobdata.ZeroReader{}, nil
 	}
 	return c.engine.Open(ctx, id)
 }

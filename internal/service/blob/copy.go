@@ -15,6 +15,7 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/rule/contentprops"
 	"github.com/lazuli-storage/lazuli/internal/rule/lease"
 	"github.com/lazuli-storage/lazuli/internal/rule/metadata"
+	"github.com/lazuli-storage/lazuli/internal/service/blobdata"
 )
 
 // Copy sizes: Copy Blob From URL copies at most 256 MiB; Copy Blob has
@@ -33,7 +34,7 @@ type copyArgs struct {
 	metadata metadata.Set // nil: the source's metadata
 	tier     string
 	priority string
-	tags     tagSet
+	tags     blobdata.TagSet
 	// copyTags is x-ms-copy-source-tag-option: COPY (the source's tags
 	// instead of x-ms-tags).
 	copyTags bool
@@ -87,7 +88,7 @@ func (s *Service) parseCopy(r *http.Request, sync bool) (copyArgs, error) {
 
 // parseTagOption reads x-ms-copy-source-tag-option: REPLACE (the default:
 // the request's x-ms-tags) or COPY (the source's tags, with no x-ms-tags).
-func parseTagOption(h http.Header, tags tagSet) (copyTags bool, err error) {
+func parseTagOption(h http.Header, tags blobdata.TagSet) (copyTags bool, err error) {
 	switch v := h.Get("X-Ms-Copy-Source-Tag-Option"); {
 	case v == "" || strings.EqualFold(v, "REPLACE"):
 		return false, nil
@@ -125,7 +126,7 @@ func (s *Service) copyBlobRow(w http.ResponseWriter, r *http.Request) error {
 
 // copyResult is what a copy answers.
 type copyResult struct {
-	rec    *blobRecord
+	rec    *blobdata.Blob
 	copyID string
 	status string
 }
@@ -192,7 +193,7 @@ func (s *Service) runCopy(r *http.Request, a copyArgs, sync bool) (copyResult, e
 	if !a.src.local {
 		var err error
 		// The tags first: a source that refuses them costs no content.
-		var tags tagSet
+		var tags blobdata.TagSet
 		if a.copyTags {
 			if tags, err = s.fetchSourceTags(r, a.src); err != nil {
 				return copyResult{}, err
@@ -203,8 +204,8 @@ func (s *Service) runCopy(r *http.Request, a copyArgs, sync bool) (copyResult, e
 		}
 		remote.tags = tags
 	}
-	res := copyResult{copyID: guid.New(), status: copySuccess}
-	rec, err := s.writeBlobAs(r, a.conds, true, writeReplace, func(tx store.Tx, old *blobRecord, refs refDelta) (*blobRecord, error) {
+	res := copyResult{copyID: guid.New(), status: blobdata.CopySuccess}
+	rec, err := s.writeBlobAs(r, a.conds, true, writeReplace, func(tx store.Tx, old *blobdata.Blob, refs blobdata.RefDelta) (*blobdata.Blob, error) {
 		now := s.now()
 		if err := copyLeaseRule(old, now); err != nil {
 			return nil, err
@@ -223,16 +224,16 @@ func (s *Service) runCopy(r *http.Request, a copyArgs, sync bool) (copyResult, e
 		if err := copyInto(rec, src, a); err != nil {
 			return nil, err
 		}
-		rec.Copy = &copyState{ID: res.copyID, Source: a.src.display(), Total: rec.Size, Started: now, Ends: now}
+		rec.Copy = &blobdata.CopyState{ID: res.copyID, Source: a.src.display(), Total: rec.Size, Started: now, Ends: now}
 		if !sync {
 			rec.Copy.Ends = now.Add(s.crossAccountCopyTime(r, a.src, rec.Size))
 		}
-		if src.archivedAt(now) && !sync {
+		if src.ArchivedAt(now) && !sync {
 			rehydrateCopy(rec, a, now)
 		}
-		exts, err := rec.extents()
+		exts, err := rec.Extents()
 		for _, id := range exts {
-			refs.add(id)
+			refs.Add(id)
 		}
 		return rec, err
 	})
@@ -240,13 +241,13 @@ func (s *Service) runCopy(r *http.Request, a copyArgs, sync bool) (copyResult, e
 		return copyResult{}, err
 	}
 	res.rec = rec
-	res.status, _ = rec.Copy.status(s.now())
+	res.status, _ = rec.Copy.Status(s.now())
 	return res, nil
 }
 
 // copyLeaseRule is Copy Blob's destination lease rule on top of the usual
 // one (an active lease needs its ID): the lease must be infinite.
-func copyLeaseRule(old *blobRecord, now time.Time) error {
+func copyLeaseRule(old *blobdata.Blob, now time.Time) error {
 	if old == nil || !old.Committed {
 		return nil
 	}
@@ -258,10 +259,10 @@ func copyLeaseRule(old *blobRecord, now time.Time) error {
 
 // copyContent returns the source state a copy writes: a local blob read in
 // the copy's transaction, or the fetched content as a block blob.
-func (s *Service) copyContent(tx store.Tx, r *http.Request, a copyArgs, remote *fetched, sync bool, limit int64) (*blobRecord, error) {
+func (s *Service) copyContent(tx store.Tx, r *http.Request, a copyArgs, remote *fetched, sync bool, limit int64) (*blobdata.Blob, error) {
 	now := s.now()
 	if remote != nil {
-		src := &blobRecord{Type: blockBlob, Committed: true, Props: remote.props, Metadata: remote.meta, Tags: remote.tags}
+		src := &blobdata.Blob{Type: blobdata.BlockBlob, Committed: true, Props: remote.props, Metadata: remote.meta, Tags: remote.tags}
 		if src.Props.Type == "" {
 			src.Props.Type = contentprops.DefaultType // a new blob has a type
 		}
@@ -275,9 +276,9 @@ func (s *Service) copyContent(tx store.Tx, r *http.Request, a copyArgs, remote *
 	switch {
 	case src.Size > limit:
 		return nil, sourceTooLarge(limit)
-	case sync && src.Type != blockBlob:
+	case sync && src.Type != blobdata.BlockBlob:
 		return nil, azerr.New(azerr.InvalidSourceBlobType)
-	case src.archivedAt(now) && (sync || a.tier == ""):
+	case src.ArchivedAt(now) && (sync || a.tier == ""):
 		// An archived source is copied only by the asynchronous copy,
 		// into the tier the request names.
 		return nil, azerr.New(azerr.BlobArchived)
@@ -298,9 +299,9 @@ func checkSourceMD5(want, got []byte) error {
 // properties, metadata (the request's when it sent any) and sealed state
 // (x-ms-seal-blob overrides it), the requested tier and tags. The content
 // is shared: the caller takes the extent references.
-func copyInto(rec, src *blobRecord, a copyArgs) error {
+func copyInto(rec, src *blobdata.Blob, a copyArgs) error {
 	rec.Type = src.Type
-	rec.shareSegments(src)
+	rec.ShareSegments(src)
 	rec.Size = src.Size
 	rec.Props = src.Props
 	rec.Metadata = src.Metadata
@@ -315,7 +316,7 @@ func copyInto(rec, src *blobRecord, a copyArgs) error {
 	}
 	rec.Sealed = src.Sealed
 	if a.seal != nil {
-		if *a.seal && src.Type != appendBlob {
+		if *a.seal && src.Type != blobdata.AppendBlob {
 			return azerr.Newf(azerr.InvalidHeaderValue, "Only an append blob can be sealed.").
 				With("HeaderName", "x-ms-seal-blob").With("HeaderValue", "true")
 		}
@@ -328,14 +329,14 @@ func copyInto(rec, src *blobRecord, a copyArgs) error {
 // destination stays archived until the rehydration delay has passed, then
 // has the requested tier and the copy succeeds. A copy to the archive tier
 // needs no rehydration.
-func rehydrateCopy(rec *blobRecord, a copyArgs, now time.Time) {
+func rehydrateCopy(rec *blobdata.Blob, a copyArgs, now time.Time) {
 	target := a.tier
 	if target == "Archive" {
 		return
 	}
 	ends := now.Add(rehydrateDelay(a.priority))
 	rec.Tier = "Archive"
-	rec.Rehydrate = &rehydration{Target: target, Priority: a.priority, Ends: ends}
+	rec.Rehydrate = &blobdata.Rehydration{Target: target, Priority: a.priority, Ends: ends}
 	rec.Copy.Ends = ends
 }
 
@@ -354,11 +355,11 @@ func (s *Service) abortCopy(w http.ResponseWriter, r *http.Request) error {
 	}
 	account := request.Of(r).Account
 	err = s.store.Update(r.Context(), func(tx store.Tx) error {
-		if _, found, err := loadContainer(tx, account, t.Container); err != nil || !found {
+		if _, found, err := blobdata.LoadContainer(tx, account, t.Container); err != nil || !found {
 			return firstErr(err, containerNotFound())
 		}
 		now := s.now()
-		b, err := loadLiveBlob(tx, account, t.Container, t.Blob, now)
+		b, err := blobdata.LoadLiveBlob(tx, account, t.Container, t.Blob, now)
 		if err != nil || b == nil || !b.Committed {
 			return firstErr(err, blobNotFound())
 		}
@@ -366,28 +367,28 @@ func (s *Service) abortCopy(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 		switch {
-		case !b.copyPendingAt(now):
+		case !b.CopyPendingAt(now):
 			return azerr.New(azerr.NoPendingCopyOperation)
 		case b.Copy.ID != copyID:
 			return azerr.New(azerr.CopyIdMismatch)
 		}
-		refs := refDelta{}
-		exts, err := b.extents()
+		refs := blobdata.RefDelta{}
+		exts, err := b.Extents()
 		if err != nil {
 			return err
 		}
 		for _, id := range exts {
-			refs.drop(id)
+			refs.Drop(id)
 		}
 		b.SetSegments(nil)
 		b.Props.MD5 = nil
 		b.Tier, b.Rehydrate = "", nil
 		b.Copy.Aborted = now
 		s.touch(b)
-		if err := refs.apply(tx, now); err != nil {
+		if err := refs.Apply(tx, now); err != nil {
 			return err
 		}
-		return saveBlob(tx, account, t.Container, t.Blob, b)
+		return blobdata.SaveBlob(tx, account, t.Container, t.Blob, b)
 	})
 	if err != nil {
 		return err

@@ -19,6 +19,7 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/rule/contentprops"
 	"github.com/lazuli-storage/lazuli/internal/rule/metadata"
 	"github.com/lazuli-storage/lazuli/internal/service/blob/byterange"
+	"github.com/lazuli-storage/lazuli/internal/service/blobdata"
 )
 
 // fetched is what a copy read from a source URL: its bytes in a new extent
@@ -32,15 +33,15 @@ type fetched struct {
 	meta   metadata.Set
 	// tags are the source's tags, read only for
 	// x-ms-copy-source-tag-option: COPY (fetchSourceTags).
-	tags tagSet
+	tags blobdata.TagSet
 }
 
 // segments is the fetched content as a blob's content.
-func (f *fetched) segments() []segment {
+func (f *fetched) segments() []blobdata.Segment {
 	if f.extent == "" {
 		return nil
 	}
-	return []segment{{Extent: f.extent, Length: f.size}}
+	return []blobdata.Segment{{Extent: f.extent, Length: f.size}}
 }
 
 // fetchSource GETs a source URL (a byte range of it when rng is not nil)
@@ -162,7 +163,7 @@ func (s *Service) askSourceAbout(r *http.Request, src copySource, method string,
 // the authorization the content fetch uses: the URL's SAS (which the
 // source's service requires to grant the tags permission) or
 // x-ms-copy-source-authorization.
-func (s *Service) fetchSourceTags(r *http.Request, src copySource) (tagSet, error) {
+func (s *Service) fetchSourceTags(r *http.Request, src copySource) (blobdata.TagSet, error) {
 	resp, err := s.askSourceAbout(r, src, http.MethodGet, url.Values{"comp": {"tags"}})
 	if err != nil {
 		return nil, err

@@ -15,6 +15,7 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/rule/azerr"
 	"github.com/lazuli-storage/lazuli/internal/rule/cond"
 	"github.com/lazuli-storage/lazuli/internal/rule/lease"
+	"github.com/lazuli-storage/lazuli/internal/service/blobdata"
 )
 
 // copySource is the source a copy-type request names in x-ms-copy-source.
@@ -27,7 +28,7 @@ type copySource struct {
 	local   bool
 	account string
 	t       target
-	sel     selector
+	sel     blobdata.Selector
 	// authorization is x-ms-copy-source-authorization ("Bearer <token>").
 	authorization string
 }
@@ -169,8 +170,8 @@ func parseSourceArgs(r *http.Request, allowed cond.Allowed) (sourceArgs, error) 
 // caller must be allowed to read it, it must exist, its conditions hold
 // (412 SourceConditionNotMet) and x-ms-source-lease-id, when sent, must
 // name its active lease.
-func (s *Service) loadSource(tx store.Tx, r *http.Request, src copySource, a sourceArgs, now time.Time) (*blobRecord, error) {
-	c, found, err := loadContainer(tx, src.account, src.t.Container)
+func (s *Service) loadSource(tx store.Tx, r *http.Request, src copySource, a sourceArgs, now time.Time) (*blobdata.Blob, error) {
+	c, found, err := blobdata.LoadContainer(tx, src.account, src.t.Container)
 	if err != nil {
 		return nil, err
 	}
@@ -180,7 +181,7 @@ func (s *Service) loadSource(tx store.Tx, r *http.Request, src copySource, a sou
 	if !found {
 		return nil, sourceMissing()
 	}
-	b, err := loadState(tx, src.account, src.t.Container, src.t.Blob, src.sel, now)
+	b, err := blobdata.LoadState(tx, src.account, src.t.Container, src.t.Blob, src.sel, now)
 	if err != nil || b == nil {
 		return nil, firstErr(err, sourceMissing())
 	}
@@ -220,7 +221,7 @@ func sourceTagsFailed(r *http.Request) error {
 // for Copy Blob the request Shared Key or Bearer for the source's account
 // (auth.CallerReadsOwnSource), or for the from-URL operations its Bearer
 // token for the source's account (bearerOfAccount).
-func (s *Service) authorizeSource(r *http.Request, src copySource, c *containerRecord) error {
+func (s *Service) authorizeSource(r *http.Request, src copySource, c *blobdata.Container) error {
 	if err := s.sourceReadable(r, src, c); err != nil {
 		return sourceDenied(err)
 	}
@@ -229,7 +230,7 @@ func (s *Service) authorizeSource(r *http.Request, src copySource, c *containerR
 
 // sourceReadable is authorizeSource's decision, with the plain error of a
 // refusal.
-func (s *Service) sourceReadable(r *http.Request, src copySource, c *containerRecord) error {
+func (s *Service) sourceReadable(r *http.Request, src copySource, c *blobdata.Container) error {
 	switch {
 	case src.hasSAS():
 		return s.sourceReadableAs(r, src, c, http.Header{})
@@ -260,7 +261,7 @@ func bearerOfAccount(id *auth.Identity, account string) bool {
 
 // allowSourceRead decides whether id may read the source, as the Get Blob
 // row of the route table declares.
-func (s *Service) allowSourceRead(id *auth.Identity, src copySource, c *containerRecord) error {
+func (s *Service) allowSourceRead(id *auth.Identity, src copySource, c *blobdata.Container) error {
 	get, err := s.routes.Lookup(http.MethodGet, route.Object, url.Values{}, http.Header{})
 	if err != nil {
 		return err
@@ -270,7 +271,7 @@ func (s *Service) allowSourceRead(id *auth.Identity, src copySource, c *containe
 
 // sourceReadableAs checks the source may be read by a GET of its URL
 // carrying header, as if that read had come on its own.
-func (s *Service) sourceReadableAs(r *http.Request, src copySource, c *containerRecord, header http.Header) error {
+func (s *Service) sourceReadableAs(r *http.Request, src copySource, c *blobdata.Container, header http.Header) error {
 	req := &http.Request{Method: http.MethodGet, URL: src.url, Header: header,
 		RemoteAddr: r.RemoteAddr, TLS: r.TLS, Host: src.url.Host}
 	id, err := s.authn.Authenticate(req.WithContext(r.Context()), auth.Blob, src.account)
@@ -296,7 +297,7 @@ func sourceDenied(cause error) error {
 
 // checkSourceConditions evaluates a copy's source conditions: the from-URL
 // operations report a 304 of their source read as the source's answer.
-func checkSourceConditions(r *http.Request, conds cond.Conditions, b *blobRecord) error {
+func checkSourceConditions(r *http.Request, conds cond.Conditions, b *blobdata.Blob) error {
 	if !strings.HasSuffix(request.Of(r).Op, "FromURL") {
 		return conds.CheckSource(resourceOf(b))
 	}

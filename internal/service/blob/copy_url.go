@@ -14,6 +14,7 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/rule/metadata"
 	"github.com/lazuli-storage/lazuli/internal/service/blob/blocklist"
 	"github.com/lazuli-storage/lazuli/internal/service/blob/byterange"
+	"github.com/lazuli-storage/lazuli/internal/service/blobdata"
 )
 
 // sourceConditions are the x-ms-source-if-* headers Put Block From URL
@@ -38,7 +39,7 @@ type putBlobFromURLArgs struct {
 	copyProp bool // x-ms-copy-source-blob-properties
 	metadata metadata.Set
 	tier     string
-	tags     tagSet
+	tags     blobdata.TagSet
 	copyTags bool      // x-ms-copy-source-tag-option: COPY
 	sums     checksums // x-ms-source-content-md5
 }
@@ -98,7 +99,7 @@ func (s *Service) putBlobFromURL(w http.ResponseWriter, r *http.Request) error {
 	var remote *fetched
 	if !a.src.local {
 		// The tags first: a source that refuses them costs no content.
-		var tags tagSet
+		var tags blobdata.TagSet
 		if a.copyTags {
 			if tags, err = s.fetchSourceTags(r, a.src); err != nil {
 				return err
@@ -109,19 +110,19 @@ func (s *Service) putBlobFromURL(w http.ResponseWriter, r *http.Request) error {
 		}
 		remote.tags = tags
 	}
-	rec, err := s.writeBlobAs(r, a.conds, true, writeReplace, func(tx store.Tx, old *blobRecord, refs refDelta) (*blobRecord, error) {
+	rec, err := s.writeBlobAs(r, a.conds, true, writeReplace, func(tx store.Tx, old *blobdata.Blob, refs blobdata.RefDelta) (*blobdata.Blob, error) {
 		src, err := s.copyContent(tx, r, copyArgs{src: a.src, source: a.source, sourceMD5: a.sums.md5}, remote, true, maxPutBlobBytes)
 		if err != nil {
 			return nil, err
 		}
-		if old != nil && old.Committed && old.Type != blockBlob {
+		if old != nil && old.Committed && old.Type != blobdata.BlockBlob {
 			return nil, azerr.New(azerr.InvalidBlobType)
 		}
 		rec, err := s.replaced(tx, r, old, refs)
 		if err != nil {
 			return nil, err
 		}
-		rec.shareSegments(src)
+		rec.ShareSegments(src)
 		rec.Size = src.Size
 		rec.Props = a.props
 		if a.copyProp {
@@ -131,13 +132,13 @@ func (s *Service) putBlobFromURL(w http.ResponseWriter, r *http.Request) error {
 			rec.Props.Type = contentprops.DefaultType
 		}
 		rec.Metadata, rec.Tags = a.metadata, a.tags
-		rec.setTier(a.tier, s.now())
+		rec.SetTier(a.tier, s.now())
 		if a.copyTags {
 			rec.Tags = src.Tags
 		}
-		exts, err := rec.extents()
+		exts, err := rec.Extents()
 		for _, id := range exts {
-			refs.add(id)
+			refs.Add(id)
 		}
 		return rec, err
 	})
@@ -250,14 +251,14 @@ func (s *Service) putBlockFromURL(w http.ResponseWriter, r *http.Request) error 
 // source is read as of one snapshot of the store, its extents pinned open
 // while their bytes stream across.
 func (s *Service) copyLocalRange(r *http.Request, a putBlockFromURLArgs) (extent.Info, []byte, error) {
-	var segs []segment
+	var segs []blobdata.Segment
 	var offset, length int64
 	err := s.store.View(r.Context(), func(tx store.Tx) error {
 		src, err := s.loadSource(tx, r, a.src, a.source, s.now())
 		if err != nil {
 			return err
 		}
-		if src.archivedAt(s.now()) {
+		if src.ArchivedAt(s.now()) {
 			return azerr.New(azerr.BlobArchived)
 		}
 		offset, length = 0, src.Size

@@ -9,6 +9,7 @@ import (
 
 	"github.com/lazuli-storage/lazuli/internal/frame/request"
 	"github.com/lazuli-storage/lazuli/internal/rule/azerr"
+	"github.com/lazuli-storage/lazuli/internal/service/blobdata"
 )
 
 // Customer-provided keys (x-ms-encryption-key, -key-sha256, -algorithm):
@@ -199,7 +200,7 @@ func (n keyHeaders) parse(r *http.Request, write bool) (string, error) {
 // the request does not give exactly that key, or, for a write, when the
 // blob has an encryption scope and the request's is another: the service
 // answers that as a missing key.
-func (k *requestEncryption) check(b *blobRecord) error {
+func (k *requestEncryption) check(b *blobdata.Blob) error {
 	if !k.rule.checks {
 		return nil
 	}
@@ -227,7 +228,7 @@ func scopeMismatch(scope string) error {
 // checkSourceKey refuses the source of a copy when the request does not
 // give the key it was written with (x-ms-source-encryption-key): the
 // source answers as a read of it would, reported as the source's failure.
-func checkSourceKey(b *blobRecord, given string) error {
+func checkSourceKey(b *blobdata.Blob, given string) error {
 	if err := matchKey(b.Encryption.KeySHA256, given); err != nil {
 		e, _ := azerr.As(err)
 		return copySourceError(e.Status, e.Code, e.Message)
@@ -265,7 +266,7 @@ func setRequestEncrypted(h http.Header, r *http.Request) {
 
 // setStoredEncryption writes the encryption headers of a read: the hash
 // of the key the blob was written with, and its scope, when it has them.
-func setStoredEncryption(h http.Header, b *blobRecord) {
+func setStoredEncryption(h http.Header, b *blobdata.Blob) {
 	setIf(h, "X-Ms-Encryption-Key-Sha256", b.Encryption.KeySHA256)
 	setIf(h, "X-Ms-Encryption-Scope", b.Encryption.Scope)
 }

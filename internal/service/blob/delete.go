@@ -10,13 +10,14 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/rule/azerr"
 	"github.com/lazuli-storage/lazuli/internal/rule/cond"
 	"github.com/lazuli-storage/lazuli/internal/rule/lease"
+	"github.com/lazuli-storage/lazuli/internal/service/blobdata"
 )
 
 // deleteArgs is a parsed Delete Blob request.
 type deleteArgs struct {
 	conds cond.Conditions
 	tier  cond.TierConditions
-	sel   selector
+	sel   blobdata.Selector
 	// snapshots is x-ms-delete-snapshots: "", "include" or "only".
 	snapshots string
 	// permanent is deletetype=permanent: remove a soft-deleted snapshot or
@@ -38,14 +39,14 @@ func parseDelete(r *http.Request) (deleteArgs, error) {
 	default:
 		return a, azerr.InvalidHeader("x-ms-delete-snapshots", a.snapshots)
 	}
-	if a.snapshots != "" && !a.sel.base() {
+	if a.snapshots != "" && !a.sel.Base() {
 		// A snapshot or version has no snapshots of its own.
 		return a, azerr.InvalidHeader("x-ms-delete-snapshots", a.snapshots)
 	}
 	raw := r.URL.Query().Get("deletetype")
 	switch v := strings.ToLower(raw); {
 	case v == "" || v == "none":
-	case v == "permanent" && !a.sel.base():
+	case v == "permanent" && !a.sel.Base():
 		a.permanent = true
 	default:
 		return a, azerr.InvalidQuery("deletetype", raw, "Only a snapshot or a version can be deleted permanently.")
@@ -67,7 +68,7 @@ func (s *Service) deleteBlob(w http.ResponseWriter, r *http.Request) error {
 	account := request.Of(r).Account
 	var permanent bool
 	err = s.store.Update(r.Context(), func(tx store.Tx) error {
-		if _, found, err := loadContainer(tx, account, t.Container); err != nil || !found {
+		if _, found, err := blobdata.LoadContainer(tx, account, t.Container); err != nil || !found {
 			return firstErr(err, containerNotFound())
 		}
 		d, err := s.newDeletion(tx, account, t)
@@ -81,7 +82,7 @@ func (s *Service) deleteBlob(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 		permanent = d.permanent
-		return d.refs.apply(tx, d.now)
+		return d.refs.Apply(tx, d.now)
 	})
 	if err != nil {
 		return err
@@ -95,7 +96,7 @@ type deletion struct {
 	account, container, name string
 	now                      time.Time
 	policy                   dataPolicy
-	refs                     refDelta
+	refs                     blobdata.RefDelta
 	// permanent is set when the delete removed data for good.
 	permanent bool
 }
@@ -106,18 +107,18 @@ func (s *Service) newDeletion(tx store.Tx, account string, t target) (*deletion,
 		return nil, err
 	}
 	return &deletion{account: account, container: t.Container, name: t.Blob, now: s.now(),
-		policy: pol, refs: refDelta{}}, nil
+		policy: pol, refs: blobdata.RefDelta{}}, nil
 }
 
 func (d *deletion) key(elem string) []byte {
-	return recordKey(d.account, d.container, d.name, elem)
+	return blobdata.RecordKey(d.account, d.container, d.name, elem)
 }
 
 // run deletes the state a addresses.
 func (d *deletion) run(tx store.Tx, r *http.Request, a deleteArgs) error {
 	switch {
 	case a.sel.Snapshot != "":
-		return d.deleteState(tx, r, a, snapshotPrefix+a.sel.Snapshot)
+		return d.deleteState(tx, r, a, blobdata.SnapshotPrefix+a.sel.Snapshot)
 	case a.sel.Version != "":
 		base, err := loadBlobForWrite(tx, d.account, d.container, d.name, d.now)
 		if err != nil {
@@ -130,7 +131,7 @@ func (d *deletion) run(tx store.Tx, r *http.Request, a deleteArgs) error {
 			// versionid should fail", recordings/node/blob_versioning).
 			return azerr.New(azerr.OperationNotAllowedOnRootBlob)
 		}
-		return d.deleteState(tx, r, a, versionPrefix+a.sel.Version)
+		return d.deleteState(tx, r, a, blobdata.VersionPrefix+a.sel.Version)
 	}
 	base, err := loadBlobForWrite(tx, d.account, d.container, d.name, d.now)
 	if err != nil {
@@ -147,14 +148,14 @@ func (d *deletion) run(tx store.Tx, r *http.Request, a deleteArgs) error {
 // soft-deleted one.
 func (d *deletion) deleteState(tx store.Tx, r *http.Request, a deleteArgs, elem string) error {
 	key := d.key(elem)
-	rec, err := loadRecord(tx, key)
+	rec, err := blobdata.LoadRecord(tx, key)
 	if err != nil {
 		return err
 	}
 	if rec == nil {
 		return blobNotFound()
 	}
-	deleted, _ := rec.softDeleted(d.now)
+	deleted, _ := rec.SoftDeleted(d.now)
 	switch {
 	case a.permanent && !d.policy.permanentDelete:
 		return azerr.Newf(azerr.FeatureNotEnabled, "Permanent delete is not enabled in the delete retention policy of this account.")
@@ -170,12 +171,12 @@ func (d *deletion) deleteState(tx store.Tx, r *http.Request, a deleteArgs, elem 
 	if err := rec.Lease.CheckWrite(leaseID(r), d.now, lease.Blob); err != nil {
 		return err
 	}
-	if err := rec.protection(d.now); err != nil {
+	if err := rec.Protection(d.now); err != nil {
 		return err
 	}
 	if d.policy.retention > 0 {
 		rec.DeletedAt, rec.Purge = d.now, d.now.Add(d.policy.retention)
-		return tx.Put(key, rec.encode())
+		return tx.Put(key, rec.Encode())
 	}
 	d.permanent = true
 	return dropState(tx, key, rec, d.refs)
@@ -184,11 +185,11 @@ func (d *deletion) deleteState(tx store.Tx, r *http.Request, a deleteArgs, elem 
 // checkDeleteConditions evaluates a delete's conditional headers and its
 // access tier conditions against the state it deletes. A tier never set
 // explicitly has been the blob's since it was created.
-func checkDeleteConditions(a deleteArgs, rec *blobRecord, now time.Time) error {
+func checkDeleteConditions(a deleteArgs, rec *blobdata.Blob, now time.Time) error {
 	if err := checkWriteConditions(a.conds, rec); err != nil {
 		return err
 	}
-	changed := rec.tierChangedAt(now)
+	changed := rec.TierChangedAt(now)
 	if changed.IsZero() {
 		changed = rec.Created
 	}
@@ -196,14 +197,14 @@ func checkDeleteConditions(a deleteArgs, rec *blobRecord, now time.Time) error {
 }
 
 // deleteBase deletes the base blob, its snapshots, or both.
-func (d *deletion) deleteBase(tx store.Tx, r *http.Request, a deleteArgs, base *blobRecord) error {
+func (d *deletion) deleteBase(tx store.Tx, r *http.Request, a deleteArgs, base *blobdata.Blob) error {
 	if err := checkDeleteConditions(a, base, d.now); err != nil {
 		return err
 	}
 	if err := base.Lease.CheckWrite(leaseID(r), d.now, lease.Blob); err != nil {
 		return err
 	}
-	snaps, err := d.liveStates(tx, snapshotPrefix)
+	snaps, err := d.liveStates(tx, blobdata.SnapshotPrefix)
 	if err != nil {
 		return err
 	}
@@ -211,12 +212,12 @@ func (d *deletion) deleteBase(tx store.Tx, r *http.Request, a deleteArgs, base *
 		return azerr.New(azerr.SnapshotsPresent)
 	}
 	if a.snapshots != "only" {
-		if err := base.protection(d.now); err != nil {
+		if err := base.Protection(d.now); err != nil {
 			return err
 		}
 	}
 	for _, sn := range snaps {
-		if err := sn.rec.protection(d.now); err != nil {
+		if err := sn.rec.Protection(d.now); err != nil {
 			return err
 		}
 		if err := d.retire(tx, sn.elem, sn.rec); err != nil {
@@ -240,14 +241,14 @@ func (d *deletion) deleteBase(tx store.Tx, r *http.Request, a deleteArgs, base *
 	default:
 		d.permanent = true
 	}
-	return removeBlob(tx, d.account, d.container, d.name, base, d.refs)
+	return blobdata.RemoveBlob(tx, d.account, d.container, d.name, base, d.refs)
 }
 
 // retire deletes a snapshot as the policy says: soft or for good.
-func (d *deletion) retire(tx store.Tx, elem string, rec *blobRecord) error {
+func (d *deletion) retire(tx store.Tx, elem string, rec *blobdata.Blob) error {
 	if d.policy.retention > 0 {
 		rec.DeletedAt, rec.Purge = d.now, d.now.Add(d.policy.retention)
-		return tx.Put(d.key(elem), rec.encode())
+		return tx.Put(d.key(elem), rec.Encode())
 	}
 	d.permanent = true
 	return dropState(tx, d.key(elem), rec, d.refs)
@@ -256,30 +257,30 @@ func (d *deletion) retire(tx store.Tx, elem string, rec *blobRecord) error {
 // keepDeletedBase stores the base blob as the soft-deleted base. An older
 // soft-deleted base (the blob was deleted, written again and deleted
 // again) stays restorable as a soft-deleted snapshot.
-func (d *deletion) keepDeletedBase(tx store.Tx, base *blobRecord) error {
-	older, err := loadRecord(tx, d.key(elemDeleted))
+func (d *deletion) keepDeletedBase(tx store.Tx, base *blobdata.Blob) error {
+	older, err := blobdata.LoadRecord(tx, d.key(blobdata.ElemDeleted))
 	if err != nil {
 		return err
 	}
 	if older != nil {
-		id, err := freeStamp(tx, d.account, d.container, d.name, snapshotPrefix, older.DeletedAt)
+		id, err := blobdata.FreeStamp(tx, d.account, d.container, d.name, blobdata.SnapshotPrefix, older.DeletedAt)
 		if err != nil {
 			return err
 		}
 		// The record moves: its references move with it.
-		if err := tx.Put(d.key(snapshotPrefix+id), older.encode()); err != nil {
+		if err := tx.Put(d.key(blobdata.SnapshotPrefix+id), older.Encode()); err != nil {
 			return err
 		}
 	}
 	v := frozen(base)
 	v.DeletedAt, v.Purge = d.now, d.now.Add(d.policy.retention)
-	return putState(tx, d.key(elemDeleted), v, d.refs)
+	return putState(tx, d.key(blobdata.ElemDeleted), v, d.refs)
 }
 
 // state is one stored state of a blob.
 type state struct {
 	elem string
-	rec  *blobRecord
+	rec  *blobdata.Blob
 }
 
 // liveStates returns the states of the blob with the given element prefix
@@ -291,7 +292,7 @@ func (d *deletion) liveStates(tx store.Tx, prefix string) ([]state, error) {
 	}
 	var live []state
 	for _, st := range all {
-		if deleted, _ := st.rec.softDeleted(d.now); !deleted && strings.HasPrefix(st.elem, prefix) && st.elem != elemBase {
+		if deleted, _ := st.rec.SoftDeleted(d.now); !deleted && strings.HasPrefix(st.elem, prefix) && st.elem != blobdata.ElemBase {
 			live = append(live, st)
 		}
 	}
@@ -300,14 +301,14 @@ func (d *deletion) liveStates(tx store.Tx, prefix string) ([]state, error) {
 
 // states returns every stored state of the blob, in key order.
 func (d *deletion) states(tx store.Tx) ([]state, error) {
-	start, end := stateKeys(d.account, d.container, d.name)
+	start, end := blobdata.StateKeys(d.account, d.container, d.name)
 	var out []state
 	var decodeErr error
 	err := tx.Scan(start, end, store.ScanOptions{}, func(k, v []byte) bool {
-		_, elem, err := blobNameFromKey(k)
+		_, elem, err := blobdata.BlobNameFromKey(k)
 		if err == nil {
-			var rec *blobRecord
-			if rec, err = decodeBlob(v); err == nil {
+			var rec *blobdata.Blob
+			if rec, err = blobdata.DecodeBlob(v); err == nil {
 				out = append(out, state{elem, rec})
 			}
 		}
@@ -326,7 +327,7 @@ func (d *deletion) purgeExpired(tx store.Tx) error {
 		return err
 	}
 	for _, st := range all {
-		if _, expired := st.rec.softDeleted(d.now); expired {
+		if _, expired := st.rec.SoftDeleted(d.now); expired {
 			if err := dropState(tx, d.key(st.elem), st.rec, d.refs); err != nil {
 				return err
 			}

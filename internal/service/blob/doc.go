@@ -2,33 +2,15 @@
 // parse each operation's request into typed arguments, the operations that
 // run in one store transaction, and the XML bodies of its answers.
 //
-// Model. Every container is one record in store.SpaceContainer keyed
-// (account, container); every blob one record in store.SpaceBlob keyed
-// (account, container, name, state) where state is "" for the base blob, so
-// a prefix scan lists a container's blobs in byte-wise name order, as the
-// service orders them. The other states of a blob (its snapshots, previous
-// versions and soft-deleted copy; selector.go) follow the base blob's key
-// and are whole records that share its extents: a snapshot or a version
-// costs a record, not bytes. Uncommitted blocks live in store.SpaceBlock
-// keyed (account, container, name, block id). A blob whose only content is
-// uncommitted blocks has a placeholder record (no committed content) so
-// that List Blobs with include=uncommittedblobs can show it in name order.
-//
-// Content. Bodies are streamed into immutable extents before the record that
-// references them commits; a blob's content is a list of extent segments
-// (one for Put Blob, one per block for Put Block List, which commits blocks
-// without copying bytes). Each segment and each uncommitted block holds one
-// extent reference, adjusted in the same Update that changes the records.
-// An append blob's segments are its blocks. A page blob's segments are a
-// sparse page map covering its size, where a segment without an extent is
-// a hole that reads as zeros (pagemap.go): Put Page replaces only the
-// segments its range touches, and Get Page Ranges and its snapshot diff
-// are walks over one or two maps.
-//
-// Index tags. A blob's tags are in its record and, for base blobs, in a tag
-// index in store.SpaceBlobIndex (tags_index.go) that every write keeps in
-// the same Update, so Find Blobs by Tags reads only the entries of one key
-// instead of every blob.
+// Records. The records this service reads and writes, their keys and
+// encoding, and the transactions over them that need no request (states
+// of a blob, content segments and page maps, extent references, the tag
+// and expiry indexes) are package blobdata, which the Data Lake API will
+// share; this package holds what is HTTP: parsing, conditions, the order
+// of checks each operation makes, and the answers. Bodies are streamed
+// into immutable extents before the record that references them commits;
+// Put Block List commits blocks without copying bytes, and Put Page
+// replaces only the page-map segments its range touches.
 //
 // Time-driven state. Expiry, immutability policies, soft delete and
 // retention are stored instants compared with the clock at request time,

@@ -11,6 +11,7 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/frame/request"
 	"github.com/lazuli-storage/lazuli/internal/rule/azerr"
 	"github.com/lazuli-storage/lazuli/internal/rule/lease"
+	"github.com/lazuli-storage/lazuli/internal/service/blobdata"
 )
 
 // Blob expiry. Set Blob Expiry (and x-ms-expiry-option on Put Blob) gives
@@ -126,7 +127,7 @@ func (s *Service) needHNS(r *http.Request) error {
 
 // apply gives a blob being written the expiry the request asks for; a nil
 // request leaves it without one.
-func (e *expiryRequest) apply(rec *blobRecord, now time.Time) error {
+func (e *expiryRequest) apply(rec *blobdata.Blob, now time.Time) error {
 	if e == nil {
 		return nil
 	}
@@ -181,9 +182,9 @@ func (s *Service) setBlobExpiry(w http.ResponseWriter, r *http.Request) error {
 	}
 	t := targetOf(r)
 	account := request.Of(r).Account
-	var rec *blobRecord
+	var rec *blobdata.Blob
 	err = s.store.Update(r.Context(), func(tx store.Tx) error {
-		_, found, err := loadContainer(tx, account, t.Container)
+		_, found, err := blobdata.LoadContainer(tx, account, t.Container)
 		if err != nil {
 			return err
 		}
@@ -191,14 +192,14 @@ func (s *Service) setBlobExpiry(w http.ResponseWriter, r *http.Request) error {
 			return containerNotFound()
 		}
 		now := s.now()
-		b, err := loadLiveBlob(tx, account, t.Container, t.Blob, now)
+		b, err := blobdata.LoadLiveBlob(tx, account, t.Container, t.Blob, now)
 		if err != nil || b == nil {
 			return firstErr(err, blobNotFound())
 		}
 		if err := b.Lease.CheckWrite(leaseID(r), now, lease.Blob); err != nil {
 			return err
 		}
-		if b.Type == pageBlob {
+		if b.Type == blobdata.PageBlob {
 			// The SDKs offer it for block and append blobs: the accounts
 			// that have it (hierarchical namespace) hold no page blobs.
 			return azerr.New(azerr.InvalidBlobType)
@@ -207,11 +208,11 @@ func (s *Service) setBlobExpiry(w http.ResponseWriter, r *http.Request) error {
 		if b.ExpiresOn, err = e.resolve(now, b.Created); err != nil {
 			return err
 		}
-		if err := reindexExpiry(tx, account, t.Container, t.Blob, &old, b); err != nil {
+		if err := blobdata.ReindexExpiry(tx, account, t.Container, t.Blob, &old, b); err != nil {
 			return err
 		}
 		rec = b
-		return saveBlob(tx, account, t.Container, t.Blob, b)
+		return blobdata.SaveBlob(tx, account, t.Container, t.Blob, b)
 	})
 	if err != nil {
 		return err
@@ -221,25 +222,25 @@ func (s *Service) setBlobExpiry(w http.ResponseWriter, r *http.Request) error {
 }
 
 // setExpiryHeader writes x-ms-expiry-time for a blob that has an expiry.
-func setExpiryHeader(h http.Header, b *blobRecord) {
+func setExpiryHeader(h http.Header, b *blobdata.Blob) {
 	if !b.ExpiresOn.IsZero() {
 		h.Set(hdrExpiryTime, httpTime(b.ExpiresOn))
 	}
 }
 
 // writeExpiryElement writes the Expiry-Time property of a listed blob.
-func writeExpiryElement(x *xmlWriter, b *blobRecord) {
+func writeExpiryElement(x *xmlWriter, b *blobdata.Blob) {
 	if !b.ExpiresOn.IsZero() {
 		x.Elem("Expiry-Time", httpTime(b.ExpiresOn))
 	}
 }
 
-// loadBlobForWrite is loadLiveBlob for a write: an expired blob is removed
+// loadBlobForWrite is blobdata.LoadLiveBlob for a write: an expired blob is removed
 // first, in the write's own transaction, so that the write starts from a
 // blob that does not exist and nothing the expired one held leaks.
-func loadBlobForWrite(tx store.Tx, account, container, name string, now time.Time) (*blobRecord, error) {
-	b, _, err := loadBlob(tx, account, container, name)
-	if err != nil || b == nil || !b.expiredAt(now) {
+func loadBlobForWrite(tx store.Tx, account, container, name string, now time.Time) (*blobdata.Blob, error) {
+	b, _, err := blobdata.LoadBlob(tx, account, container, name)
+	if err != nil || b == nil || !b.ExpiredAt(now) {
 		return b, err
 	}
 	return nil, removeExpired(tx, account, container, name, b, now)
@@ -247,12 +248,12 @@ func loadBlobForWrite(tx store.Tx, account, container, name string, now time.Tim
 
 // removeExpired removes an expired base blob with its uncommitted blocks
 // and index entries, releasing its content.
-func removeExpired(tx store.Tx, account, container, name string, b *blobRecord, now time.Time) error {
-	refs := refDelta{}
-	if err := removeBlob(tx, account, container, name, b, refs); err != nil {
+func removeExpired(tx store.Tx, account, container, name string, b *blobdata.Blob, now time.Time) error {
+	refs := blobdata.RefDelta{}
+	if err := blobdata.RemoveBlob(tx, account, container, name, b, refs); err != nil {
 		return err
 	}
-	return refs.apply(tx, now)
+	return refs.Apply(tx, now)
 }
 
 // withoutExpired drops the found blobs that have expired but are still in
@@ -266,7 +267,7 @@ func withoutExpired(tx store.Tx, account string, found []foundBlob, now time.Tim
 	}
 	live := found[:0]
 	for _, f := range found {
-		b, err := loadLiveBlob(tx, account, f.container, f.name, now)
+		b, err := blobdata.LoadLiveBlob(tx, account, f.container, f.name, now)
 		if err != nil {
 			return nil, err
 		}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/lazuli-storage/lazuli/internal/engine/store"
 	"github.com/lazuli-storage/lazuli/internal/frame/server"
+	"github.com/lazuli-storage/lazuli/internal/service/blobdata"
 )
 
 // The expiry reaper removes the records of expired blobs in the
@@ -142,7 +143,7 @@ func containerPurgeOf(key []byte) (containerPurge, bool) {
 func (s *Service) purgeDeletedContainer(ctx context.Context, p containerPurge, now time.Time) error {
 	purge := false
 	err := s.store.Update(ctx, func(tx store.Tx) error {
-		c, _, err := loadContainer(tx, p.account, p.tombstone)
+		c, _, err := blobdata.LoadContainer(tx, p.account, p.tombstone)
 		purge = false
 		switch {
 		case err != nil:
@@ -153,12 +154,12 @@ func (s *Service) purgeDeletedContainer(ctx context.Context, p containerPurge, n
 				return tx.Delete(p.key)
 			}
 			return nil
-		case !c.expiredAt(now):
+		case !c.ExpiredAt(now):
 			return nil
 		}
 		purge = true
 		c.Deleting = true
-		return saveContainer(tx, p.account, p.tombstone, c)
+		return blobdata.SaveContainer(tx, p.account, p.tombstone, c)
 	})
 	if err != nil || !purge {
 		return err
@@ -180,18 +181,18 @@ func reapEntry(tx store.Tx, key []byte, now time.Time) (removed bool, err error)
 	if kr.Err() != nil {
 		return false, tx.Delete(key)
 	}
-	b, _, err := loadBlob(tx, account, container, name)
+	b, _, err := blobdata.LoadBlob(tx, account, container, name)
 	if err != nil {
 		return false, err
 	}
 	switch {
 	case b == nil || !b.ExpiresOn.Equal(at):
 		return false, tx.Delete(key)
-	case !b.expiredAt(now):
+	case !b.ExpiredAt(now):
 		// Protected by a legal hold or a policy: it expires when that
 		// ends, and a later pass removes it then.
 		return false, nil
 	}
-	// removeBlob drops this entry with the record.
+	// blobdata.RemoveBlob drops this entry with the record.
 	return true, removeExpired(tx, account, container, name, b, now)
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/engine/store"
 	"github.com/lazuli-storage/lazuli/internal/frame/request"
 	"github.com/lazuli-storage/lazuli/internal/rule/azerr"
+	"github.com/lazuli-storage/lazuli/internal/service/blobdata"
 )
 
 // maxTagScan bounds the index entries one Find Blobs by Tags page reads.
@@ -24,7 +25,7 @@ const maxTagScan = 50_000
 // foundBlob is one match.
 type foundBlob struct {
 	container, name string
-	tags            tagSet
+	tags            blobdata.TagSet
 	// versionID and current are given with include=versions: the version
 	// found ("" for a blob written while versioning was off) and whether
 	// it is the base blob.
@@ -98,7 +99,7 @@ func (s *Service) findBlobs(w http.ResponseWriter, r *http.Request, container st
 	var next []byte
 	err = s.store.View(r.Context(), func(tx store.Tx) error {
 		if container != "" {
-			_, exists, err := loadContainer(tx, account, container)
+			_, exists, err := blobdata.LoadContainer(tx, account, container)
 			if err != nil {
 				return err
 			}
@@ -149,11 +150,11 @@ func planTagScan(account, container string, e *tagExpr, versions bool) tagRange 
 	case container != "" && versions:
 		prefix = containerVersionTagIndexPrefix(account, container, key)
 	case container != "":
-		prefix = containerTagIndexPrefix(account, container, key)
+		prefix = blobdata.ContainerTagIndexPrefix(account, container, key)
 	case versions:
 		prefix = versionTagIndexPrefix(account, key)
 	default:
-		prefix = tagIndexPrefix(account, key)
+		prefix = blobdata.TagIndexPrefix(account, key)
 	}
 	rng := tagRange{start: prefix, end: store.PrefixEnd(prefix), containerFamily: container != "", versions: versions}
 	for _, c := range cmps {
@@ -230,7 +231,7 @@ func scanTagRange(tx store.Tx, rng tagRange, marker []byte, max int, e *tagExpr)
 			return false
 		}
 		d := record.NewDecoder(v)
-		f.tags = decodeTagSet(&d)
+		f.tags = blobdata.DecodeTagSet(&d)
 		if d.Err() != nil {
 			scanErr = d.Err()
 			return false

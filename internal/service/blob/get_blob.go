@@ -17,6 +17,7 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/rule/lease"
 	"github.com/lazuli-storage/lazuli/internal/rule/structured"
 	"github.com/lazuli-storage/lazuli/internal/service/blob/byterange"
+	"github.com/lazuli-storage/lazuli/internal/service/blobdata"
 )
 
 // maxChecksummedRange is the largest range whose MD5 or CRC-64 Get Blob
@@ -26,7 +27,7 @@ const maxChecksummedRange = 4 << 20
 // readArgs is a parsed Get Blob, Get Blob Properties or Get Blob Metadata.
 type readArgs struct {
 	conds   cond.Conditions
-	sel     selector
+	sel     blobdata.Selector
 	rng     *byterange.Range
 	wantMD5 bool
 	wantCRC bool
@@ -97,19 +98,19 @@ func checksumFlag(r *http.Request, name string, rng *byterange.Range) (bool, err
 // viewBlob loads the target blob (the state sel addresses) for a read:
 // container and blob must exist, the conditions hold by the read rule, and
 // a lease ID, if sent, must name the active lease.
-func (s *Service) viewBlob(r *http.Request, conds cond.Conditions, sel selector) (*blobRecord, error) {
+func (s *Service) viewBlob(r *http.Request, conds cond.Conditions, sel blobdata.Selector) (*blobdata.Blob, error) {
 	t := targetOf(r)
 	info := request.Of(r)
-	var rec *blobRecord
+	var rec *blobdata.Blob
 	err := s.store.View(r.Context(), func(tx store.Tx) error {
-		_, found, err := loadContainer(tx, info.Account, t.Container)
+		_, found, err := blobdata.LoadContainer(tx, info.Account, t.Container)
 		if err != nil {
 			return err
 		}
 		if !found {
 			return containerNotFound()
 		}
-		b, err := loadState(tx, info.Account, t.Container, t.Blob, sel, s.now())
+		b, err := blobdata.LoadState(tx, info.Account, t.Container, t.Blob, sel, s.now())
 		if err != nil {
 			return err
 		}
@@ -143,12 +144,12 @@ func (s *Service) getBlob(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	now := s.now()
-	if r.Method == http.MethodGet && b.archivedAt(now) {
+	if r.Method == http.MethodGet && b.ArchivedAt(now) {
 		return azerr.New(azerr.BlobArchived)
 	}
 	h := w.Header()
 	setBlobHeaders(h, b, now)
-	setIdentityHeaders(h, b, b.loadedFrom == elemBase, now)
+	setIdentityHeaders(h, b, b.LoadedFrom == blobdata.ElemBase, now)
 	sasOverrides(r, h)
 	if r.Method == http.MethodHead {
 		return s.headBlob(w, b, now)
@@ -231,7 +232,7 @@ func (s *Service) writeChecksummed(w http.ResponseWriter, c *content, a readArgs
 }
 
 // headBlob finishes Get Blob Properties.
-func (s *Service) headBlob(w http.ResponseWriter, b *blobRecord, now time.Time) error {
+func (s *Service) headBlob(w http.ResponseWriter, b *blobdata.Blob, now time.Time) error {
 	h := w.Header()
 	h.Set("Content-Length", strconv.FormatInt(b.Size, 10))
 	setIf(h, "Content-MD5", md5Base64(b.Props.MD5))

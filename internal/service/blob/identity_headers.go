@@ -3,11 +3,13 @@ package blob
 import (
 	"net/http"
 	"time"
+
+	"github.com/lazuli-storage/lazuli/internal/service/blobdata"
 )
 
 // setWriteResult writes what a write that may create a version answers:
 // ETag, Last-Modified and x-ms-version-id.
-func setWriteResult(h http.Header, b *blobRecord) {
+func setWriteResult(h http.Header, b *blobdata.Blob) {
 	setBlobETag(h, b)
 	setIf(h, "X-Ms-Version-Id", b.VersionID)
 }
@@ -15,7 +17,7 @@ func setWriteResult(h http.Header, b *blobRecord) {
 // setIdentityHeaders writes the version and copy properties that Get Blob
 // and Get Blob Properties return. current says whether b is the base blob
 // (the current version) rather than a snapshot or a previous version.
-func setIdentityHeaders(h http.Header, b *blobRecord, current bool, now time.Time) {
+func setIdentityHeaders(h http.Header, b *blobdata.Blob, current bool, now time.Time) {
 	if b.VersionID != "" {
 		h.Set("X-Ms-Version-Id", b.VersionID)
 		h.Set("X-Ms-Is-Current-Version", boolText(current))
@@ -24,15 +26,15 @@ func setIdentityHeaders(h http.Header, b *blobRecord, current bool, now time.Tim
 	if c == nil {
 		return
 	}
-	status, ended := c.status(now)
+	status, ended := c.Status(now)
 	h.Set("X-Ms-Copy-Id", c.ID)
 	h.Set("X-Ms-Copy-Source", c.Source)
 	h.Set("X-Ms-Copy-Status", status)
-	h.Set("X-Ms-Copy-Progress", c.progress(now))
+	h.Set("X-Ms-Copy-Progress", c.Progress(now))
 	if !ended.IsZero() {
 		h.Set("X-Ms-Copy-Completion-Time", httpTime(ended))
 	}
-	if status == copyAborted {
+	if status == blobdata.CopyAborted {
 		h.Set("X-Ms-Copy-Status-Description", abortedDescription)
 	}
 	if c.Incremental {
@@ -45,13 +47,13 @@ func setIdentityHeaders(h http.Header, b *blobRecord, current bool, now time.Tim
 const abortedDescription = "The copy was aborted by Abort Copy Blob."
 
 // setTierHeaders writes the access tier properties of Get Blob Properties.
-func setTierHeaders(h http.Header, b *blobRecord, now time.Time) {
-	tier, inferred, archiveStatus := b.tierAt(now)
+func setTierHeaders(h http.Header, b *blobdata.Blob, now time.Time) {
+	tier, inferred, archiveStatus := b.TierAt(now)
 	h.Set("X-Ms-Access-Tier", tier)
 	if inferred {
 		h.Set("X-Ms-Access-Tier-Inferred", "true")
 	}
-	if changed := b.tierChangedAt(now); !changed.IsZero() {
+	if changed := b.TierChangedAt(now); !changed.IsZero() {
 		h.Set("X-Ms-Access-Tier-Change-Time", httpTime(changed))
 	}
 	if archiveStatus != "" {

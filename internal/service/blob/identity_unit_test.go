@@ -10,32 +10,33 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/rule/auth"
 	"github.com/lazuli-storage/lazuli/internal/rule/azerr"
 	"github.com/lazuli-storage/lazuli/internal/rule/etag"
+	"github.com/lazuli-storage/lazuli/internal/service/blobdata"
 )
 
 func TestIdentityRecordRoundTrip(t *testing.T) {
 	now := time.Unix(1700000000, 123456700).UTC()
-	rec := &blobRecord{Type: blockBlob, Committed: true, ETag: etag.FromTime(now), Created: now, Tier: "Archive"}
-	rec.identityState = identityState{
-		VersionID: stamp(now),
+	rec := &blobdata.Blob{Type: blobdata.BlockBlob, Committed: true, ETag: etag.FromTime(now), Created: now, Tier: "Archive"}
+	rec.IdentityState = blobdata.IdentityState{
+		VersionID: blobdata.Stamp(now),
 		DeletedAt: now, Purge: now.Add(48 * time.Hour),
-		Copy: &copyState{ID: "id", Source: "http://x/y", Total: 10, Started: now, Ends: now.Add(time.Second),
+		Copy: &blobdata.CopyState{ID: "id", Source: "http://x/y", Total: 10, Started: now, Ends: now.Add(time.Second),
 			Aborted: now.Add(time.Millisecond)},
 		TierChanged: now,
-		Rehydrate:   &rehydration{Target: "Cool", Priority: priorityHigh, Ends: now.Add(time.Second)},
+		Rehydrate:   &blobdata.Rehydration{Target: "Cool", Priority: priorityHigh, Ends: now.Add(time.Second)},
 	}
-	got, err := decodeBlob(rec.encode())
+	got, err := blobdata.DecodeBlob(rec.Encode())
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !reflect.DeepEqual(got, rec) {
-		t.Fatalf("round trip\n got %+v\nwant %+v", got.identityState, rec.identityState)
+		t.Fatalf("round trip\n got %+v\nwant %+v", got.IdentityState, rec.IdentityState)
 	}
 	// A record without identity data (as the first format wrote them)
 	// decodes with none.
-	plain := &blobRecord{Type: blockBlob, Committed: true, ETag: 5, Created: now}
-	got, err = decodeBlob(plain.encode())
-	if err != nil || !reflect.DeepEqual(got.identityState, identityState{}) {
-		t.Fatalf("plain record: %+v %v", got.identityState, err)
+	plain := &blobdata.Blob{Type: blobdata.BlockBlob, Committed: true, ETag: 5, Created: now}
+	got, err = blobdata.DecodeBlob(plain.Encode())
+	if err != nil || !reflect.DeepEqual(got.IdentityState, blobdata.IdentityState{}) {
+		t.Fatalf("plain record: %+v %v", got.IdentityState, err)
 	}
 }
 
@@ -43,48 +44,48 @@ func TestCopyStatus(t *testing.T) {
 	t0 := time.Unix(1700000000, 0).UTC()
 	cases := []struct {
 		name     string
-		c        copyState
+		c        blobdata.CopyState
 		now      time.Time
 		status   string
 		progress string
 		ended    time.Time
 	}{
-		{"instant", copyState{Total: 7, Started: t0, Ends: t0}, t0, copySuccess, "7/7", t0},
-		{"pending", copyState{Total: 7, Started: t0, Ends: t0.Add(time.Second)}, t0, copyPending, "0/7", time.Time{}},
-		{"completed later", copyState{Total: 7, Started: t0, Ends: t0.Add(time.Second)}, t0.Add(time.Second), copySuccess, "7/7", t0.Add(time.Second)},
-		{"aborted", copyState{Total: 7, Started: t0, Ends: t0.Add(time.Hour), Aborted: t0.Add(time.Second)}, t0.Add(2 * time.Hour), copyAborted, "0/7", t0.Add(time.Second)},
+		{"instant", blobdata.CopyState{Total: 7, Started: t0, Ends: t0}, t0, blobdata.CopySuccess, "7/7", t0},
+		{"pending", blobdata.CopyState{Total: 7, Started: t0, Ends: t0.Add(time.Second)}, t0, blobdata.CopyPending, "0/7", time.Time{}},
+		{"completed later", blobdata.CopyState{Total: 7, Started: t0, Ends: t0.Add(time.Second)}, t0.Add(time.Second), blobdata.CopySuccess, "7/7", t0.Add(time.Second)},
+		{"aborted", blobdata.CopyState{Total: 7, Started: t0, Ends: t0.Add(time.Hour), Aborted: t0.Add(time.Second)}, t0.Add(2 * time.Hour), blobdata.CopyAborted, "0/7", t0.Add(time.Second)},
 	}
 	for _, tc := range cases {
-		st, ended := tc.c.status(tc.now)
-		if st != tc.status || !ended.Equal(tc.ended) || tc.c.progress(tc.now) != tc.progress {
-			t.Errorf("%s: %s %v %s", tc.name, st, ended, tc.c.progress(tc.now))
+		st, ended := tc.c.Status(tc.now)
+		if st != tc.status || !ended.Equal(tc.ended) || tc.c.Progress(tc.now) != tc.progress {
+			t.Errorf("%s: %s %v %s", tc.name, st, ended, tc.c.Progress(tc.now))
 		}
 	}
 }
 
 func TestTierAt(t *testing.T) {
 	t0 := time.Unix(1700000000, 0).UTC()
-	pending := &rehydration{Target: "Cool", Priority: priorityStandard, Ends: t0.Add(rehydrateStandard)}
+	pending := &blobdata.Rehydration{Target: "Cool", Priority: priorityStandard, Ends: t0.Add(rehydrateStandard)}
 	cases := []struct {
 		name                string
-		b                   blobRecord
+		b                   blobdata.Blob
 		now                 time.Time
 		tier, archiveStatus string
 		inferred, archived  bool
 		changed             time.Time
 	}{
-		{"inferred", blobRecord{}, t0, "Hot", "", true, false, time.Time{}},
-		{"set", blobRecord{Tier: "Cold", identityState: identityState{TierChanged: t0}}, t0, "Cold", "", false, false, t0},
-		{"archived", blobRecord{Tier: "Archive"}, t0, "Archive", "", false, true, time.Time{}},
-		{"rehydrating", blobRecord{Tier: "Archive", identityState: identityState{Rehydrate: pending}}, t0,
+		{"inferred", blobdata.Blob{}, t0, "Hot", "", true, false, time.Time{}},
+		{"set", blobdata.Blob{Tier: "Cold", IdentityState: blobdata.IdentityState{TierChanged: t0}}, t0, "Cold", "", false, false, t0},
+		{"archived", blobdata.Blob{Tier: "Archive"}, t0, "Archive", "", false, true, time.Time{}},
+		{"rehydrating", blobdata.Blob{Tier: "Archive", IdentityState: blobdata.IdentityState{Rehydrate: pending}}, t0,
 			"Archive", "rehydrate-pending-to-cool", false, true, time.Time{}},
-		{"rehydrated", blobRecord{Tier: "Archive", identityState: identityState{Rehydrate: pending}}, t0.Add(time.Minute),
+		{"rehydrated", blobdata.Blob{Tier: "Archive", IdentityState: blobdata.IdentityState{Rehydrate: pending}}, t0.Add(time.Minute),
 			"Cool", "", false, false, pending.Ends},
 	}
 	for _, tc := range cases {
-		tier, inferred, status := tc.b.tierAt(tc.now)
+		tier, inferred, status := tc.b.TierAt(tc.now)
 		if tier != tc.tier || inferred != tc.inferred || status != tc.archiveStatus ||
-			tc.b.archivedAt(tc.now) != tc.archived || !tc.b.tierChangedAt(tc.now).Equal(tc.changed) {
+			tc.b.ArchivedAt(tc.now) != tc.archived || !tc.b.TierChangedAt(tc.now).Equal(tc.changed) {
 			t.Errorf("%s: %s %v %q", tc.name, tier, inferred, status)
 		}
 	}
@@ -92,7 +93,7 @@ func TestTierAt(t *testing.T) {
 
 func TestChangeTier(t *testing.T) {
 	t0 := time.Unix(1700000000, 0).UTC()
-	b := &blobRecord{Type: blockBlob, Committed: true}
+	b := &blobdata.Blob{Type: blobdata.BlockBlob, Committed: true}
 	if st, err := changeTier(b, "Archive", priorityStandard, t0); err != nil || st != http.StatusOK || b.Tier != "Archive" {
 		t.Fatalf("to archive: %d %v", st, err)
 	}
@@ -121,15 +122,15 @@ func TestParseStampAndSelector(t *testing.T) {
 		"":                               "",
 		"2024-13-02T03:04:05.1234567Z":   "",
 	} {
-		got, ok := parseStamp(in)
+		got, ok := blobdata.ParseStamp(in)
 		if got != want || ok != (want != "") {
 			t.Errorf("parseStamp(%q) = %q %v, want %q", in, got, ok, want)
 		}
 	}
-	sel := func(q string) (selector, error) {
+	sel := func(q string) (blobdata.Selector, error) {
 		return parseSelector(&http.Request{URL: &url.URL{RawQuery: q}})
 	}
-	if s, err := sel("snapshot=2024-01-02T03:04:05Z"); err != nil || s.Snapshot != "2024-01-02T03:04:05.0000000Z" || s.base() {
+	if s, err := sel("snapshot=2024-01-02T03:04:05Z"); err != nil || s.Snapshot != "2024-01-02T03:04:05.0000000Z" || s.Base() {
 		t.Fatalf("snapshot selector %+v %v", s, err)
 	}
 	for _, bad := range []string{"snapshot=x", "versionid=", "snapshot=2024-01-02T03:04:05Z&versionid=2024-01-02T03:04:05Z"} {
@@ -180,12 +181,12 @@ func FuzzParseStamp(f *testing.F) {
 	f.Add("2024-01-02T05:04:05.1+02:00")
 	f.Add("garbage")
 	f.Fuzz(func(t *testing.T, s string) {
-		got, ok := parseStamp(s)
+		got, ok := blobdata.ParseStamp(s)
 		if !ok {
 			return
 		}
-		again, ok := parseStamp(got)
-		if !ok || again != got || len(got) != len(stampLayout) {
+		again, ok := blobdata.ParseStamp(got)
+		if !ok || again != got || len(got) != len(blobdata.StampLayout) {
 			t.Fatalf("%q parsed to %q, then %q", s, got, again)
 		}
 	})

@@ -9,6 +9,7 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/frame/request"
 	"github.com/lazuli-storage/lazuli/internal/rule/azerr"
 	"github.com/lazuli-storage/lazuli/internal/rule/cond"
+	"github.com/lazuli-storage/lazuli/internal/service/blobdata"
 )
 
 // Version-level immutability, as far as the data plane sees it. Each blob
@@ -66,10 +67,10 @@ func parsePolicy(h http.Header, now time.Time) (p policyRequest, ok bool, err er
 	}
 	p.until = until.UTC().Truncate(time.Second)
 	switch {
-	case rawMode == "" || strings.EqualFold(rawMode, policyUnlocked):
-		p.mode = policyUnlocked
-	case strings.EqualFold(rawMode, policyLocked):
-		p.mode = policyLocked
+	case rawMode == "" || strings.EqualFold(rawMode, blobdata.PolicyUnlocked):
+		p.mode = blobdata.PolicyUnlocked
+	case strings.EqualFold(rawMode, blobdata.PolicyLocked):
+		p.mode = blobdata.PolicyLocked
 	default:
 		return p, false, azerr.InvalidHeader("x-ms-immutability-policy-mode", rawMode)
 	}
@@ -92,8 +93,8 @@ func parseLegalHold(h http.Header) (hold, ok bool, err error) {
 
 // apply sets the policy on a version. A locked policy may only be
 // extended and stays locked.
-func (p policyRequest) apply(b *blobRecord) error {
-	if b.ImmutableMode == policyLocked && (p.mode != policyLocked || p.until.Before(b.ImmutableUntil)) {
+func (p policyRequest) apply(b *blobdata.Blob) error {
+	if b.ImmutableMode == blobdata.PolicyLocked && (p.mode != blobdata.PolicyLocked || p.until.Before(b.ImmutableUntil)) {
 		return azerr.Newf(azerr.BlobImmutableDueToPolicy, "A locked immutability policy can only be extended.")
 	}
 	b.ImmutableUntil, b.ImmutableMode = p.until, p.mode
@@ -125,7 +126,7 @@ func (s *Service) immutableVersions(r *http.Request) (bool, error) {
 // applyWriteImmutability gives a blob a write creates the policy and legal
 // hold its request sets (x-ms-immutability-policy-* and x-ms-legal-hold on
 // Put Blob, Put Block List, copies and page or append blob creation).
-func (s *Service) applyWriteImmutability(tx store.Tx, r *http.Request, rec *blobRecord, now time.Time) error {
+func (s *Service) applyWriteImmutability(tx store.Tx, r *http.Request, rec *blobdata.Blob, now time.Time) error {
 	p, hasPolicy, err := parsePolicy(r.Header, now)
 	if err != nil {
 		return err
@@ -153,12 +154,12 @@ func (s *Service) applyWriteImmutability(tx store.Tx, r *http.Request, rec *blob
 // changeVersion runs one immutability operation on the version a request
 // addresses (the base blob, ?versionid= or ?snapshot=) in one Update, and
 // stores it under its own key. The ETag does not change.
-func (s *Service) changeVersion(r *http.Request, conds cond.Conditions, sel selector, change func(b *blobRecord) error) (*blobRecord, error) {
+func (s *Service) changeVersion(r *http.Request, conds cond.Conditions, sel blobdata.Selector, change func(b *blobdata.Blob) error) (*blobdata.Blob, error) {
 	t := targetOf(r)
 	account := request.Of(r).Account
-	var out *blobRecord
+	var out *blobdata.Blob
 	err := s.store.Update(r.Context(), func(tx store.Tx) error {
-		_, found, err := loadContainer(tx, account, t.Container)
+		_, found, err := blobdata.LoadContainer(tx, account, t.Container)
 		if err != nil {
 			return err
 		}
@@ -168,7 +169,7 @@ func (s *Service) changeVersion(r *http.Request, conds cond.Conditions, sel sele
 		if err := s.requireImmutability(tx, account); err != nil {
 			return err
 		}
-		b, err := loadState(tx, account, t.Container, t.Blob, sel, s.now())
+		b, err := blobdata.LoadState(tx, account, t.Container, t.Blob, sel, s.now())
 		if err != nil || b == nil {
 			return firstErr(err, blobNotFound())
 		}
@@ -184,7 +185,7 @@ func (s *Service) changeVersion(r *http.Request, conds cond.Conditions, sel sele
 			}
 		}
 		out = b
-		return tx.Put(recordKey(account, t.Container, t.Blob, b.loadedFrom), b.encode())
+		return tx.Put(blobdata.RecordKey(account, t.Container, t.Blob, b.LoadedFrom), b.Encode())
 	})
 	return out, err
 }
@@ -218,8 +219,8 @@ func (s *Service) deleteImmutabilityPolicy(w http.ResponseWriter, r *http.Reques
 	if err != nil {
 		return err
 	}
-	_, err = s.changeVersion(r, conds, sel, func(b *blobRecord) error {
-		if b.ImmutableMode == policyLocked {
+	_, err = s.changeVersion(r, conds, sel, func(b *blobdata.Blob) error {
+		if b.ImmutableMode == blobdata.PolicyLocked {
 			return azerr.New(azerr.ImmutabilityPolicyDeleteOnLockedPolicy)
 		}
 		b.ImmutableUntil, b.ImmutableMode = time.Time{}, ""
@@ -244,7 +245,7 @@ func (s *Service) setLegalHold(w http.ResponseWriter, r *http.Request) error {
 	if !ok {
 		return azerr.MissingHeader("x-ms-legal-hold")
 	}
-	b, err := s.changeVersion(r, conds, sel, func(b *blobRecord) error {
+	b, err := s.changeVersion(r, conds, sel, func(b *blobdata.Blob) error {
 		b.LegalHold, b.LegalHoldSet = hold, true
 		return nil
 	})
@@ -257,7 +258,7 @@ func (s *Service) setLegalHold(w http.ResponseWriter, r *http.Request) error {
 
 // setImmutabilityHeaders writes a version's policy and legal hold, for
 // Get Blob, Get Blob Properties and Set Blob Immutability Policy.
-func setImmutabilityHeaders(h http.Header, b *blobRecord) {
+func setImmutabilityHeaders(h http.Header, b *blobdata.Blob) {
 	if b.ImmutableMode != "" {
 		h.Set(hdrPolicyUntil, httpTime(b.ImmutableUntil))
 		h.Set(hdrPolicyMode, b.ImmutableMode)
@@ -269,7 +270,7 @@ func setImmutabilityHeaders(h http.Header, b *blobRecord) {
 
 // writeImmutabilityElements writes the policy (include=immutabilitypolicy)
 // and legal hold (include=legalhold) of a listed blob.
-func writeImmutabilityElements(x *xmlWriter, b *blobRecord, p listParams) {
+func writeImmutabilityElements(x *xmlWriter, b *blobdata.Blob, p listParams) {
 	if p.include["immutabilitypolicy"] && b.ImmutableMode != "" {
 		x.Elem("ImmutabilityPolicyUntilDate", httpTime(b.ImmutableUntil))
 		x.Elem("ImmutabilityPolicyMode", b.ImmutableMode)

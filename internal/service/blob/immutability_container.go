@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/lazuli-storage/lazuli/internal/engine/store"
+	"github.com/lazuli-storage/lazuli/internal/service/blobdata"
 )
 
 // A container that holds a protected version cannot be deleted (Azure
@@ -62,15 +63,15 @@ func checkNothingProtected(tx store.Tx, account, container string, now time.Time
 // checkNameUnprotected is the protection error of the first protected
 // state of a blob.
 func checkNameUnprotected(tx store.Tx, account, container, name string, now time.Time) error {
-	start, end := stateKeys(account, container, name)
+	start, end := blobdata.StateKeys(account, container, name)
 	var found error
 	err := tx.Scan(start, end, store.ScanOptions{}, func(_, v []byte) bool {
-		rec, err := decodeBlobProperties(v)
+		rec, err := blobdata.DecodeBlobProperties(v)
 		if err != nil {
 			found = err
 			return false
 		}
-		if perr := rec.protection(now); perr != nil {
+		if perr := rec.Protection(now); perr != nil {
 			found = perr
 			return false
 		}

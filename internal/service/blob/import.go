@@ -13,13 +13,14 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/rule/etag"
 	"github.com/lazuli-storage/lazuli/internal/rule/lease"
 	"github.com/lazuli-storage/lazuli/internal/rule/metadata"
+	"github.com/lazuli-storage/lazuli/internal/service/blobdata"
 )
 
 // This file is the Blob service's side of importing another emulator's
 // data (internal/tool/azurite): the records a container, a blob state and
-// an uncommitted block would have had had they been written here. It
-// keeps their encodings in this package; the importer only fills these
-// plain types, inside its own store transaction.
+// an uncommitted block would have had had they been written here. Their
+// encodings are package blobdata's; the importer only fills these plain
+// types, inside its own store transaction.
 
 // ImportedContainer is a container to import.
 type ImportedContainer struct {
@@ -82,59 +83,61 @@ type ImportedBlock struct {
 
 // ImportContainer writes a container record.
 func ImportContainer(tx store.Tx, c ImportedContainer) error {
-	public, ok := map[string]byte{"": accessPrivate, "blob": accessBlob, "container": accessContainer}[c.Public]
+	public, ok := map[string]byte{"": blobdata.AccessPrivate, "blob": blobdata.AccessBlob,
+		"container": blobdata.AccessContainer}[c.Public]
 	if !ok {
 		return fmt.Errorf("container %s: unknown public access %q", c.Name, c.Public)
 	}
-	rec := &containerRecord{ETag: etag.FromTime(c.LastModified), Created: c.Created, Public: public,
+	rec := &blobdata.Container{ETag: etag.FromTime(c.LastModified), Created: c.Created, Public: public,
 		Metadata: c.Metadata, Lease: c.Lease}
 	for _, id := range c.ACL {
-		rec.ACL = append(rec.ACL, signedIdentifier(id))
+		rec.ACL = append(rec.ACL, blobdata.SignedIdentifier(id))
 	}
-	return saveContainer(tx, c.Account, c.Name, rec)
+	return blobdata.SaveContainer(tx, c.Account, c.Name, rec)
 }
 
 // ImportBlob writes one state of a blob, taking a reference on every
 // extent its content names and indexing a base blob's tags.
 func ImportBlob(tx store.Tx, b ImportedBlob) error {
-	kind, ok := map[string]blobType{"BlockBlob": blockBlob, "PageBlob": pageBlob, "AppendBlob": appendBlob}[b.Type]
+	kind, ok := map[string]blobdata.BlobType{"BlockBlob": blobdata.BlockBlob, "PageBlob": blobdata.PageBlob,
+		"AppendBlob": blobdata.AppendBlob}[b.Type]
 	if !ok {
 		return fmt.Errorf("blob %s/%s: unknown blob type %q", b.Container, b.Name, b.Type)
 	}
-	rec := &blobRecord{Type: kind, Committed: b.Committed, ETag: etag.FromTime(b.LastModified), Created: b.Created,
+	rec := &blobdata.Blob{Type: kind, Committed: b.Committed, ETag: etag.FromTime(b.LastModified), Created: b.Created,
 		Props: b.Props, Metadata: b.Metadata, Lease: b.Lease, Tier: b.Tier,
 		SequenceNumber: b.SequenceNumber, Sealed: b.Sealed, Tags: importedTags(b.Tags)}
 	rec.TierChanged = b.TierChanged // a field of the embedded identity state
-	segs := make([]segment, 0, len(b.Content))
+	segs := make([]blobdata.Segment, 0, len(b.Content))
 	for _, p := range b.Content {
-		segs = append(segs, segment(p))
+		segs = append(segs, blobdata.Segment(p))
 	}
 	rec.SetSegments(segs)
-	elem := elemBase
+	elem := blobdata.ElemBase
 	if b.Snapshot != "" {
-		id, ok := parseStamp(b.Snapshot)
+		id, ok := blobdata.ParseStamp(b.Snapshot)
 		if !ok {
 			return fmt.Errorf("blob %s/%s: snapshot time %q is not a timestamp", b.Container, b.Name, b.Snapshot)
 		}
-		elem, rec = snapshotPrefix+id, frozen(rec)
+		elem, rec = blobdata.SnapshotPrefix+id, frozen(rec)
 	}
-	refs := refDelta{}
-	if err := putState(tx, recordKey(b.Account, b.Container, b.Name, elem), rec, refs); err != nil {
+	refs := blobdata.RefDelta{}
+	if err := putState(tx, blobdata.RecordKey(b.Account, b.Container, b.Name, elem), rec, refs); err != nil {
 		return err
 	}
-	if elem == elemBase {
-		if err := reindexTags(tx, b.Account, b.Container, b.Name, nil, rec); err != nil {
+	if elem == blobdata.ElemBase {
+		if err := blobdata.ReindexTags(tx, b.Account, b.Container, b.Name, nil, rec); err != nil {
 			return err
 		}
 	}
-	return refs.apply(tx, time.Time{})
+	return refs.Apply(tx, time.Time{})
 }
 
 // ImportBlock writes an uncommitted block of a blob ImportBlob wrote
 // (a placeholder one if it has no committed content) and takes a
 // reference on its extent.
 func ImportBlock(tx store.Tx, u ImportedBlock) error {
-	b, found, err := loadBlob(tx, u.Account, u.Container, u.Blob)
+	b, found, err := blobdata.LoadBlob(tx, u.Account, u.Container, u.Blob)
 	if err != nil {
 		return err
 	}
@@ -145,24 +148,24 @@ func ImportBlock(tx store.Tx, u ImportedBlock) error {
 		return errors.New("uncommitted blocks of " + u.Container + "/" + u.Blob + " have IDs of different lengths")
 	}
 	b.HasUncommitted, b.BlockIDLen = true, len(u.ID)
-	if err := saveBlob(tx, u.Account, u.Container, u.Blob, b); err != nil {
+	if err := blobdata.SaveBlob(tx, u.Account, u.Container, u.Blob, b); err != nil {
 		return err
 	}
-	blk := uncommittedBlock{Extent: u.Extent, Size: u.Size, Staged: u.Staged.UnixNano()}
-	if err := tx.Put(blockKey(u.Account, u.Container, u.Blob, u.ID), blk.encode()); err != nil {
+	blk := blobdata.Block{Extent: u.Extent, Size: u.Size, Staged: u.Staged.UnixNano()}
+	if err := tx.Put(blobdata.BlockKey(u.Account, u.Container, u.Blob, u.ID), blk.Encode()); err != nil {
 		return err
 	}
-	refs := refDelta{}
-	refs.add(u.Extent)
-	return refs.apply(tx, time.Time{})
+	refs := blobdata.RefDelta{}
+	refs.Add(u.Extent)
+	return refs.Apply(tx, time.Time{})
 }
 
 // importedTags is a tag set in the stored form, sorted by key.
-func importedTags(m map[string]string) tagSet {
-	var set tagSet
+func importedTags(m map[string]string) blobdata.TagSet {
+	var set blobdata.TagSet
 	for k, v := range m {
-		set = append(set, tag{Key: k, Value: v})
+		set = append(set, blobdata.Tag{Key: k, Value: v})
 	}
-	slices.SortFunc(set, func(a, b tag) int { return strings.Compare(a.Key, b.Key) })
+	slices.SortFunc(set, func(a, b blobdata.Tag) int { return strings.Compare(a.Key, b.Key) })
 	return set
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/frame/request"
 	"github.com/lazuli-storage/lazuli/internal/rule/azerr"
 	"github.com/lazuli-storage/lazuli/internal/rule/cond"
+	"github.com/lazuli-storage/lazuli/internal/service/blobdata"
 )
 
 // incrementalCopy is Incremental Copy Blob: a snapshot of a page blob is
@@ -36,7 +37,7 @@ func (s *Service) incrementalCopy(w http.ResponseWriter, r *http.Request) error 
 		return azerr.New(azerr.IncrementalCopySourceMustBeSnapshot)
 	}
 	copyID := guid.New()
-	rec, err := s.writeBlobAs(r, conds, true, writeIncremental, func(tx store.Tx, old *blobRecord, refs refDelta) (*blobRecord, error) {
+	rec, err := s.writeBlobAs(r, conds, true, writeIncremental, func(tx store.Tx, old *blobdata.Blob, refs blobdata.RefDelta) (*blobdata.Blob, error) {
 		return s.copyIncrement(tx, r, src, copyID, old, refs)
 	})
 	if err != nil {
@@ -49,16 +50,16 @@ func (s *Service) incrementalCopy(w http.ResponseWriter, r *http.Request) error 
 // answers: pending, as the service always answers it (the SDK's live
 // TestIncrementalCopy requires it, then polls Get Blob Properties). Lazuli
 // has finished the copy by then, so the destination already reads success.
-const incrementalCopyAnswer = copyPending
+const incrementalCopyAnswer = blobdata.CopyPending
 
 // copyIncrement writes the destination of one incremental copy and its
 // snapshot.
-func (s *Service) copyIncrement(tx store.Tx, r *http.Request, src copySource, copyID string, old *blobRecord, refs refDelta) (*blobRecord, error) {
+func (s *Service) copyIncrement(tx store.Tx, r *http.Request, src copySource, copyID string, old *blobdata.Blob, refs blobdata.RefDelta) (*blobdata.Blob, error) {
 	source, err := s.loadSource(tx, r, src, sourceArgs{}, s.now())
 	if err != nil {
 		return nil, err
 	}
-	if source.Type != pageBlob {
+	if source.Type != blobdata.PageBlob {
 		return nil, azerr.New(azerr.InvalidSourceBlobType)
 	}
 	from := increment{blob: src.account + "/" + src.t.Container + "/" + src.t.Blob, snapshot: src.sel.Snapshot, display: src.display()}
@@ -75,11 +76,11 @@ type increment struct {
 // writeIncrement makes the destination the content of source, a snapshot
 // of a page blob, checking it continues the destination's copies, and
 // takes the destination's own snapshot.
-func (s *Service) writeIncrement(tx store.Tx, r *http.Request, source *blobRecord, from increment, copyID string, old *blobRecord, refs refDelta) (*blobRecord, error) {
+func (s *Service) writeIncrement(tx store.Tx, r *http.Request, source *blobdata.Blob, from increment, copyID string, old *blobdata.Blob, refs blobdata.RefDelta) (*blobdata.Blob, error) {
 	now := s.now()
 	if old != nil && old.Committed {
 		switch {
-		case !old.incrementalCopy() || old.Copy.SourceBlob != from.blob:
+		case !old.IncrementalCopy() || old.Copy.SourceBlob != from.blob:
 			return nil, azerr.New(azerr.IncrementalCopyBlobMismatch)
 		case from.snapshot <= old.Copy.SourceSnapshot:
 			return nil, azerr.New(azerr.IncrementalCopyOfEarlierSnapshotNotAllowed)
@@ -94,20 +95,20 @@ func (s *Service) writeIncrement(tx store.Tx, r *http.Request, source *blobRecor
 	if err := copyInto(rec, source, copyArgs{}); err != nil {
 		return nil, err
 	}
-	snapID, err := freeStamp(tx, account, t.Container, t.Blob, snapshotPrefix, now)
+	snapID, err := blobdata.FreeStamp(tx, account, t.Container, t.Blob, blobdata.SnapshotPrefix, now)
 	if err != nil {
 		return nil, err
 	}
-	rec.Copy = &copyState{ID: copyID, Source: from.display, Total: rec.Size, Started: now, Ends: now,
+	rec.Copy = &blobdata.CopyState{ID: copyID, Source: from.display, Total: rec.Size, Started: now, Ends: now,
 		Incremental: true, SourceBlob: from.blob, SourceSnapshot: from.snapshot, DestSnapshot: snapID}
-	exts, err := rec.extents()
+	exts, err := rec.Extents()
 	if err != nil {
 		return nil, err
 	}
 	for _, id := range exts {
-		refs.add(id)
+		refs.Add(id)
 	}
 	snap := frozen(rec)
 	snap.VersionID = ""
-	return rec, putState(tx, recordKey(account, t.Container, t.Blob, snapshotPrefix+snapID), snap, refs)
+	return rec, putState(tx, blobdata.RecordKey(account, t.Container, t.Blob, blobdata.SnapshotPrefix+snapID), snap, refs)
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/rule/contentprops"
 	"github.com/lazuli-storage/lazuli/internal/rule/metadata"
 	"github.com/lazuli-storage/lazuli/internal/service/blob/byterange"
+	"github.com/lazuli-storage/lazuli/internal/service/blobdata"
 )
 
 // remoteIncrementalCopy is Incremental Copy Blob from a page blob snapshot
@@ -28,7 +29,7 @@ func (s *Service) remoteIncrementalCopy(w http.ResponseWriter, r *http.Request, 
 	if raw == "" {
 		return azerr.New(azerr.IncrementalCopySourceMustBeSnapshot)
 	}
-	snapshot, ok := parseStamp(raw)
+	snapshot, ok := blobdata.ParseStamp(raw)
 	if !ok {
 		return azerr.InvalidHeader("x-ms-copy-source", src.raw)
 	}
@@ -40,7 +41,7 @@ func (s *Service) remoteIncrementalCopy(w http.ResponseWriter, r *http.Request, 
 	blobURL.RawQuery, blobURL.Fragment = "", ""
 	from := increment{blob: blobURL.String(), snapshot: snapshot, display: src.display()}
 	copyID := guid.New()
-	rec, err := s.writeBlobAs(r, conds, true, writeIncremental, func(tx store.Tx, old *blobRecord, refs refDelta) (*blobRecord, error) {
+	rec, err := s.writeBlobAs(r, conds, true, writeIncremental, func(tx store.Tx, old *blobdata.Blob, refs blobdata.RefDelta) (*blobdata.Blob, error) {
 		return s.writeIncrement(tx, r, source, from, copyID, old, refs)
 	})
 	if err != nil {
@@ -51,7 +52,7 @@ func (s *Service) remoteIncrementalCopy(w http.ResponseWriter, r *http.Request, 
 
 // fetchPageSnapshot reads a remote page blob snapshot into a record whose
 // segments hold the fetched pages, holes elsewhere.
-func (s *Service) fetchPageSnapshot(r *http.Request, src copySource) (*blobRecord, error) {
+func (s *Service) fetchPageSnapshot(r *http.Request, src copySource) (*blobdata.Blob, error) {
 	resp, err := s.askSourceAbout(r, src, http.MethodHead, nil)
 	if err != nil {
 		return nil, err
@@ -61,33 +62,33 @@ func (s *Service) fetchPageSnapshot(r *http.Request, src copySource) (*blobRecor
 		return nil, azerr.New(azerr.InvalidSourceBlobType)
 	}
 	size := resp.ContentLength
-	if size < 0 || size%pageSize != 0 || size > maxPageBlobSize {
+	if size < 0 || size%blobdata.PageSize != 0 || size > blobdata.MaxPageBlobSize {
 		return nil, copySourceError(http.StatusBadGateway, "", "The copy source's size is not that of a page blob.")
 	}
-	rec := &blobRecord{Type: pageBlob, Committed: true, Size: size,
+	rec := &blobdata.Blob{Type: blobdata.PageBlob, Committed: true, Size: size,
 		Props: contentprops.FromResponse(resp.Header), Metadata: metadata.FromResponse(resp.Header)}
 	ranges, err := s.sourcePageRanges(r, src, size)
 	if err != nil {
 		return nil, err
 	}
-	var segs []segment
+	var segs []blobdata.Segment
 	var pos int64
 	for _, p := range ranges {
-		f, err := s.fetchSource(r, src, &byterange.Range{Start: p.Start, End: p.End}, p.length(), checksums{})
+		f, err := s.fetchSource(r, src, &byterange.Range{Start: p.Start, End: p.End}, p.Length(), checksums{})
 		if err != nil {
 			return nil, err
 		}
-		if f.size != p.length() {
+		if f.size != p.Length() {
 			return nil, copySourceError(http.StatusBadGateway, "", "The copy source answered a page range short.")
 		}
 		if p.Start > pos {
-			segs = append(segs, hole(p.Start-pos))
+			segs = append(segs, blobdata.Hole(p.Start-pos))
 		}
-		segs = append(segs, segment{Extent: f.extent, Length: f.size})
+		segs = append(segs, blobdata.Segment{Extent: f.extent, Length: f.size})
 		pos = p.End + 1
 	}
 	if size > pos {
-		segs = append(segs, hole(size-pos))
+		segs = append(segs, blobdata.Hole(size-pos))
 	}
 	rec.SetSegments(segs)
 	return rec, nil
@@ -99,8 +100,8 @@ const maxSourcePageList = 16 << 20
 // sourcePageRanges lists a remote page blob's written ranges, following
 // its markers; they must be sorted, disjoint, page-aligned and within
 // size.
-func (s *Service) sourcePageRanges(r *http.Request, src copySource, size int64) ([]pageRange, error) {
-	var out []pageRange
+func (s *Service) sourcePageRanges(r *http.Request, src copySource, size int64) ([]blobdata.PageRange, error) {
+	var out []blobdata.PageRange
 	marker := ""
 	for {
 		q := url.Values{"comp": {"pagelist"}}
@@ -124,8 +125,8 @@ func (s *Service) sourcePageRanges(r *http.Request, src copySource, size int64) 
 			return nil, copySourceError(http.StatusBadGateway, "", "The copy source's page ranges are not a valid Get Page Ranges answer.")
 		}
 		for _, x := range list.Ranges {
-			p := pageRange{Start: x.Start, End: x.End}
-			valid := p.Start%pageSize == 0 && (p.End+1)%pageSize == 0 && p.End >= p.Start && p.End < size &&
+			p := blobdata.PageRange{Start: x.Start, End: x.End}
+			valid := p.Start%blobdata.PageSize == 0 && (p.End+1)%blobdata.PageSize == 0 && p.End >= p.Start && p.End < size &&
 				(len(out) == 0 || p.Start > out[len(out)-1].End)
 			if !valid {
 				return nil, copySourceError(http.StatusBadGateway, "",

@@ -3,6 +3,8 @@ package blob
 import (
 	"net/http"
 	"strconv"
+
+	"github.com/lazuli-storage/lazuli/internal/service/blobdata"
 )
 
 // committedCountHeader is an append blob's block count.
@@ -12,12 +14,12 @@ const committedCountHeader = "x-ms-blob-committed-block-count"
 // tags that Get Blob and Get Blob Properties return: a page blob's
 // sequence number, an append blob's block count and sealed flag, and the
 // tag count.
-func setKindHeaders(h http.Header, b *blobRecord) {
+func setKindHeaders(h http.Header, b *blobdata.Blob) {
 	switch b.Type {
-	case pageBlob:
+	case blobdata.PageBlob:
 		h.Set("X-Ms-Blob-Sequence-Number", itoa(b.SequenceNumber))
-	case appendBlob:
-		h.Set(committedCountHeader, itoa(b.committedBlocks()))
+	case blobdata.AppendBlob:
+		h.Set(committedCountHeader, itoa(b.CommittedBlocks()))
 		if b.Sealed {
 			h.Set("X-Ms-Blob-Sealed", "true")
 		}
@@ -29,25 +31,25 @@ func setKindHeaders(h http.Header, b *blobRecord) {
 
 // writeSequenceElement writes a page blob's x-ms-blob-sequence-number
 // property of a List Blobs entry.
-func writeSequenceElement(x *xmlWriter, b *blobRecord) {
-	if b.Type == pageBlob {
+func writeSequenceElement(x *xmlWriter, b *blobdata.Blob) {
+	if b.Type == blobdata.PageBlob {
 		x.Int("x-ms-blob-sequence-number", b.SequenceNumber)
 	}
 }
 
 // writeKindElements writes the TagCount and Sealed properties of a List
 // Blobs entry.
-func writeKindElements(x *xmlWriter, b *blobRecord) {
+func writeKindElements(x *xmlWriter, b *blobdata.Blob) {
 	if len(b.Tags) > 0 {
 		x.Int("TagCount", int64(len(b.Tags)))
 	}
-	if b.Type == appendBlob {
+	if b.Type == blobdata.AppendBlob {
 		x.Elem("Sealed", strconv.FormatBool(b.Sealed))
 	}
 }
 
 // writeTagsElement writes the Tags of a List Blobs entry (include=tags).
-func writeTagsElement(x *xmlWriter, b *blobRecord, p listParams) {
+func writeTagsElement(x *xmlWriter, b *blobdata.Blob, p listParams) {
 	if p.include["tags"] && len(b.Tags) > 0 {
 		writeTagSet(x, b.Tags, nil)
 	}

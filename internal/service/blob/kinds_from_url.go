@@ -10,6 +10,7 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/rule/azerr"
 	"github.com/lazuli-storage/lazuli/internal/rule/cond"
 	"github.com/lazuli-storage/lazuli/internal/service/blob/byterange"
+	"github.com/lazuli-storage/lazuli/internal/service/blobdata"
 )
 
 // Append Block From URL and Put Page From URL take their bytes from a
@@ -120,24 +121,24 @@ func (s *Service) putPageFromURL(w http.ResponseWriter, r *http.Request) error {
 	if p.rng, err = parsePageRange(raw); err != nil {
 		return azerr.New(azerr.InvalidPageRange).With("HeaderName", "x-ms-range").With("HeaderValue", raw)
 	}
-	if p.rng.length() > maxPutPageBytes {
-		return azerr.New(azerr.RequestBodyTooLarge).With("MaxLimit", strconv.Itoa(maxPutPageBytes))
+	if p.rng.Length() > blobdata.MaxPutPageBytes {
+		return azerr.New(azerr.RequestBodyTooLarge).With("MaxLimit", strconv.Itoa(blobdata.MaxPutPageBytes))
 	}
 	a, err := s.parseKindSource(r, true)
 	if err != nil {
 		return err
 	}
-	if a.rng.End-a.rng.Start+1 != p.rng.length() {
+	if a.rng.End-a.rng.Start+1 != p.rng.Length() {
 		return azerr.InvalidHeader("x-ms-source-range", r.Header.Get("X-Ms-Source-Range"))
 	}
-	info, crc, err := s.readKindSource(r, a, maxPutPageBytes)
+	info, crc, err := s.readKindSource(r, a, blobdata.MaxPutPageBytes)
 	if err != nil {
 		return err
 	}
-	if info.Size != p.rng.length() {
+	if info.Size != p.rng.Length() {
 		return azerr.New(azerr.InvalidPageRange).With("HeaderName", "x-ms-source-range").With("HeaderValue", r.Header.Get("X-Ms-Source-Range"))
 	}
-	rec, err := s.commitPages(r, p, segment{Extent: info.ID})
+	rec, err := s.commitPages(r, p, blobdata.Segment{Extent: info.ID})
 	if err != nil {
 		return err
 	}

@@ -8,14 +8,15 @@ import (
 
 	"github.com/lazuli-storage/lazuli/internal/engine/store"
 	"github.com/lazuli-storage/lazuli/internal/frame/request"
+	"github.com/lazuli-storage/lazuli/internal/service/blobdata"
 )
 
 // blobItem is one entry of a List Blobs page: a blob, or a BlobPrefix
 // when rec is nil.
 type blobItem struct {
 	name string
-	rec  *blobRecord
-	// elem is the state the record is (selector.go); ord its place among
+	rec  *blobdata.Blob
+	// elem is the state the record is (blobdata/states.go); ord its place among
 	// the states of the name in a listing of snapshots, versions or deleted
 	// blobs ("" in a listing of base blobs only), which the next marker
 	// carries; versionsOnly marks the entry of a deleted blob that has
@@ -41,7 +42,7 @@ func (s *Service) listBlobs(w http.ResponseWriter, r *http.Request) error {
 	account := request.Of(r).Account
 	var items []blobItem
 	err = s.store.View(r.Context(), func(tx store.Tx) error {
-		_, found, err := loadContainer(tx, account, t.Container)
+		_, found, err := blobdata.LoadContainer(tx, account, t.Container)
 		if err != nil {
 			return err
 		}
@@ -68,7 +69,7 @@ func (s *Service) listBlobs(w http.ResponseWriter, r *http.Request) error {
 
 // scanBlobs collects up to max+1 items from the page start.
 func scanBlobs(tx store.Tx, account, container string, p listParams, now time.Time) ([]blobItem, error) {
-	prefixKey := namePrefixKey(account, container, p.prefix)
+	prefixKey := blobdata.NamePrefixKey(account, container, p.prefix)
 	end := p.scanEnd(account, container)
 	start := prefixKey
 	if p.startName() != p.prefix {
@@ -80,7 +81,7 @@ func scanBlobs(tx store.Tx, account, container string, p listParams, now time.Ti
 		var seek []byte
 		var scanErr error
 		err := tx.Scan(start, end, store.ScanOptions{}, func(k, v []byte) bool {
-			name, version, err := blobNameFromKey(k)
+			name, version, err := blobdata.BlobNameFromKey(k)
 			if err != nil {
 				scanErr = err
 				return false
@@ -88,21 +89,21 @@ func scanBlobs(tx store.Tx, account, container string, p listParams, now time.Ti
 			if version != "" {
 				return true
 			}
-			rec, err := decodeBlobProperties(v)
+			rec, err := blobdata.DecodeBlobProperties(v)
 			if err != nil {
 				scanErr = err
 				return false
 			}
 			// A blob with only uncommitted blocks is not listed, and does
 			// not make a BlobPrefix either, unless uncommittedblobs asks.
-			if (!rec.Committed && !withUncommitted) || rec.expiredAt(now) {
+			if (!rec.Committed && !withUncommitted) || rec.ExpiredAt(now) {
 				return true
 			}
 			if p.delimiter != "" {
 				if i := strings.Index(name[len(p.prefix):], p.delimiter); i >= 0 {
 					group := name[:len(p.prefix)+i+len(p.delimiter)]
 					items = append(items, blobItem{name: group})
-					seek = store.PrefixEnd(namePrefixKey(account, container, group))
+					seek = store.PrefixEnd(blobdata.NamePrefixKey(account, container, group))
 					return false
 				}
 			}

@@ -7,12 +7,13 @@ import (
 
 	"github.com/lazuli-storage/lazuli/internal/engine/store"
 	"github.com/lazuli-storage/lazuli/internal/frame/request"
+	"github.com/lazuli-storage/lazuli/internal/service/blobdata"
 )
 
 // containerItem is one container of a List Containers page.
 type containerItem struct {
 	name string
-	rec  *containerRecord
+	rec  *blobdata.Container
 }
 
 // listContainers is List Containers: the account's containers in name
@@ -60,14 +61,14 @@ func (s *Service) listContainers(w http.ResponseWriter, r *http.Request) error {
 func scanContainers(tx store.Tx, account string, p listParams, now time.Time) ([]containerItem, error) {
 	prefixKey := store.NewKey(store.SpaceContainer).Str(account).Str(p.prefix)
 	prefixKey = prefixKey[:len(prefixKey)-2]
-	start := containerKey(account, p.startName())
+	start := blobdata.ContainerKey(account, p.startName())
 	if p.startName() == p.prefix {
 		start = prefixKey
 	}
 	var items []containerItem
 	var decodeErr error
 	err := tx.Scan(start, store.PrefixEnd(prefixKey), store.ScanOptions{}, func(k, v []byte) bool {
-		c, err := decodeContainer(v)
+		c, err := blobdata.DecodeContainer(v)
 		if err != nil {
 			decodeErr = err
 			return false
@@ -100,7 +101,7 @@ func writeContainerItem(x *xmlWriter, it containerItem, withMetadata, vlw bool, 
 	x.Elem("Last-Modified", httpTime(c.ETag.Time()))
 	x.Elem("Etag", c.ETag.String())
 	writeLeaseElements(x, c.Lease, now)
-	if c.Public != accessPrivate {
+	if c.Public != blobdata.AccessPrivate {
 		x.Elem("PublicAccess", publicAccessName(c.Public))
 	}
 	x.Elem("DefaultEncryptionScope", containerScopeName(c))

@@ -8,6 +8,7 @@ import (
 
 	"github.com/lazuli-storage/lazuli/internal/engine/store"
 	"github.com/lazuli-storage/lazuli/internal/rule/azerr"
+	"github.com/lazuli-storage/lazuli/internal/service/blobdata"
 )
 
 // maxListResults is the most items one listing page holds.
@@ -87,7 +88,7 @@ func (p listParams) startName() string {
 // TestContainerListBlobsFlatArrowStartFromEndBefore lists b and c of
 // a..d with startFrom b and endBefore d).
 func (p listParams) scanEnd(account, container string) []byte {
-	end := store.PrefixEnd(namePrefixKey(account, container, p.prefix))
+	end := store.PrefixEnd(blobdata.NamePrefixKey(account, container, p.prefix))
 	if p.endBefore == "" {
 		return end
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/lazuli-storage/lazuli/internal/engine/store"
+	"github.com/lazuli-storage/lazuli/internal/service/blobdata"
 )
 
 // listsStates reports whether a listing shows more than base blobs:
@@ -64,8 +65,8 @@ type stateScan struct {
 
 	// The name being scanned and its held records.
 	name              string
-	base, deleted     *blobRecord
-	latestVersion     *blobRecord
+	base, deleted     *blobdata.Blob
+	latestVersion     *blobdata.Blob
 	latestVersionElem string
 }
 
@@ -79,7 +80,7 @@ func scanStates(tx store.Tx, account, container string, p listParams, now time.T
 		// startFrom lists its own name from its first state on.
 		ss.resumeName, ss.resumeOrd = p.startFrom, ""
 	}
-	prefixKey := namePrefixKey(account, container, p.prefix)
+	prefixKey := blobdata.NamePrefixKey(account, container, p.prefix)
 	end := p.scanEnd(account, container)
 	start := prefixKey
 	if ss.resumeName > p.prefix {
@@ -89,7 +90,7 @@ func scanStates(tx store.Tx, account, container string, p listParams, now time.T
 		var seek []byte
 		var scanErr error
 		err := tx.Scan(start, end, store.ScanOptions{}, func(k, v []byte) bool {
-			name, elem, err := blobNameFromKey(k)
+			name, elem, err := blobdata.BlobNameFromKey(k)
 			if err == nil {
 				seek, err = ss.visit(account, container, name, elem, v)
 			}
@@ -119,7 +120,7 @@ func (ss *stateScan) visit(account, container, name, elem string, v []byte) ([]b
 		ss.flush()
 		ss.name = name
 	}
-	rec, err := decodeBlobProperties(v)
+	rec, err := blobdata.DecodeBlobProperties(v)
 	if err != nil {
 		return nil, err
 	}
@@ -131,18 +132,18 @@ func (ss *stateScan) visit(account, container, name, elem string, v []byte) ([]b
 			group := name[:len(ss.p.prefix)+i+len(d)]
 			ss.base, ss.deleted, ss.latestVersion = nil, nil, nil
 			ss.add(blobItem{name: group})
-			return store.PrefixEnd(namePrefixKey(account, container, group)), nil
+			return store.PrefixEnd(blobdata.NamePrefixKey(account, container, group)), nil
 		}
 	}
 	switch {
-	case elem == elemBase:
+	case elem == blobdata.ElemBase:
 		ss.base = rec
-	case elem == elemDeleted:
+	case elem == blobdata.ElemDeleted:
 		ss.deleted = rec
-	case strings.HasPrefix(elem, snapshotPrefix):
+	case strings.HasPrefix(elem, blobdata.SnapshotPrefix):
 		ss.add(blobItem{name: name, rec: rec, elem: elem, ord: ordSnapshot + elem[1:]})
-	case strings.HasPrefix(elem, versionPrefix):
-		if deleted, _ := rec.softDeleted(ss.now); !deleted {
+	case strings.HasPrefix(elem, blobdata.VersionPrefix):
+		if deleted, _ := rec.SoftDeleted(ss.now); !deleted {
 			ss.latestVersion, ss.latestVersionElem = rec, elem
 		}
 		if ss.p.include["versions"] {
@@ -153,21 +154,21 @@ func (ss *stateScan) visit(account, container, name, elem string, v []byte) ([]b
 }
 
 // listed reports whether the include parameter shows this state.
-func (ss *stateScan) listed(elem string, rec *blobRecord) bool {
-	deleted, expired := rec.softDeleted(ss.now)
+func (ss *stateScan) listed(elem string, rec *blobdata.Blob) bool {
+	deleted, expired := rec.SoftDeleted(ss.now)
 	inc := ss.p.include
 	switch {
 	case expired:
 		return false
-	case elem == elemBase && rec.expiredAt(ss.now):
+	case elem == blobdata.ElemBase && rec.ExpiredAt(ss.now):
 		return false
-	case elem == elemBase:
+	case elem == blobdata.ElemBase:
 		return rec.Committed || inc["uncommittedblobs"]
-	case elem == elemDeleted:
+	case elem == blobdata.ElemDeleted:
 		return inc["deleted"]
-	case strings.HasPrefix(elem, snapshotPrefix):
+	case strings.HasPrefix(elem, blobdata.SnapshotPrefix):
 		return inc["snapshots"] && (!deleted || inc["deleted"])
-	case strings.HasPrefix(elem, versionPrefix):
+	case strings.HasPrefix(elem, blobdata.VersionPrefix):
 		// A live version also stands for its deleted blob under
 		// include=deletedwithversions.
 		return (inc["versions"] && (!deleted || inc["deleted"])) || (inc["deletedwithversions"] && !deleted)
@@ -178,11 +179,11 @@ func (ss *stateScan) listed(elem string, rec *blobRecord) bool {
 // flush emits the held base records of the name just scanned.
 func (ss *stateScan) flush() {
 	if ss.deleted != nil {
-		ss.add(blobItem{name: ss.name, rec: ss.deleted, elem: elemDeleted, ord: ordDeleted})
+		ss.add(blobItem{name: ss.name, rec: ss.deleted, elem: blobdata.ElemDeleted, ord: ordDeleted})
 	}
 	switch {
 	case ss.base != nil:
-		ss.add(blobItem{name: ss.name, rec: ss.base, elem: elemBase, ord: ordBase})
+		ss.add(blobItem{name: ss.name, rec: ss.base, elem: blobdata.ElemBase, ord: ordBase})
 	case ss.latestVersion != nil && ss.p.include["deletedwithversions"]:
 		ss.add(blobItem{name: ss.name, rec: ss.latestVersion, elem: ss.latestVersionElem, ord: ordBase, versionsOnly: true})
 	}
@@ -212,20 +213,20 @@ func writeItemIdentity(x *xmlWriter, it blobItem, p listParams, now time.Time) {
 		x.Elem("HasVersionsOnly", "true")
 		return
 	}
-	deleted, _ := it.rec.softDeleted(now)
-	if deleted || it.elem == elemDeleted {
+	deleted, _ := it.rec.SoftDeleted(now)
+	if deleted || it.elem == blobdata.ElemDeleted {
 		x.Elem("Deleted", "true")
 	}
-	if strings.HasPrefix(it.elem, snapshotPrefix) {
+	if strings.HasPrefix(it.elem, blobdata.SnapshotPrefix) {
 		x.Elem("Snapshot", it.elem[1:])
 	}
 	if !p.include["versions"] {
 		return
 	}
 	switch {
-	case strings.HasPrefix(it.elem, versionPrefix):
+	case strings.HasPrefix(it.elem, blobdata.VersionPrefix):
 		x.Elem("VersionId", it.elem[1:])
-	case it.elem == elemBase && it.rec.VersionID != "":
+	case it.elem == blobdata.ElemBase && it.rec.VersionID != "":
 		x.Elem("VersionId", it.rec.VersionID)
 		x.Elem("IsCurrentVersion", "true")
 	}
@@ -233,8 +234,8 @@ func writeItemIdentity(x *xmlWriter, it blobItem, p listParams, now time.Time) {
 
 // writeTierElements writes AccessTier, AccessTierInferred, ArchiveStatus,
 // RehydratePriority and AccessTierChangeTime.
-func writeTierElements(x *xmlWriter, b *blobRecord, now time.Time) {
-	tier, inferred, archiveStatus := b.tierAt(now)
+func writeTierElements(x *xmlWriter, b *blobdata.Blob, now time.Time) {
+	tier, inferred, archiveStatus := b.TierAt(now)
 	x.Elem("AccessTier", tier)
 	if inferred {
 		x.Elem("AccessTierInferred", "true")
@@ -243,26 +244,26 @@ func writeTierElements(x *xmlWriter, b *blobRecord, now time.Time) {
 		x.Elem("ArchiveStatus", archiveStatus)
 		x.Elem("RehydratePriority", b.Rehydrate.Priority)
 	}
-	if changed := b.tierChangedAt(now); !changed.IsZero() {
+	if changed := b.TierChangedAt(now); !changed.IsZero() {
 		x.Elem("AccessTierChangeTime", httpTime(changed))
 	}
 }
 
 // writeCopyElements writes the copy properties (include=copy).
-func writeCopyElements(x *xmlWriter, b *blobRecord, now time.Time) {
+func writeCopyElements(x *xmlWriter, b *blobdata.Blob, now time.Time) {
 	c := b.Copy
 	if c == nil {
 		return
 	}
-	status, ended := c.status(now)
+	status, ended := c.Status(now)
 	x.Elem("CopyId", c.ID)
 	x.Elem("CopyStatus", status)
 	x.Elem("CopySource", c.Source)
-	x.Elem("CopyProgress", c.progress(now))
+	x.Elem("CopyProgress", c.Progress(now))
 	if !ended.IsZero() {
 		x.Elem("CopyCompletionTime", httpTime(ended))
 	}
-	if status == copyAborted {
+	if status == blobdata.CopyAborted {
 		x.Elem("CopyStatusDescription", abortedDescription)
 	}
 	if c.Incremental {
@@ -274,7 +275,7 @@ func writeCopyElements(x *xmlWriter, b *blobRecord, now time.Time) {
 // writeDeletedElements writes DeletedTime and RemainingRetentionDays of a
 // soft-deleted state.
 func writeDeletedElements(x *xmlWriter, it blobItem, now time.Time) {
-	deleted, _ := it.rec.softDeleted(now)
+	deleted, _ := it.rec.SoftDeleted(now)
 	if !deleted {
 		return
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/lazuli-storage/lazuli/internal/rule/structured"
+	"github.com/lazuli-storage/lazuli/internal/service/blobdata"
 
 	"github.com/lazuli-storage/lazuli/internal/engine/extent"
 	"github.com/lazuli-storage/lazuli/internal/engine/store"
@@ -23,7 +24,7 @@ type kindArgs struct {
 	conds    cond.Conditions
 	props    contentprops.Props
 	metadata metadata.Set
-	tags     tagSet
+	tags     blobdata.TagSet
 }
 
 func parseKindCreate(r *http.Request) (kindArgs, error) {
@@ -55,8 +56,8 @@ func parseKindCreate(r *http.Request) (kindArgs, error) {
 // createKind is Put Blob of an empty page or append blob: it replaces any
 // blob of the name (keeping an active lease, as every Put Blob does) and
 // discards uncommitted blocks. init gives the new record its kind.
-func (s *Service) createKind(w http.ResponseWriter, r *http.Request, a kindArgs, init func(*blobRecord)) error {
-	rec, err := s.writeBlobAs(r, a.conds, true, writeReplace, func(tx store.Tx, old *blobRecord, refs refDelta) (*blobRecord, error) {
+func (s *Service) createKind(w http.ResponseWriter, r *http.Request, a kindArgs, init func(*blobdata.Blob)) error {
+	rec, err := s.writeBlobAs(r, a.conds, true, writeReplace, func(tx store.Tx, old *blobdata.Blob, refs blobdata.RefDelta) (*blobdata.Blob, error) {
 		rec, err := s.replaced(tx, r, old, refs)
 		if err != nil {
 			return nil, err
@@ -94,12 +95,12 @@ func (s *Service) createPageBlob(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	premium := s.isPremium(r)
-	return s.createKind(w, r, a, func(rec *blobRecord) {
-		rec.Type = pageBlob
+	return s.createKind(w, r, a, func(rec *blobdata.Blob) {
+		rec.Type = blobdata.PageBlob
 		rec.Tier, rec.PremiumPage = tier, premium
 		rec.SequenceNumber = seq
 		if size > 0 {
-			rec.SetSegments([]segment{hole(size)})
+			rec.SetSegments([]blobdata.Segment{blobdata.Hole(size)})
 		}
 	})
 }
@@ -115,7 +116,7 @@ func parsePageBlobSize(h http.Header, required bool) (int64, error) {
 		return -1, nil
 	}
 	n, err := strconv.ParseInt(raw, 10, 64)
-	if err != nil || n < 0 || n%pageSize != 0 || n > maxPageBlobSize {
+	if err != nil || n < 0 || n%blobdata.PageSize != 0 || n > blobdata.MaxPageBlobSize {
 		return 0, azerr.InvalidHeader("x-ms-blob-content-length", raw)
 	}
 	return n, nil
@@ -176,7 +177,7 @@ func (c seqConditions) check(seq int64) error {
 type putPageArgs struct {
 	conds cond.Conditions
 	seq   seqConditions
-	rng   pageRange
+	rng   blobdata.PageRange
 	clear bool
 	sums  checksums
 }
@@ -214,14 +215,14 @@ func parsePutPage(r *http.Request) (putPageArgs, error) {
 		}
 		return a, nil
 	}
-	if a.rng.length() > maxPutPageBytes {
-		return a, azerr.New(azerr.RequestBodyTooLarge).With("MaxLimit", strconv.Itoa(maxPutPageBytes))
+	if a.rng.Length() > blobdata.MaxPutPageBytes {
+		return a, azerr.New(azerr.RequestBodyTooLarge).With("MaxLimit", strconv.Itoa(blobdata.MaxPutPageBytes))
 	}
-	n, err := contentLength(r, maxPutPageBytes)
+	n, err := contentLength(r, blobdata.MaxPutPageBytes)
 	if err != nil {
 		return a, err
 	}
-	if n != a.rng.length() {
+	if n != a.rng.Length() {
 		return a, azerr.New(azerr.InvalidPageRange).With("HeaderName", name).With("HeaderValue", raw)
 	}
 	a.sums, err = parseChecksums(r.Header)
@@ -237,15 +238,15 @@ func (s *Service) putPage(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	with := hole(0)
+	with := blobdata.Hole(0)
 	var info extent.Info
 	var crc []byte
 	d := a.sums.digests(request.Of(r).Version, false)
 	if !a.clear {
-		if info, crc, err = s.receive(r, a.rng.length(), a.sums, d); err != nil {
+		if info, crc, err = s.receive(r, a.rng.Length(), a.sums, d); err != nil {
 			return err
 		}
-		with = segment{Extent: info.ID}
+		with = blobdata.Segment{Extent: info.ID}
 	}
 	rec, err := s.commitPages(r, a, with)
 	if err != nil {
@@ -264,9 +265,9 @@ func (s *Service) putPage(w http.ResponseWriter, r *http.Request) error {
 
 // commitPages puts with (data or a hole) over the range of a page write
 // in one Update, after the blob's kind, size and sequence number checks.
-func (s *Service) commitPages(r *http.Request, a putPageArgs, with segment) (*blobRecord, error) {
-	return s.writeBlobAs(r, a.conds, false, writePlain, func(_ store.Tx, old *blobRecord, refs refDelta) (*blobRecord, error) {
-		if old.Type != pageBlob {
+func (s *Service) commitPages(r *http.Request, a putPageArgs, with blobdata.Segment) (*blobdata.Blob, error) {
+	return s.writeBlobAs(r, a.conds, false, writePlain, func(_ store.Tx, old *blobdata.Blob, refs blobdata.RefDelta) (*blobdata.Blob, error) {
+		if old.Type != blobdata.PageBlob {
 			return nil, azerr.New(azerr.InvalidBlobType)
 		}
 		if a.rng.End >= old.Size {
@@ -279,8 +280,8 @@ func (s *Service) commitPages(r *http.Request, a putPageArgs, with segment) (*bl
 		if err != nil {
 			return nil, err
 		}
-		segs, removed, added := replacePages(segs, a.rng.Start, a.rng.length(), with)
-		dataRefs(refs, removed, added)
+		segs, removed, added := blobdata.ReplacePages(segs, a.rng.Start, a.rng.Length(), with)
+		blobdata.DataRefs(refs, removed, added)
 		old.SetSegments(segs)
 		s.touch(old)
 		return old, nil
@@ -336,8 +337,8 @@ func (s *Service) setPageProperties(w http.ResponseWriter, r *http.Request) erro
 	if err != nil {
 		return err
 	}
-	rec, err := s.writeBlobAs(r, a.conds, false, writePlain, func(_ store.Tx, old *blobRecord, refs refDelta) (*blobRecord, error) {
-		if old.Type != pageBlob {
+	rec, err := s.writeBlobAs(r, a.conds, false, writePlain, func(_ store.Tx, old *blobdata.Blob, refs blobdata.RefDelta) (*blobdata.Blob, error) {
+		if old.Type != blobdata.PageBlob {
 			// Set Blob Properties refuses these page blob headers on
 			// other kinds with 400.
 			name := "x-ms-blob-content-length"
@@ -357,8 +358,8 @@ func (s *Service) setPageProperties(w http.ResponseWriter, r *http.Request) erro
 			if err != nil {
 				return nil, err
 			}
-			segs, removed, added := resizePages(segs, a.size)
-			dataRefs(refs, removed, added)
+			segs, removed, added := blobdata.ResizePages(segs, a.size)
+			blobdata.DataRefs(refs, removed, added)
 			old.SetSegments(segs)
 		}
 		s.touch(old)
@@ -374,7 +375,7 @@ func (s *Service) setPageProperties(w http.ResponseWriter, r *http.Request) erro
 }
 
 // applySequence applies the sequence number action to b.
-func (a pagePropsArgs) applySequence(b *blobRecord) error {
+func (a pagePropsArgs) applySequence(b *blobdata.Blob) error {
 	switch a.action {
 	case "max":
 		b.SequenceNumber = max(b.SequenceNumber, a.seq)

@@ -3,15 +3,17 @@ package blob
 import (
 	"bytes"
 	"context"
+
+	"github.com/lazuli-storage/lazuli/internal/service/blobdata"
 )
 
 // crossDiff is a diff between a page blob and a snapshot of another page
 // blob (x-ms-previous-snapshot-url naming another disk). The two share
-// extents only where one was copied from the other, so pageDiff, which
+// extents only where one was copied from the other, so blobdata.PageDiff, which
 // compares extents, reports as changed every written page that does not
 // share its bytes' storage; narrowByContent then compares those pages'
 // bytes, which is what a diff across blobs means.
-type crossDiff struct{ prev, cur []segment }
+type crossDiff struct{ prev, cur []blobdata.Segment }
 
 // compareChunk bounds the bytes read from each blob at a time.
 const compareChunk = 4 << 20
@@ -26,12 +28,12 @@ func (s *Service) narrowByContent(ctx context.Context, d *crossDiff, items []ran
 			out = append(out, it)
 			continue
 		}
-		pages, err := s.differingPages(ctx, d, it.pageRange)
+		pages, err := s.differingPages(ctx, d, it.PageRange)
 		if err != nil {
 			return nil, err
 		}
 		for _, p := range pages {
-			out = append(out, rangeItem{pageRange: p})
+			out = append(out, rangeItem{PageRange: p})
 		}
 	}
 	return out, nil
@@ -39,13 +41,13 @@ func (s *Service) narrowByContent(ctx context.Context, d *crossDiff, items []ran
 
 // differingPages lists the pages of r whose content differs between the
 // two blobs, chunk by chunk.
-func (s *Service) differingPages(ctx context.Context, d *crossDiff, r pageRange) ([]pageRange, error) {
-	var out []pageRange
+func (s *Service) differingPages(ctx context.Context, d *crossDiff, r blobdata.PageRange) ([]blobdata.PageRange, error) {
+	var out []blobdata.PageRange
 	for start := r.Start; start <= r.End; start += compareChunk {
 		end := min(start+compareChunk-1, r.End)
-		written := writtenRanges(d.prev, start, end)
+		written := blobdata.WrittenRanges(d.prev, start, end)
 		if len(written) == 0 {
-			out = appendRange(out, pageRange{Start: start, End: end})
+			out = blobdata.AppendRange(out, blobdata.PageRange{Start: start, End: end})
 			continue
 		}
 		cur, err := s.readSegments(ctx, d.cur, start, end-start+1)
@@ -56,11 +58,11 @@ func (s *Service) differingPages(ctx context.Context, d *crossDiff, r pageRange)
 		if err != nil {
 			return nil, err
 		}
-		for at := start; at <= end; at += pageSize {
+		for at := start; at <= end; at += blobdata.PageSize {
 			i := at - start
-			page := pageRange{Start: at, End: at + pageSize - 1}
-			if !coveredBy(written, page) || !bytes.Equal(cur[i:i+pageSize], prev[i:i+pageSize]) {
-				out = appendRange(out, page)
+			page := blobdata.PageRange{Start: at, End: at + blobdata.PageSize - 1}
+			if !coveredBy(written, page) || !bytes.Equal(cur[i:i+blobdata.PageSize], prev[i:i+blobdata.PageSize]) {
+				out = blobdata.AppendRange(out, page)
 			}
 		}
 	}
@@ -68,7 +70,7 @@ func (s *Service) differingPages(ctx context.Context, d *crossDiff, r pageRange)
 }
 
 // coveredBy reports whether page lies inside one of the sorted ranges.
-func coveredBy(ranges []pageRange, page pageRange) bool {
+func coveredBy(ranges []blobdata.PageRange, page blobdata.PageRange) bool {
 	for _, w := range ranges {
 		if w.Start <= page.Start && page.End <= w.End {
 			return true
@@ -80,7 +82,7 @@ func coveredBy(ranges []pageRange, page pageRange) bool {
 // readSegments reads [offset, offset+length) of a blob's segments; holes
 // read as zeros, and bytes past the last segment are missing, so only
 // offsets inside a written range of segs may be compared.
-func (s *Service) readSegments(ctx context.Context, segs []segment, offset, length int64) ([]byte, error) {
+func (s *Service) readSegments(ctx context.Context, segs []blobdata.Segment, offset, length int64) ([]byte, error) {
 	c, err := openContent(ctx, s.extents, segs, offset, length)
 	if err != nil {
 		return nil, err

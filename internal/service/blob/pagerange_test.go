@@ -1,22 +1,26 @@
 package blob
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/lazuli-storage/lazuli/internal/service/blobdata"
+)
 
 func TestParsePageRange(t *testing.T) {
 	cases := []struct {
 		raw  string
-		want pageRange
+		want blobdata.PageRange
 		ok   bool
 	}{
-		{"bytes=0-511", pageRange{0, 511}, true},
-		{"bytes=512-4095", pageRange{512, 4095}, true},
-		{"bytes=0-", pageRange{}, false},
-		{"bytes=1-512", pageRange{}, false},
-		{"bytes=0-512", pageRange{}, false},
-		{"bytes=512-0", pageRange{}, false},
-		{"0-511", pageRange{}, false},
-		{"bytes=-512", pageRange{}, false},
-		{"", pageRange{}, false},
+		{"bytes=0-511", blobdata.PageRange{Start: 0, End: 511}, true},
+		{"bytes=512-4095", blobdata.PageRange{Start: 512, End: 4095}, true},
+		{"bytes=0-", blobdata.PageRange{}, false},
+		{"bytes=1-512", blobdata.PageRange{}, false},
+		{"bytes=0-512", blobdata.PageRange{}, false},
+		{"bytes=512-0", blobdata.PageRange{}, false},
+		{"0-511", blobdata.PageRange{}, false},
+		{"bytes=-512", blobdata.PageRange{}, false},
+		{"", blobdata.PageRange{}, false},
 	}
 	for _, c := range cases {
 		got, err := parsePageRange(c.raw)
@@ -35,7 +39,7 @@ func FuzzParsePageRange(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if p.Start < 0 || p.End < p.Start || p.Start%pageSize != 0 || (p.End+1)%pageSize != 0 || p.length()%pageSize != 0 {
+		if p.Start < 0 || p.End < p.Start || p.Start%blobdata.PageSize != 0 || (p.End+1)%blobdata.PageSize != 0 || p.Length()%blobdata.PageSize != 0 {
 			t.Fatalf("%q parsed to invalid %+v", raw, p)
 		}
 	})

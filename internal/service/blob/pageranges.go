@@ -11,12 +11,13 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/rule/cond"
 	"github.com/lazuli-storage/lazuli/internal/rule/lease"
 	"github.com/lazuli-storage/lazuli/internal/service/blob/byterange"
+	"github.com/lazuli-storage/lazuli/internal/service/blobdata"
 )
 
 // pageRangesArgs is a parsed Get Page Ranges request.
 type pageRangesArgs struct {
 	conds cond.Conditions
-	sel   selector
+	sel   blobdata.Selector
 	// prev is the canonical snapshot time of prevsnapshot ("" for none).
 	prev string
 	// prevBlob is the other blob of this service whose snapshot
@@ -31,7 +32,7 @@ type pageRangesArgs struct {
 }
 
 func (s *Service) parsePageRanges(r *http.Request) (pageRangesArgs, error) {
-	a := pageRangesArgs{to: maxPageBlobSize - 1, rangeStart: -1}
+	a := pageRangesArgs{to: blobdata.MaxPageBlobSize - 1, rangeStart: -1}
 	var err error
 	if a.conds, a.sel, err = parseSelectedRequest(r, cond.AllConditions); err != nil {
 		return a, err
@@ -39,7 +40,7 @@ func (s *Service) parsePageRanges(r *http.Request) (pageRangesArgs, error) {
 	q := r.URL.Query()
 	if raw, ok := q["prevsnapshot"]; ok {
 		var valid bool
-		if a.prev, valid = parseStamp(raw[0]); !valid {
+		if a.prev, valid = blobdata.ParseStamp(raw[0]); !valid {
 			return a, azerr.InvalidQuery("prevsnapshot", raw[0], "")
 		}
 	}
@@ -71,7 +72,7 @@ func (s *Service) previousSnapshot(r *http.Request) (string, *copySource, error)
 	if snapshot == "" {
 		return "", nil, azerr.InvalidHeader("x-ms-previous-snapshot-url", raw)
 	}
-	stamp, valid := parseStamp(snapshot)
+	stamp, valid := blobdata.ParseStamp(snapshot)
 	if !valid {
 		return "", nil, azerr.InvalidHeader("x-ms-previous-snapshot-url", raw)
 	}
@@ -102,9 +103,9 @@ func (a *pageRangesArgs) parseRange(h http.Header) error {
 		return nil
 	}
 	a.rangeStart = rng.Start
-	a.from = rng.Start / pageSize * pageSize
+	a.from = rng.Start / blobdata.PageSize * blobdata.PageSize
 	if rng.End >= 0 {
-		a.to = min(rng.End/pageSize*pageSize+pageSize-1, a.to)
+		a.to = min(rng.End/blobdata.PageSize*blobdata.PageSize+blobdata.PageSize-1, a.to)
 	}
 	return nil
 }
@@ -132,7 +133,7 @@ func (a *pageRangesArgs) parsePaging(q map[string][]string) error {
 
 // rangeItem is one entry of a PageList: written or (in a diff) cleared.
 type rangeItem struct {
-	pageRange
+	blobdata.PageRange
 	cleared bool
 }
 
@@ -146,11 +147,11 @@ func (s *Service) getPageRanges(w http.ResponseWriter, r *http.Request) error {
 	}
 	t := targetOf(r)
 	info := request.Of(r)
-	var b *blobRecord
+	var b *blobdata.Blob
 	var items []rangeItem
 	var across *crossDiff
 	err = s.store.View(r.Context(), func(tx store.Tx) error {
-		_, found, err := loadContainer(tx, info.Account, t.Container)
+		_, found, err := blobdata.LoadContainer(tx, info.Account, t.Container)
 		if err != nil {
 			return err
 		}
@@ -182,10 +183,10 @@ func (s *Service) getPageRanges(w http.ResponseWriter, r *http.Request) error {
 
 // viewPageBlob loads the page blob (or snapshot) a Get Page Ranges reads
 // and checks its conditions and lease.
-func (s *Service) viewPageBlob(tx store.Tx, r *http.Request, a pageRangesArgs) (*blobRecord, error) {
+func (s *Service) viewPageBlob(tx store.Tx, r *http.Request, a pageRangesArgs) (*blobdata.Blob, error) {
 	t := targetOf(r)
 	info := request.Of(r)
-	b, err := loadState(tx, info.Account, t.Container, t.Blob, a.sel, s.now())
+	b, err := blobdata.LoadState(tx, info.Account, t.Container, t.Blob, a.sel, s.now())
 	if err != nil {
 		return nil, err
 	}
@@ -195,12 +196,12 @@ func (s *Service) viewPageBlob(tx store.Tx, r *http.Request, a pageRangesArgs) (
 	if err := checkReadConditions(a.conds, b, info.Version); err != nil {
 		return nil, err
 	}
-	if a.sel.base() {
+	if a.sel.Base() {
 		if err := b.Lease.CheckRead(leaseID(r), s.now(), lease.Blob); err != nil {
 			return nil, err
 		}
 	}
-	if b.Type != pageBlob {
+	if b.Type != blobdata.PageBlob {
 		return nil, azerr.New(azerr.InvalidBlobType)
 	}
 	// A range that starts at or past the end is 416, as for Get Blob
@@ -214,7 +215,7 @@ func (s *Service) viewPageBlob(tx store.Tx, r *http.Request, a pageRangesArgs) (
 // pageItems lists the ranges of b (from the marker on), or its diff from
 // the previous snapshot, in offset order. A diff from another blob's
 // snapshot comes with what narrowByContent needs to finish it.
-func (s *Service) pageItems(tx store.Tx, r *http.Request, a pageRangesArgs, b *blobRecord) ([]rangeItem, *crossDiff, error) {
+func (s *Service) pageItems(tx store.Tx, r *http.Request, a pageRangesArgs, b *blobdata.Blob) ([]rangeItem, *crossDiff, error) {
 	segs, err := b.Segments()
 	if err != nil {
 		return nil, nil, err
@@ -222,8 +223,8 @@ func (s *Service) pageItems(tx store.Tx, r *http.Request, a pageRangesArgs, b *b
 	from := max(a.from, a.marker)
 	if a.prev == "" {
 		var items []rangeItem
-		for _, p := range writtenRanges(segs, from, a.to) {
-			items = append(items, rangeItem{pageRange: p})
+		for _, p := range blobdata.WrittenRanges(segs, from, a.to) {
+			items = append(items, rangeItem{PageRange: p})
 		}
 		return items, nil, nil
 	}
@@ -242,13 +243,13 @@ func (s *Service) pageItems(tx store.Tx, r *http.Request, a pageRangesArgs, b *b
 	if a.prevBlob != nil {
 		across = &crossDiff{prev: prevSegs, cur: segs}
 	}
-	changed, cleared := pageDiff(prevSegs, segs, from, a.to)
+	changed, cleared := blobdata.PageDiff(prevSegs, segs, from, a.to)
 	items := make([]rangeItem, 0, len(changed)+len(cleared))
 	for _, p := range changed {
-		items = append(items, rangeItem{pageRange: p})
+		items = append(items, rangeItem{PageRange: p})
 	}
 	for _, p := range cleared {
-		items = append(items, rangeItem{pageRange: p, cleared: true})
+		items = append(items, rangeItem{PageRange: p, cleared: true})
 	}
 	sort.Slice(items, func(i, j int) bool { return items[i].Start < items[j].Start })
 	return items, across, nil
@@ -258,10 +259,10 @@ func (s *Service) pageItems(tx store.Tx, r *http.Request, a pageRangesArgs, b *b
 // read, or of the other blob x-ms-previous-snapshot-url names, which the
 // caller must be allowed to read as a copy source (a SAS in the URL, or
 // Shared Key or Bearer of its account).
-func (s *Service) loadPreviousSnapshot(tx store.Tx, r *http.Request, a pageRangesArgs) (*blobRecord, error) {
+func (s *Service) loadPreviousSnapshot(tx store.Tx, r *http.Request, a pageRangesArgs) (*blobdata.Blob, error) {
 	account, t := request.Of(r).Account, targetOf(r)
 	if src := a.prevBlob; src != nil {
-		c, found, err := loadContainer(tx, src.account, src.t.Container)
+		c, found, err := blobdata.LoadContainer(tx, src.account, src.t.Container)
 		if err != nil {
 			return nil, err
 		}
@@ -273,14 +274,14 @@ func (s *Service) loadPreviousSnapshot(tx store.Tx, r *http.Request, a pageRange
 		}
 		account, t = src.account, src.t
 	}
-	prev, err := loadState(tx, account, t.Container, t.Blob, selector{Snapshot: a.prev}, s.now())
+	prev, err := blobdata.LoadState(tx, account, t.Container, t.Blob, blobdata.Selector{Snapshot: a.prev}, s.now())
 	if err != nil {
 		return nil, err
 	}
 	if prev == nil {
 		return nil, azerr.New(azerr.PreviousSnapshotNotFound)
 	}
-	if prev.Type != pageBlob {
+	if prev.Type != blobdata.PageBlob {
 		return nil, azerr.New(azerr.InvalidBlobType)
 	}
 	return prev, nil

@@ -8,6 +8,7 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/rule/azerr"
 	"github.com/lazuli-storage/lazuli/internal/rule/cond"
 	"github.com/lazuli-storage/lazuli/internal/rule/lease"
+	"github.com/lazuli-storage/lazuli/internal/service/blobdata"
 )
 
 // Premium page blob tiers: in a premium account (Azure's Premium_LRS page
@@ -30,7 +31,7 @@ func (s *Service) createTier(r *http.Request, size int64) (string, error) {
 	if raw == "" {
 		return "", nil
 	}
-	name, limit, ok := premiumTier(raw)
+	name, limit, ok := blobdata.PremiumTier(raw)
 	if !ok || !s.isPremium(r) {
 		return "", azerr.InvalidHeader("x-ms-access-tier", raw)
 	}
@@ -42,11 +43,11 @@ func (s *Service) createTier(r *http.Request, size int64) (string, error) {
 
 // checkTierHolds refuses a resize of a premium page blob past the limit
 // of the tier set on it.
-func checkTierHolds(b *blobRecord, size int64) error {
+func checkTierHolds(b *blobdata.Blob, size int64) error {
 	if !b.PremiumPage || b.Tier == "" {
 		return nil
 	}
-	if _, limit, ok := premiumTier(b.Tier); ok && size > limit {
+	if _, limit, ok := blobdata.PremiumTier(b.Tier); ok && size > limit {
 		return azerr.New(azerr.ContentLengthLargerThanTierLimit)
 	}
 	return nil
@@ -62,21 +63,21 @@ func (s *Service) setPremiumTier(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	raw := r.Header.Get("X-Ms-Access-Tier")
-	name, limit, _ := premiumTier(raw)
+	name, limit, _ := blobdata.PremiumTier(raw)
 	if !s.isPremium(r) {
 		return azerr.InvalidHeader("x-ms-access-tier", raw)
 	}
 	account := request.Of(r).Account
 	err = s.store.Update(r.Context(), func(tx store.Tx) error {
-		if _, found, err := loadContainer(tx, account, t.Container); err != nil || !found {
+		if _, found, err := blobdata.LoadContainer(tx, account, t.Container); err != nil || !found {
 			return firstErr(err, containerNotFound())
 		}
 		now := s.now()
-		b, err := loadState(tx, account, t.Container, t.Blob, sel, now)
+		b, err := blobdata.LoadState(tx, account, t.Container, t.Blob, sel, now)
 		if err != nil || b == nil {
 			return firstErr(err, blobNotFound())
 		}
-		if b.Type != pageBlob {
+		if b.Type != blobdata.PageBlob {
 			return azerr.Newf(azerr.InvalidBlobType, "Premium access tiers apply to page blobs only.")
 		}
 		if err := ifTagsHold(conds, b); err != nil {
@@ -92,7 +93,7 @@ func (s *Service) setPremiumTier(w http.ResponseWriter, r *http.Request) error {
 			return azerr.New(azerr.BlobTierInadequateForContentLength)
 		}
 		b.Tier, b.PremiumPage = name, true
-		return tx.Put(recordKey(account, t.Container, t.Blob, b.loadedFrom), b.encode())
+		return tx.Put(blobdata.RecordKey(account, t.Container, t.Blob, b.LoadedFrom), b.Encode())
 	})
 	if err != nil {
 		return err

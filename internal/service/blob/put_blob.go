@@ -14,6 +14,7 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/rule/contentprops"
 	"github.com/lazuli-storage/lazuli/internal/rule/metadata"
 	"github.com/lazuli-storage/lazuli/internal/rule/structured"
+	"github.com/lazuli-storage/lazuli/internal/service/blobdata"
 )
 
 // Body limits of the current service version (2019-12-12 and later); older
@@ -64,7 +65,7 @@ type putBlobArgs struct {
 	props    contentprops.Props
 	metadata metadata.Set
 	tier     string
-	tags     tagSet
+	tags     blobdata.TagSet
 	sums     checksums
 	length   int64
 	expiry   *expiryRequest // nil when the request sets none
@@ -126,19 +127,19 @@ func (s *Service) putBlob(w http.ResponseWriter, r *http.Request) error {
 	if a.props.MD5 == nil {
 		a.props.MD5 = info.MD5[:]
 	}
-	rec, err := s.writeBlobAs(r, a.conds, true, writeReplace, func(tx store.Tx, old *blobRecord, refs refDelta) (*blobRecord, error) {
+	rec, err := s.writeBlobAs(r, a.conds, true, writeReplace, func(tx store.Tx, old *blobdata.Blob, refs blobdata.RefDelta) (*blobdata.Blob, error) {
 		rec, err := s.replaced(tx, r, old, refs)
 		if err != nil {
 			return nil, err
 		}
 		rec.Props, rec.Metadata = a.props, a.metadata
-		rec.setTier(a.tier, s.now())
+		rec.SetTier(a.tier, s.now())
 		rec.Tags = a.tags
 		if err := a.expiry.apply(rec, s.now()); err != nil {
 			return nil, err
 		}
-		rec.SetSegments([]segment{{Extent: info.ID, Length: info.Size}})
-		refs.add(info.ID)
+		rec.SetSegments([]blobdata.Segment{{Extent: info.ID, Length: info.Size}})
+		refs.Add(info.ID)
 		return rec, nil
 	})
 	if err != nil {

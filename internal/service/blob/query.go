@@ -7,6 +7,7 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/frame/request"
 	"github.com/lazuli-storage/lazuli/internal/rule/azerr"
 	"github.com/lazuli-storage/lazuli/internal/service/blob/quickquery"
+	"github.com/lazuli-storage/lazuli/internal/service/blobdata"
 )
 
 // queryBlob is Query Blob Contents (POST ?comp=query): the SQL of the
@@ -28,10 +29,10 @@ func (s *Service) queryBlob(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	now := s.now()
-	if b.Type != blockBlob {
+	if b.Type != blobdata.BlockBlob {
 		return azerr.New(azerr.InvalidBlobType)
 	}
-	if b.archivedAt(now) {
+	if b.ArchivedAt(now) {
 		return azerr.New(azerr.BlobArchived)
 	}
 	segs, err := b.Segments()
@@ -45,7 +46,7 @@ func (s *Service) queryBlob(w http.ResponseWriter, r *http.Request) error {
 	defer c.Close()
 	h := w.Header()
 	setBlobHeaders(h, b, now)
-	setIdentityHeaders(h, b, b.loadedFrom == elemBase, now)
+	setIdentityHeaders(h, b, b.LoadedFrom == blobdata.ElemBase, now)
 	h.Set("Content-Type", "avro/binary")
 	h.Del("Content-Length")
 	w.WriteHeader(http.StatusOK)

@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/lazuli-storage/lazuli/internal/rule/azerr"
+	"github.com/lazuli-storage/lazuli/internal/service/blobdata"
 )
 
 // Encryption scopes: on Azure the management plane creates named scopes in
@@ -43,7 +44,7 @@ func (s *Service) parseScope(name string) (string, error) {
 // resolve settles the scope of a write to a blob of container c: the
 // request's, which the container may forbid, or else the container's
 // default.
-func (k *requestEncryption) resolve(c *containerRecord) error {
+func (k *requestEncryption) resolve(c *blobdata.Container) error {
 	if !k.rule.scoped {
 		return nil
 	}
@@ -81,7 +82,7 @@ func (s *Service) parseContainerScope(h http.Header) (scope string, deny bool, e
 }
 
 // containerScopeName is the default scope as the service shows it.
-func containerScopeName(c *containerRecord) string {
+func containerScopeName(c *blobdata.Container) string {
 	if c.DefaultScope == "" {
 		return accountEncryptionScope
 	}

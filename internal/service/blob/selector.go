@@ -4,15 +4,16 @@ import (
 	"net/http"
 
 	"github.com/lazuli-storage/lazuli/internal/rule/azerr"
+	"github.com/lazuli-storage/lazuli/internal/service/blobdata"
 )
 
 // parseSelector reads ?snapshot= and ?versionid=; a value that is not a
 // timestamp is 400 InvalidQueryParameterValue, and naming both is 400
 // MutuallyExclusiveQueryParameters (azure-sdk-for-js's recorded "get
 // properties of a blob version", recordings/node/blob_versioning).
-func parseSelector(r *http.Request) (selector, error) {
+func parseSelector(r *http.Request) (blobdata.Selector, error) {
 	q := r.URL.Query()
-	var sel selector
+	var sel blobdata.Selector
 	for _, p := range []struct {
 		name string
 		dst  *string
@@ -21,7 +22,7 @@ func parseSelector(r *http.Request) (selector, error) {
 		if !ok {
 			continue
 		}
-		v, valid := parseStamp(raw[0])
+		v, valid := blobdata.ParseStamp(raw[0])
 		if !valid {
 			return sel, azerr.InvalidQuery(p.name, raw[0], "")
 		}
@@ -37,7 +38,7 @@ func parseSelector(r *http.Request) (selector, error) {
 // operation that writes: both are read-only.
 func onlyBase(r *http.Request) error {
 	sel, err := parseSelector(r)
-	if err != nil || sel.base() {
+	if err != nil || sel.Base() {
 		return err
 	}
 	return azerr.New(azerr.InvalidOperation)

@@ -12,6 +12,7 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/rule/etag"
 	"github.com/lazuli-storage/lazuli/internal/rule/lease"
 	"github.com/lazuli-storage/lazuli/internal/rule/metadata"
+	"github.com/lazuli-storage/lazuli/internal/service/blobdata"
 )
 
 // snapshotBlob is Snapshot Blob: a read-only copy of the base blob's
@@ -35,10 +36,10 @@ func (s *Service) snapshotBlob(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	account := request.Of(r).Account
-	var snap *blobRecord
+	var snap *blobdata.Blob
 	var id, versionID string
 	err = s.store.Update(r.Context(), func(tx store.Tx) error {
-		c, found, err := loadContainer(tx, account, t.Container)
+		c, found, err := blobdata.LoadContainer(tx, account, t.Container)
 		if err != nil || !found {
 			return firstErr(err, containerNotFound())
 		}
@@ -46,7 +47,7 @@ func (s *Service) snapshotBlob(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 		now := s.now()
-		base, err := loadState(tx, account, t.Container, t.Blob, selector{}, now)
+		base, err := blobdata.LoadState(tx, account, t.Container, t.Blob, blobdata.Selector{}, now)
 		if err != nil || base == nil {
 			return firstErr(err, blobNotFound())
 		}
@@ -59,14 +60,14 @@ func (s *Service) snapshotBlob(w http.ResponseWriter, r *http.Request) error {
 		if err := keyOf(r).check(base); err != nil {
 			return err
 		}
-		if base.archivedAt(now) {
+		if base.ArchivedAt(now) {
 			return azerr.New(azerr.BlobArchived)
 		}
-		if base.incrementalCopy() {
+		if base.IncrementalCopy() {
 			// Its snapshots are made by the incremental copies.
 			return azerr.New(azerr.OperationNotAllowedOnIncrementalCopyBlob)
 		}
-		if id, err = freeStamp(tx, account, t.Container, t.Blob, snapshotPrefix, now); err != nil {
+		if id, err = blobdata.FreeStamp(tx, account, t.Container, t.Blob, blobdata.SnapshotPrefix, now); err != nil {
 			return err
 		}
 		snap = frozen(base)
@@ -75,15 +76,15 @@ func (s *Service) snapshotBlob(w http.ResponseWriter, r *http.Request) error {
 			snap.Metadata = md
 			snap.ETag = etag.Next(now, base.ETag)
 		}
-		refs := refDelta{}
-		if err := putState(tx, recordKey(account, t.Container, t.Blob, snapshotPrefix+id), snap, refs); err != nil {
+		refs := blobdata.RefDelta{}
+		if err := putState(tx, blobdata.RecordKey(account, t.Container, t.Blob, blobdata.SnapshotPrefix+id), snap, refs); err != nil {
 			return err
 		}
 		if err := s.newVersionOnSnapshot(tx, account, t, base, now, refs); err != nil {
 			return err
 		}
 		versionID = base.VersionID
-		return refs.apply(tx, now)
+		return refs.Apply(tx, now)
 	})
 	if err != nil {
 		return err
@@ -94,7 +95,7 @@ func (s *Service) snapshotBlob(w http.ResponseWriter, r *http.Request) error {
 	setIf(h, "X-Ms-Version-Id", versionID)
 	// A snapshot writes no data: under a customer-provided key or a scope
 	// the service answers false and echoes neither.
-	h.Set("X-Ms-Request-Server-Encrypted", strconv.FormatBool(snap.Encryption.empty()))
+	h.Set("X-Ms-Request-Server-Encrypted", strconv.FormatBool(snap.Encryption.Empty()))
 	return write(w, http.StatusCreated)
 }
 
@@ -102,7 +103,7 @@ func (s *Service) snapshotBlob(w http.ResponseWriter, r *http.Request) error {
 // gives base a new version ID when the account versions its blobs. The ID
 // comes from a fresh ETag tick, so no later write can reuse it, but base's
 // ETag and Last-Modified stay: its content did not change.
-func (s *Service) newVersionOnSnapshot(tx store.Tx, account string, t target, base *blobRecord, now time.Time, refs refDelta) error {
+func (s *Service) newVersionOnSnapshot(tx store.Tx, account string, t target, base *blobdata.Blob, now time.Time, refs blobdata.RefDelta) error {
 	policy, err := s.loadPolicy(tx, account)
 	if err != nil || !policy.versioning {
 		return err
@@ -111,6 +112,6 @@ func (s *Service) newVersionOnSnapshot(tx store.Tx, account string, t target, ba
 	if err := h.keepVersion(tx, base, refs); err != nil {
 		return err
 	}
-	base.VersionID = stamp(etag.Next(now, base.ETag).Time())
-	return saveBlob(tx, account, t.Container, t.Blob, base)
+	base.VersionID = blobdata.Stamp(etag.Next(now, base.ETag).Time())
+	return blobdata.SaveBlob(tx, account, t.Container, t.Blob, base)
 }

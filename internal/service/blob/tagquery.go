@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/lazuli-storage/lazuli/internal/service/blobdata"
 )
 
 // The tag query language of Find Blobs by Tags (where=) and of the
@@ -143,7 +145,7 @@ func (e *tagExpr) comparisons() []*tagExpr {
 
 // match evaluates the expression against a blob's tags; container is the
 // blob's container, for @container.
-func (e *tagExpr) match(tags tagSet, container string) bool {
+func (e *tagExpr) match(tags blobdata.TagSet, container string) bool {
 	switch {
 	case e.and:
 		return e.left.match(tags, container) && e.right.match(tags, container)
@@ -155,7 +157,7 @@ func (e *tagExpr) match(tags tagSet, container string) bool {
 		v = container
 	} else {
 		var ok bool
-		if v, ok = tags.get(e.key); !ok {
+		if v, ok = tags.Get(e.key); !ok {
 			return false
 		}
 	}

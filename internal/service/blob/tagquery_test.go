@@ -5,13 +5,15 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/lazuli-storage/lazuli/internal/service/blobdata"
 )
 
-func mustTags(t *testing.T, kv ...string) tagSet {
+func mustTags(t *testing.T, kv ...string) blobdata.TagSet {
 	t.Helper()
-	var tags []tag
+	var tags []blobdata.Tag
 	for i := 0; i+1 < len(kv); i += 2 {
-		tags = append(tags, tag{Key: kv[i], Value: kv[i+1]})
+		tags = append(tags, blobdata.Tag{Key: kv[i], Value: kv[i+1]})
 	}
 	s, err := newTagSet(tags)
 	if err != nil {
@@ -133,7 +135,7 @@ func TestPlanTagScanUsesEquality(t *testing.T) {
 		t.Fatal(err)
 	}
 	rng := planTagScan("acct", "", e, false)
-	want := tagIndexPrefix("acct", "a").Str("x")
+	want := blobdata.TagIndexPrefix("acct", "a").Str("x")
 	if string(rng.start) != string(want) || rng.containerFamily {
 		t.Fatalf("scan starts at %q, want %q", rng.start, want)
 	}
@@ -145,7 +147,7 @@ func TestPlanTagScanUsesEquality(t *testing.T) {
 	}
 	e, _ = parseTagQuery(`@container = 'c' AND "b" > '1' AND "b" <= '5'`, findQuery)
 	rng = planTagScan("acct", "", e, false)
-	prefix := containerTagIndexPrefix("acct", "c", "b")
+	prefix := blobdata.ContainerTagIndexPrefix("acct", "c", "b")
 	if !rng.containerFamily || string(rng.start) <= string(prefix.Str("1")) || string(rng.end) <= string(prefix.Str("5")) {
 		t.Fatalf("range scan planned as %+v", rng)
 	}
@@ -160,7 +162,7 @@ func FuzzTagQuery(f *testing.F) {
 	} {
 		f.Add(s)
 	}
-	tags := tagSet{{"a", "x"}, {"b", "y"}, {"c", "z"}}
+	tags := blobdata.TagSet{{Key: "a", Value: "x"}, {Key: "b", Value: "y"}, {Key: "c", Value: "z"}}
 	f.Fuzz(func(t *testing.T, s string) {
 		for _, mode := range []tagQueryMode{findQuery, conditionQuery} {
 			e, err := parseTagQuery(s, mode)

@@ -8,10 +8,11 @@ import (
 	"strings"
 
 	"github.com/lazuli-storage/lazuli/internal/rule/azerr"
+	"github.com/lazuli-storage/lazuli/internal/service/blobdata"
 )
 
 // Blob index tag limits (Set Blob Tags): at most ten tags per blob
-// (maxTags, tagset.go), keys of 1 to 128 characters, values of at most
+// (blobdata.MaxTags), keys of 1 to 128 characters, values of at most
 // 256, drawn from letters, digits, space and + - . / : = _.
 const (
 	maxTagKeyLen   = 128
@@ -22,8 +23,8 @@ const (
 )
 
 // newTagSet validates tags as Set Blob Tags and x-ms-tags do and sorts them.
-func newTagSet(tags []tag) (tagSet, error) {
-	if len(tags) > maxTags {
+func newTagSet(tags []blobdata.Tag) (blobdata.TagSet, error) {
+	if len(tags) > blobdata.MaxTags {
 		return nil, azerr.New(azerr.TagsTooLarge)
 	}
 	for _, t := range tags {
@@ -36,7 +37,7 @@ func newTagSet(tags []tag) (tagSet, error) {
 			return nil, azerr.New(azerr.InvalidTag)
 		}
 	}
-	s := tagSet(tags)
+	s := blobdata.TagSet(tags)
 	sort.Slice(s, func(i, j int) bool { return s[i].Key < s[j].Key })
 	for i := 1; i < len(s); i++ {
 		if s[i].Key == s[i-1].Key {
@@ -66,11 +67,11 @@ func validTagText(s string) bool {
 // parseTagsHeader reads x-ms-tags: key=value pairs joined by '&', each
 // part query-escaped (the SDKs use url.QueryEscape, so '+' is a space).
 // Absent is nil.
-func parseTagsHeader(raw string) (tagSet, error) {
+func parseTagsHeader(raw string) (blobdata.TagSet, error) {
 	if raw == "" {
 		return nil, nil
 	}
-	var tags []tag
+	var tags []blobdata.Tag
 	for _, pair := range strings.Split(raw, "&") {
 		k, v, _ := strings.Cut(pair, "=")
 		key, err1 := url.QueryUnescape(k)
@@ -78,7 +79,7 @@ func parseTagsHeader(raw string) (tagSet, error) {
 		if err1 != nil || err2 != nil {
 			return nil, azerr.InvalidHeader("x-ms-tags", raw)
 		}
-		tags = append(tags, tag{Key: key, Value: value})
+		tags = append(tags, blobdata.Tag{Key: key, Value: value})
 	}
 	return newTagSet(tags)
 }
@@ -93,7 +94,7 @@ type tagsXML struct {
 }
 
 // parseTagsBody reads a Set Blob Tags body. An empty body clears the tags.
-func parseTagsBody(data []byte) (tagSet, error) {
+func parseTagsBody(data []byte) (blobdata.TagSet, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, nil
 	}
@@ -101,7 +102,7 @@ func parseTagsBody(data []byte) (tagSet, error) {
 	if err := xml.Unmarshal(data, &doc); err != nil {
 		return nil, azerr.New(azerr.InvalidXmlDocument)
 	}
-	tags := make([]tag, 0, len(doc.Set))
+	tags := make([]blobdata.Tag, 0, len(doc.Set))
 	for _, t := range doc.Set {
 		if t.Key == nil {
 			return nil, azerr.New(azerr.EmptyTagName)
@@ -110,14 +111,14 @@ func parseTagsBody(data []byte) (tagSet, error) {
 		if t.Value != nil {
 			value = *t.Value
 		}
-		tags = append(tags, tag{Key: *t.Key, Value: value})
+		tags = append(tags, blobdata.Tag{Key: *t.Key, Value: value})
 	}
 	return newTagSet(tags)
 }
 
 // writeTagSet writes <Tags><TagSet>...</TagSet></Tags> for the tags keep
 // accepts (all when keep is nil).
-func writeTagSet(x *xmlWriter, s tagSet, keep func(key string) bool) {
+func writeTagSet(x *xmlWriter, s blobdata.TagSet, keep func(key string) bool) {
 	x.Open("Tags")
 	x.Open("TagSet")
 	for _, t := range s {

@@ -3,6 +3,7 @@ package blob
 import (
 	"github.com/lazuli-storage/lazuli/internal/rule/azerr"
 	"github.com/lazuli-storage/lazuli/internal/rule/cond"
+	"github.com/lazuli-storage/lazuli/internal/service/blobdata"
 )
 
 // x-ms-if-tags is AND-ed with the other conditional headers (the Azure
@@ -24,7 +25,7 @@ func validIfTags(c cond.Conditions) error {
 
 // ifTagsHold evaluates x-ms-if-tags against b's tags: 412 ConditionNotMet
 // when it fails. A missing blob has no tags, so no comparison holds.
-func ifTagsHold(c cond.Conditions, b *blobRecord) error {
+func ifTagsHold(c cond.Conditions, b *blobdata.Blob) error {
 	if c.IfTags == "" {
 		return nil
 	}
@@ -32,7 +33,7 @@ func ifTagsHold(c cond.Conditions, b *blobRecord) error {
 	if err != nil {
 		return azerr.InvalidHeader("x-ms-if-tags", c.IfTags)
 	}
-	var tags tagSet
+	var tags blobdata.TagSet
 	if b != nil && b.Committed {
 		tags = b.Tags
 	}
@@ -43,7 +44,7 @@ func ifTagsHold(c cond.Conditions, b *blobRecord) error {
 }
 
 // checkReadConditions is the read rule plus x-ms-if-tags.
-func checkReadConditions(c cond.Conditions, b *blobRecord, version string) error {
+func checkReadConditions(c cond.Conditions, b *blobdata.Blob, version string) error {
 	if err := c.CheckRead(resourceOf(b), version); err != nil {
 		return err
 	}
@@ -52,7 +53,7 @@ func checkReadConditions(c cond.Conditions, b *blobRecord, version string) error
 
 // checkWriteConditions is the write rule plus x-ms-if-tags. A blob that
 // holds only staged blocks has a time for the date headers.
-func checkWriteConditions(c cond.Conditions, b *blobRecord) error {
+func checkWriteConditions(c cond.Conditions, b *blobdata.Blob) error {
 	res := resourceOf(b)
 	if b != nil && !b.Committed {
 		res.Staged, res.LastModified = true, b.LastModified()

@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/lazuli-storage/lazuli/internal/rule/crc64"
+	"github.com/lazuli-storage/lazuli/internal/service/blobdata"
 
 	"github.com/lazuli-storage/lazuli/internal/engine/store"
 	"github.com/lazuli-storage/lazuli/internal/frame/request"
@@ -21,7 +22,7 @@ func (s *Service) getBlobTags(w http.ResponseWriter, r *http.Request) error {
 	}
 	t := targetOf(r)
 	account := request.Of(r).Account
-	var tags tagSet
+	var tags blobdata.TagSet
 	err = s.store.View(r.Context(), func(tx store.Tx) error {
 		b, err := s.tagTarget(tx, r, account, t, sel, conds)
 		if b != nil {
@@ -38,15 +39,15 @@ func (s *Service) getBlobTags(w http.ResponseWriter, r *http.Request) error {
 }
 
 // tagTarget loads and checks the blob state a tags request addresses.
-func (s *Service) tagTarget(tx store.Tx, r *http.Request, account string, t target, sel selector, conds tagsConditions) (*blobRecord, error) {
-	_, found, err := loadContainer(tx, account, t.Container)
+func (s *Service) tagTarget(tx store.Tx, r *http.Request, account string, t target, sel blobdata.Selector, conds tagsConditions) (*blobdata.Blob, error) {
+	_, found, err := blobdata.LoadContainer(tx, account, t.Container)
 	if err != nil {
 		return nil, err
 	}
 	if !found {
 		return nil, containerNotFound()
 	}
-	b, err := loadState(tx, account, t.Container, t.Blob, sel, s.now())
+	b, err := blobdata.LoadState(tx, account, t.Container, t.Blob, sel, s.now())
 	if err != nil {
 		return nil, err
 	}
@@ -70,10 +71,10 @@ type tagsConditions struct {
 
 // parseTagsRequest reads the conditions and the snapshot or version of Get
 // or Set Blob Tags.
-func parseTagsRequest(r *http.Request) (tagsConditions, selector, error) {
+func parseTagsRequest(r *http.Request) (tagsConditions, blobdata.Selector, error) {
 	var c tagsConditions
 	var err error
-	var sel selector
+	var sel blobdata.Selector
 	if c.tags, sel, err = parseSelectedRequest(r, cond.IfTags); err != nil {
 		return c, sel, err
 	}
@@ -110,13 +111,13 @@ func (s *Service) setBlobTags(w http.ResponseWriter, r *http.Request) error {
 		}
 		// The record the state was loaded from: the base blob for the
 		// current version, else the previous version's own record.
-		elem := b.loadedFrom
+		elem := b.LoadedFrom
 		old := *b
 		b.Tags = tags
 		if err := reindexAfterSetTags(tx, account, t, elem, &old, b); err != nil {
 			return err
 		}
-		return tx.Put(recordKey(account, t.Container, t.Blob, elem), b.encode())
+		return tx.Put(blobdata.RecordKey(account, t.Container, t.Blob, elem), b.Encode())
 	})
 	if err != nil {
 		return err
@@ -126,11 +127,11 @@ func (s *Service) setBlobTags(w http.ResponseWriter, r *http.Request) error {
 }
 
 // reindexAfterSetTags moves the index entries of the state under elem
-// from its old tags to its new ones: the base blob's through reindexTags,
+// from its old tags to its new ones: the base blob's through blobdata.ReindexTags,
 // a previous version's in the version index.
-func reindexAfterSetTags(tx store.Tx, account string, t target, elem string, old, b *blobRecord) error {
-	if elem == elemBase {
-		return reindexTags(tx, account, t.Container, t.Blob, old, b)
+func reindexAfterSetTags(tx store.Tx, account string, t target, elem string, old, b *blobdata.Blob) error {
+	if elem == blobdata.ElemBase {
+		return blobdata.ReindexTags(tx, account, t.Container, t.Blob, old, b)
 	}
 	if err := dropVersionTags(tx, account, t.Container, t.Blob, old); err != nil {
 		return err
@@ -140,7 +141,7 @@ func reindexAfterSetTags(tx store.Tx, account string, t target, elem string, old
 
 // readTagsBody reads and checks a Set Blob Tags body against its declared
 // Content-MD5 or CRC-64.
-func readTagsBody(r *http.Request) (tagSet, error) {
+func readTagsBody(r *http.Request) (blobdata.TagSet, error) {
 	sums, err := parseChecksums(r.Header)
 	if err != nil {
 		return nil, err

@@ -5,6 +5,7 @@ import (
 
 	"github.com/lazuli-storage/lazuli/internal/base/record"
 	"github.com/lazuli-storage/lazuli/internal/rule/azerr"
+	"github.com/lazuli-storage/lazuli/internal/service/blobdata"
 )
 
 func TestParseTagsHeader(t *testing.T) {
@@ -33,7 +34,7 @@ func TestParseTagsHeader(t *testing.T) {
 	}
 }
 
-func fmtTags(s tagSet) string {
+func fmtTags(s blobdata.TagSet) string {
 	out := "["
 	for i, t := range s {
 		if i > 0 {
@@ -67,25 +68,25 @@ func TestParseTagsBody(t *testing.T) {
 }
 
 func TestTagSetCodec(t *testing.T) {
-	s, err := newTagSet([]tag{{"b", "2"}, {"a", ""}, {"c", "x y"}})
+	s, err := newTagSet([]blobdata.Tag{{Key: "b", Value: "2"}, {Key: "a", Value: ""}, {Key: "c", Value: "x y"}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var e record.Encoder
-	s.encode(&e)
+	s.Encode(&e)
 	d := record.NewDecoder(e.Bytes())
-	back := decodeTagSet(&d)
-	if d.Err() != nil || !back.equal(s) {
+	back := blobdata.DecodeTagSet(&d)
+	if d.Err() != nil || !back.Equal(s) {
 		t.Fatalf("round trip: %v %v", back, d.Err())
 	}
-	if v, ok := back.get("c"); !ok || v != "x y" {
+	if v, ok := back.Get("c"); !ok || v != "x y" {
 		t.Fatal("get")
 	}
-	if _, ok := back.get("d"); ok {
+	if _, ok := back.Get("d"); ok {
 		t.Fatal("get of a missing key")
 	}
 	d = record.NewDecoder([]byte{200})
-	if decodeTagSet(&d); d.Err() == nil {
+	if blobdata.DecodeTagSet(&d); d.Err() == nil {
 		t.Fatal("a corrupt tag set decoded")
 	}
 }

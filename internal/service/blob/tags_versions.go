@@ -6,6 +6,7 @@ import (
 
 	"github.com/lazuli-storage/lazuli/internal/base/record"
 	"github.com/lazuli-storage/lazuli/internal/engine/store"
+	"github.com/lazuli-storage/lazuli/internal/service/blobdata"
 )
 
 // The version tag index serves Find Blobs by Tags with include=versions.
@@ -16,7 +17,7 @@ import (
 //	(account, "tv", key, value, container, name, versionID)
 //	(account, "tvc", container, key, value, name, versionID)
 //
-// valued, as in tags_index.go, by its whole tag set. The current version
+// valued, as in blobdata/tags_index.go, by its whole tag set. The current version
 // is the base blob, found through the base index; a query with
 // include=versions reads this index first, then the base index, and its
 // marker (a key of either) tells which of the two it stopped in.
@@ -44,19 +45,19 @@ func containerVersionTagIndexPrefix(account, container, key string) store.Key {
 	return store.NewKey(store.SpaceBlobIndex).Str(account).Str(tagFamilyContainerVersions).Str(container).Str(key)
 }
 
-func versionTagIndexKeys(account, container, name, versionID string, t tag) (byAccount, byContainer []byte) {
+func versionTagIndexKeys(account, container, name, versionID string, t blobdata.Tag) (byAccount, byContainer []byte) {
 	return versionTagIndexPrefix(account, t.Key).Str(t.Value).Str(container).Str(name).Str(versionID),
 		containerVersionTagIndexPrefix(account, container, t.Key).Str(t.Value).Str(name).Str(versionID)
 }
 
 // putVersionTags indexes the tags of the previous version b.
-func putVersionTags(tx store.Tx, account, container, name string, b *blobRecord) error {
-	tags := indexedTags(b)
+func putVersionTags(tx store.Tx, account, container, name string, b *blobdata.Blob) error {
+	tags := blobdata.IndexedTags(b)
 	if len(tags) == 0 {
 		return nil
 	}
 	var e record.Encoder
-	tags.encode(&e)
+	tags.Encode(&e)
 	for _, t := range tags {
 		a, c := versionTagIndexKeys(account, container, name, b.VersionID, t)
 		if err := tx.Put(a, bytes.Clone(e.Bytes())); err != nil {
@@ -70,8 +71,8 @@ func putVersionTags(tx store.Tx, account, container, name string, b *blobRecord)
 }
 
 // dropVersionTags removes the entries putVersionTags made for b.
-func dropVersionTags(tx store.Tx, account, container, name string, b *blobRecord) error {
-	for _, t := range indexedTags(b) {
+func dropVersionTags(tx store.Tx, account, container, name string, b *blobdata.Blob) error {
+	for _, t := range blobdata.IndexedTags(b) {
 		a, c := versionTagIndexKeys(account, container, name, b.VersionID, t)
 		if err := tx.Delete(a); err != nil {
 			return err
@@ -85,10 +86,10 @@ func dropVersionTags(tx store.Tx, account, container, name string, b *blobRecord
 
 // dropStateVersionTags removes the version entries of the state stored
 // under key when it is a previous version.
-func dropStateVersionTags(tx store.Tx, key []byte, b *blobRecord) error {
+func dropStateVersionTags(tx store.Tx, key []byte, b *blobdata.Blob) error {
 	rd := store.ReadKey(key, store.SpaceBlob)
 	account, container, name, elem := rd.Str(), rd.Str(), rd.Str(), rd.Str()
-	if rd.Err() != nil || len(elem) == 0 || elem[:1] != versionPrefix {
+	if rd.Err() != nil || len(elem) == 0 || elem[:1] != blobdata.VersionPrefix {
 		return rd.Err()
 	}
 	return dropVersionTags(tx, account, container, name, b)
@@ -151,14 +152,14 @@ func (r tagRange) holds(key []byte) bool {
 func liveVersions(tx store.Tx, account string, found []foundBlob, e *tagExpr, now time.Time) ([]foundBlob, error) {
 	live := found[:0]
 	for _, f := range found {
-		b, err := loadRecord(tx, recordKey(account, f.container, f.name, versionPrefix+f.versionID))
+		b, err := blobdata.LoadRecord(tx, blobdata.RecordKey(account, f.container, f.name, blobdata.VersionPrefix+f.versionID))
 		if err != nil {
 			return nil, err
 		}
 		if b == nil || !b.Committed || !e.match(b.Tags, f.container) {
 			continue
 		}
-		if deleted, _ := b.softDeleted(now); deleted {
+		if deleted, _ := b.SoftDeleted(now); deleted {
 			continue
 		}
 		f.tags = b.Tags
@@ -173,7 +174,7 @@ func liveVersions(tx store.Tx, account string, found []foundBlob, e *tagExpr, no
 func currentVersions(tx store.Tx, account string, found []foundBlob, now time.Time) ([]foundBlob, error) {
 	live := found[:0]
 	for _, f := range found {
-		b, err := loadLiveBlob(tx, account, f.container, f.name, now)
+		b, err := blobdata.LoadLiveBlob(tx, account, f.container, f.name, now)
 		if err != nil {
 			return nil, err
 		}

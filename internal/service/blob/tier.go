@@ -10,6 +10,7 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/rule/azerr"
 	"github.com/lazuli-storage/lazuli/internal/rule/cond"
 	"github.com/lazuli-storage/lazuli/internal/rule/lease"
+	"github.com/lazuli-storage/lazuli/internal/service/blobdata"
 )
 
 // Rehydration out of the archive tier takes hours in Azure. Lazuli keeps
@@ -57,7 +58,7 @@ func parseRehydratePriority(h http.Header) (string, error) {
 // rehydrateDelay. The ETag and Last-Modified do not change. Blob Batch
 // runs its set-tier sub-requests through this handler too.
 func (s *Service) setBlobTier(w http.ResponseWriter, r *http.Request) error {
-	if _, _, ok := premiumTier(r.Header.Get("X-Ms-Access-Tier")); ok {
+	if _, _, ok := blobdata.PremiumTier(r.Header.Get("X-Ms-Access-Tier")); ok {
 		return s.setPremiumTier(w, r)
 	}
 	t := targetOf(r)
@@ -79,7 +80,7 @@ func (s *Service) setBlobTier(w http.ResponseWriter, r *http.Request) error {
 	account := request.Of(r).Account
 	status := http.StatusOK
 	err = s.store.Update(r.Context(), func(tx store.Tx) error {
-		if _, found, err := loadContainer(tx, account, t.Container); err != nil || !found {
+		if _, found, err := blobdata.LoadContainer(tx, account, t.Container); err != nil || !found {
 			return firstErr(err, containerNotFound())
 		}
 		now := s.now()
@@ -102,7 +103,7 @@ func (s *Service) setBlobTier(w http.ResponseWriter, r *http.Request) error {
 		if status, err = changeTier(b, tier, priority, now); err != nil {
 			return err
 		}
-		return tx.Put(key, b.encode())
+		return tx.Put(key, b.Encode())
 	})
 	if err != nil {
 		return err
@@ -111,16 +112,16 @@ func (s *Service) setBlobTier(w http.ResponseWriter, r *http.Request) error {
 }
 
 // loadTierTarget loads the state Set Blob Tier addresses, with its key.
-func loadTierTarget(tx store.Tx, account string, t target, sel selector, now time.Time) (*blobRecord, []byte, error) {
-	b, err := loadState(tx, account, t.Container, t.Blob, sel, now)
+func loadTierTarget(tx store.Tx, account string, t target, sel blobdata.Selector, now time.Time) (*blobdata.Blob, []byte, error) {
+	b, err := blobdata.LoadState(tx, account, t.Container, t.Blob, sel, now)
 	if err != nil || b == nil {
 		return nil, nil, firstErr(err, blobNotFound())
 	}
-	if b.Type != blockBlob {
+	if b.Type != blobdata.BlockBlob {
 		// Page blob tiers (P4..P80) exist only on premium accounts.
 		return nil, nil, azerr.Newf(azerr.InvalidBlobType, "Access tiers apply to block blobs only in a standard storage account.")
 	}
-	return b, recordKey(account, t.Container, t.Blob, b.loadedFrom), nil
+	return b, blobdata.RecordKey(account, t.Container, t.Blob, b.LoadedFrom), nil
 }
 
 // checkSnapshotRehydration refuses bringing an archived snapshot or
@@ -128,19 +129,19 @@ func loadTierTarget(tx store.Tx, account string, t target, sel selector, now tim
 // archive tier is not supported" (Set Blob Tier; the SDK's recorded
 // TestBlockBlobSetTierOnSnapshots and ...OnVersions expect an error). Copy
 // it to a new blob instead.
-func checkSnapshotRehydration(b *blobRecord, sel selector, tier string, now time.Time) error {
-	if sel.base() || tier == "Archive" {
+func checkSnapshotRehydration(b *blobdata.Blob, sel blobdata.Selector, tier string, now time.Time) error {
+	if sel.Base() || tier == "Archive" {
 		return nil
 	}
-	if current, _, _ := b.tierAt(now); current == "Archive" {
+	if current, _, _ := b.TierAt(now); current == "Archive" {
 		return azerr.New(azerr.BlobArchived)
 	}
 	return nil
 }
 
 // changeTier applies Set Blob Tier to b and returns the status to answer.
-func changeTier(b *blobRecord, tier, priority string, now time.Time) (int, error) {
-	if b.copyPendingAt(now) {
+func changeTier(b *blobdata.Blob, tier, priority string, now time.Time) (int, error) {
+	if b.CopyPendingAt(now) {
 		return 0, azerr.New(azerr.PendingCopyOperation)
 	}
 	if r := b.Rehydrate; r != nil {
@@ -150,10 +151,10 @@ func changeTier(b *blobRecord, tier, priority string, now time.Time) (int, error
 		// The rehydration is over: settle it before the change.
 		b.Tier, b.TierChanged, b.Rehydrate = r.Target, r.Ends, nil
 	}
-	current, _, _ := b.tierAt(now)
+	current, _, _ := b.TierAt(now)
 	switch {
 	case current == "Archive" && tier != "Archive":
-		b.Rehydrate = &rehydration{Target: tier, Priority: priority, Ends: now.Add(rehydrateDelay(priority))}
+		b.Rehydrate = &blobdata.Rehydration{Target: tier, Priority: priority, Ends: now.Add(rehydrateDelay(priority))}
 		return http.StatusAccepted, nil
 	case current != tier || b.Tier == "":
 		b.Tier, b.TierChanged = tier, now
@@ -164,7 +165,7 @@ func changeTier(b *blobRecord, tier, priority string, now time.Time) (int, error
 // rehydrating answers Set Blob Tier during a rehydration: asking again for
 // the same tier may raise the priority to High (which shortens it); any
 // other change waits until the rehydration ends (409).
-func rehydrating(r *rehydration, tier, priority string, now time.Time) (int, error) {
+func rehydrating(r *blobdata.Rehydration, tier, priority string, now time.Time) (int, error) {
 	if tier != r.Target {
 		return 0, azerr.New(azerr.BlobBeingRehydrated)
 	}

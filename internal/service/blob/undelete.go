@@ -7,6 +7,7 @@ import (
 
 	"github.com/lazuli-storage/lazuli/internal/engine/store"
 	"github.com/lazuli-storage/lazuli/internal/frame/request"
+	"github.com/lazuli-storage/lazuli/internal/service/blobdata"
 )
 
 // undeleteBlob is Undelete Blob: every soft-deleted state of the blob
@@ -20,7 +21,7 @@ func (s *Service) undeleteBlob(w http.ResponseWriter, r *http.Request) error {
 	}
 	account := request.Of(r).Account
 	err := s.store.Update(r.Context(), func(tx store.Tx) error {
-		if _, found, err := loadContainer(tx, account, t.Container); err != nil || !found {
+		if _, found, err := blobdata.LoadContainer(tx, account, t.Container); err != nil || !found {
 			return firstErr(err, containerNotFound())
 		}
 		// An expired base blob is gone: what is restored takes its place.
@@ -37,7 +38,7 @@ func (s *Service) undeleteBlob(w http.ResponseWriter, r *http.Request) error {
 		if err := d.restore(tx); err != nil {
 			return err
 		}
-		return d.refs.apply(tx, d.now)
+		return d.refs.Apply(tx, d.now)
 	})
 	if err != nil {
 		return err
@@ -53,12 +54,12 @@ func (d *deletion) restore(tx store.Tx) error {
 	if err != nil {
 		return err
 	}
-	var base *blobRecord
+	var base *blobdata.Blob
 	for _, st := range all {
-		switch deleted, _ := st.rec.softDeleted(d.now); {
-		case st.elem == elemBase:
+		switch deleted, _ := st.rec.SoftDeleted(d.now); {
+		case st.elem == blobdata.ElemBase:
 			base = st.rec
-		case st.elem == elemDeleted:
+		case st.elem == blobdata.ElemDeleted:
 			if err := d.restoreBase(tx, st.rec, base); err != nil {
 				return err
 			}
@@ -67,7 +68,7 @@ func (d *deletion) restore(tx store.Tx) error {
 			}
 		case deleted:
 			st.rec.DeletedAt, st.rec.Purge = time.Time{}, time.Time{}
-			if err := tx.Put(d.key(st.elem), st.rec.encode()); err != nil {
+			if err := tx.Put(d.key(st.elem), st.rec.Encode()); err != nil {
 				return err
 			}
 		}
@@ -82,24 +83,24 @@ func (d *deletion) restore(tx store.Tx) error {
 // when there is none (a placeholder's uncommitted blocks are kept), else
 // as a snapshot taken when it was deleted. The record moves, and its
 // extent references with it.
-func (d *deletion) restoreBase(tx store.Tx, rec, base *blobRecord) error {
+func (d *deletion) restoreBase(tx store.Tx, rec, base *blobdata.Blob) error {
 	deletedAt := rec.DeletedAt
 	rec.DeletedAt, rec.Purge = time.Time{}, time.Time{}
-	if err := tx.Delete(d.key(elemDeleted)); err != nil {
+	if err := tx.Delete(d.key(blobdata.ElemDeleted)); err != nil {
 		return err
 	}
 	if base != nil && base.Committed {
-		id, err := freeStamp(tx, d.account, d.container, d.name, snapshotPrefix, deletedAt)
+		id, err := blobdata.FreeStamp(tx, d.account, d.container, d.name, blobdata.SnapshotPrefix, deletedAt)
 		if err != nil {
 			return err
 		}
-		return tx.Put(d.key(snapshotPrefix+id), rec.encode())
+		return tx.Put(d.key(blobdata.SnapshotPrefix+id), rec.Encode())
 	}
 	if base != nil {
 		rec.HasUncommitted, rec.BlockIDLen = base.HasUncommitted, base.BlockIDLen
 	}
-	if err := reindexTags(tx, d.account, d.container, d.name, base, rec); err != nil {
+	if err := blobdata.ReindexTags(tx, d.account, d.container, d.name, base, rec); err != nil {
 		return err
 	}
-	return tx.Put(d.key(elemBase), rec.encode())
+	return tx.Put(d.key(blobdata.ElemBase), rec.Encode())
 }

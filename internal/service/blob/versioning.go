@@ -11,6 +11,7 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/rule/azerr"
 	"github.com/lazuli-storage/lazuli/internal/rule/lease"
 	"github.com/lazuli-storage/lazuli/internal/rule/svcprops"
+	"github.com/lazuli-storage/lazuli/internal/service/blobdata"
 )
 
 // writeKind is what a blob write does to the blob's history.
@@ -126,26 +127,26 @@ type history struct {
 	now                      time.Time
 	policy                   dataPolicy
 	// prev is the blob as it was, nil when the write creates it.
-	prev *blobRecord
+	prev *blobdata.Blob
 }
 
 // beginHistory checks that a write of this kind may change the committed
 // blob old (nil when there is none) and remembers what it was. The caller
 // runs the change, then finish.
-func (s *Service) beginHistory(tx store.Tx, account string, t target, old *blobRecord, kind writeKind) (*history, error) {
+func (s *Service) beginHistory(tx store.Tx, account string, t target, old *blobdata.Blob, kind writeKind) (*history, error) {
 	h := &history{account: account, container: t.Container, name: t.Blob, kind: kind, now: s.now()}
 	if old != nil && old.Committed {
-		if old.copyPendingAt(h.now) {
+		if old.CopyPendingAt(h.now) {
 			return nil, azerr.New(azerr.PendingCopyOperation)
 		}
-		if old.incrementalCopy() && kind != writeIncremental {
+		if old.IncrementalCopy() && kind != writeIncremental {
 			return nil, azerr.New(azerr.OperationNotAllowedOnIncrementalCopyBlob)
 		}
-		if (kind == writeProps || kind == writeMetadata) && old.archivedAt(h.now) {
+		if (kind == writeProps || kind == writeMetadata) && old.ArchivedAt(h.now) {
 			return nil, azerr.New(azerr.BlobArchived)
 		}
 		if protectsInPlace(kind) {
-			if err := old.protection(h.now); err != nil {
+			if err := old.Protection(h.now); err != nil {
 				return nil, err
 			}
 		}
@@ -164,7 +165,7 @@ func (s *Service) beginHistory(tx store.Tx, account string, t target, old *blobR
 	}
 	if h.prev != nil && !h.policy.versioning {
 		// Only a version could keep a protected state that is replaced.
-		if err := h.prev.protection(h.now); err != nil {
+		if err := h.prev.Protection(h.now); err != nil {
 			return nil, err
 		}
 	}
@@ -173,7 +174,7 @@ func (s *Service) beginHistory(tx store.Tx, account string, t target, old *blobR
 
 // finish keeps the blob's previous state as the policy asks and gives the
 // new state its version ID. rec is what the change will store.
-func (h *history) finish(tx store.Tx, rec *blobRecord, refs refDelta) error {
+func (h *history) finish(tx store.Tx, rec *blobdata.Blob, refs blobdata.RefDelta) error {
 	if h.kind == writeProps {
 		if rec.Copy != nil {
 			// A write of the properties ends the copy properties.
@@ -198,7 +199,7 @@ func (h *history) finish(tx store.Tx, rec *blobRecord, refs refDelta) error {
 	}
 	rec.VersionID = ""
 	if h.policy.versioning {
-		rec.VersionID = stamp(rec.ETag.Time())
+		rec.VersionID = blobdata.Stamp(rec.ETag.Time())
 	}
 	return nil
 }
@@ -206,10 +207,10 @@ func (h *history) finish(tx store.Tx, rec *blobRecord, refs refDelta) error {
 // keepVersion stores prev as a previous version. A blob written before
 // versioning was turned on has no version ID; its state is kept under
 // the instant it was written.
-func (h *history) keepVersion(tx store.Tx, prev *blobRecord, refs refDelta) error {
+func (h *history) keepVersion(tx store.Tx, prev *blobdata.Blob, refs blobdata.RefDelta) error {
 	v := frozen(prev)
 	if v.VersionID == "" {
-		id, err := freeStamp(tx, h.account, h.container, h.name, versionPrefix, prev.ETag.Time())
+		id, err := blobdata.FreeStamp(tx, h.account, h.container, h.name, blobdata.VersionPrefix, prev.ETag.Time())
 		if err != nil {
 			return err
 		}
@@ -218,25 +219,25 @@ func (h *history) keepVersion(tx store.Tx, prev *blobRecord, refs refDelta) erro
 	if err := putVersionTags(tx, h.account, h.container, h.name, v); err != nil {
 		return err
 	}
-	return putState(tx, recordKey(h.account, h.container, h.name, versionPrefix+v.VersionID), v, refs)
+	return putState(tx, blobdata.RecordKey(h.account, h.container, h.name, blobdata.VersionPrefix+v.VersionID), v, refs)
 }
 
 // keepDeletedSnapshot stores prev as a snapshot soft-deleted now, as the
 // service does when soft delete is on and a blob is overwritten.
-func (h *history) keepDeletedSnapshot(tx store.Tx, prev *blobRecord, refs refDelta) error {
+func (h *history) keepDeletedSnapshot(tx store.Tx, prev *blobdata.Blob, refs blobdata.RefDelta) error {
 	v := frozen(prev)
 	v.VersionID = ""
 	v.DeletedAt, v.Purge = h.now, h.now.Add(h.policy.retention)
-	id, err := freeStamp(tx, h.account, h.container, h.name, snapshotPrefix, h.now)
+	id, err := blobdata.FreeStamp(tx, h.account, h.container, h.name, blobdata.SnapshotPrefix, h.now)
 	if err != nil {
 		return err
 	}
-	return putState(tx, recordKey(h.account, h.container, h.name, snapshotPrefix+id), v, refs)
+	return putState(tx, blobdata.RecordKey(h.account, h.container, h.name, blobdata.SnapshotPrefix+id), v, refs)
 }
 
 // frozen returns a read-only copy of a blob state for a snapshot or a
 // version: no lease, no uncommitted blocks.
-func frozen(b *blobRecord) *blobRecord {
+func frozen(b *blobdata.Blob) *blobdata.Blob {
 	v := *b
 	v.Lease = lease.Lease{}
 	v.HasUncommitted, v.BlockIDLen = false, 0
@@ -246,25 +247,25 @@ func frozen(b *blobRecord) *blobRecord {
 
 // putState stores a new record that shares the content of another, taking
 // a reference on each of its extents.
-func putState(tx store.Tx, key []byte, b *blobRecord, refs refDelta) error {
-	exts, err := b.extents()
+func putState(tx store.Tx, key []byte, b *blobdata.Blob, refs blobdata.RefDelta) error {
+	exts, err := b.Extents()
 	if err != nil {
 		return err
 	}
 	for _, id := range exts {
-		refs.add(id)
+		refs.Add(id)
 	}
-	return tx.Put(key, b.encode())
+	return tx.Put(key, b.Encode())
 }
 
 // dropState deletes a record and releases its extent references.
-func dropState(tx store.Tx, key []byte, b *blobRecord, refs refDelta) error {
-	exts, err := b.extents()
+func dropState(tx store.Tx, key []byte, b *blobdata.Blob, refs blobdata.RefDelta) error {
+	exts, err := b.Extents()
 	if err != nil {
 		return err
 	}
 	for _, id := range exts {
-		refs.drop(id)
+		refs.Drop(id)
 	}
 	if err := dropStateVersionTags(tx, key, b); err != nil {
 		return err

@@ -1,4 +1,4 @@
-package blob
+package blobdata
 
 import (
 	"strconv"
@@ -8,12 +8,12 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/base/record"
 )
 
-// identityState is what versioning, soft delete, copies and access tiers
+// IdentityState is what versioning, soft delete, copies and access tiers
 // add to a blob record. Every state is stored as instants, never as a
 // status: a pending copy or rehydration completes, and a soft-deleted
 // record expires, by the clock passing an instant, so no timer or
 // background write is needed and every node gives the same answer.
-type identityState struct {
+type IdentityState struct {
 	// VersionID is the version this state is ("" when versioning was off
 	// when it was written).
 	VersionID string
@@ -21,19 +21,19 @@ type identityState struct {
 	// Purge is when its retention ends and it is gone for good.
 	DeletedAt, Purge time.Time
 	// Copy is the last copy that wrote this blob, nil when none did.
-	Copy *copyState
+	Copy *CopyState
 	// TierChanged is when Set Blob Tier last changed the tier.
 	TierChanged time.Time
 	// Rehydrate is a rehydration from the archive tier, nil when none.
-	Rehydrate *rehydration
+	Rehydrate *Rehydration
 
-	// loadedFrom is the key element loadState read the record from (not
-	// stored): elemBase for the current version.
-	loadedFrom string
+	// LoadedFrom is the key element LoadState read the record from (not
+	// stored): ElemBase for the current version.
+	LoadedFrom string
 }
 
-// copyState is the copy that wrote a blob (x-ms-copy-* properties).
-type copyState struct {
+// CopyState is the copy that wrote a blob (x-ms-copy-* properties).
+type CopyState struct {
 	ID     string
 	Source string // the source URL, without its signature
 	Total  int64  // bytes of the source
@@ -53,60 +53,60 @@ type copyState struct {
 	SourceBlob, SourceSnapshot, DestSnapshot string
 }
 
-// rehydration is a pending move out of the archive tier: the blob stays
+// Rehydration is a pending move out of the archive tier: the blob stays
 // archived until Ends, then has tier Target.
-type rehydration struct {
+type Rehydration struct {
 	Target, Priority string
 	Ends             time.Time
 }
 
 // Copy statuses (x-ms-copy-status).
 const (
-	copyPending = "pending"
-	copySuccess = "success"
-	copyAborted = "aborted"
+	CopyPending = "pending"
+	CopySuccess = "success"
+	CopyAborted = "aborted"
 )
 
-// status returns the copy's status at now and, once it is over, when it
+// Status returns the copy's status at now and, once it is over, when it
 // ended.
-func (c *copyState) status(now time.Time) (string, time.Time) {
+func (c *CopyState) Status(now time.Time) (string, time.Time) {
 	switch {
 	case !c.Aborted.IsZero():
-		return copyAborted, c.Aborted
+		return CopyAborted, c.Aborted
 	case now.Before(c.Ends):
-		return copyPending, time.Time{}
+		return CopyPending, time.Time{}
 	default:
-		return copySuccess, c.Ends
+		return CopySuccess, c.Ends
 	}
 }
 
-// progress is x-ms-copy-progress: bytes copied out of the total. A
+// Progress is x-ms-copy-progress: bytes copied out of the total. A
 // pending copy has copied nothing visible yet.
-func (c *copyState) progress(now time.Time) string {
+func (c *CopyState) Progress(now time.Time) string {
 	done := c.Total
-	if st, _ := c.status(now); st != copySuccess {
+	if st, _ := c.Status(now); st != CopySuccess {
 		done = 0
 	}
 	return strconv.FormatInt(done, 10) + "/" + strconv.FormatInt(c.Total, 10)
 }
 
-// incrementalCopy reports whether the blob is the destination of
+// IncrementalCopy reports whether the blob is the destination of
 // Incremental Copy Blob.
-func (b *blobRecord) incrementalCopy() bool { return b.Copy != nil && b.Copy.Incremental }
+func (b *Blob) IncrementalCopy() bool { return b.Copy != nil && b.Copy.Incremental }
 
-// copyPendingAt reports whether the blob is the destination of a copy
+// CopyPendingAt reports whether the blob is the destination of a copy
 // still pending at now.
-func (b *blobRecord) copyPendingAt(now time.Time) bool {
+func (b *Blob) CopyPendingAt(now time.Time) bool {
 	if b.Copy == nil {
 		return false
 	}
-	st, _ := b.Copy.status(now)
-	return st == copyPending
+	st, _ := b.Copy.Status(now)
+	return st == CopyPending
 }
 
-// tierAt returns the blob's access tier at now, whether it is inferred,
+// TierAt returns the blob's access tier at now, whether it is inferred,
 // and the archive status of a rehydration still in progress ("" when none).
-func (b *blobRecord) tierAt(now time.Time) (tier string, inferred bool, archiveStatus string) {
+func (b *Blob) TierAt(now time.Time) (tier string, inferred bool, archiveStatus string) {
 	if r := b.Rehydrate; r != nil {
 		if now.Before(r.Ends) {
 			return "Archive", false, "rehydrate-pending-to-" + strings.ToLower(r.Target)
@@ -122,43 +122,43 @@ func (b *blobRecord) tierAt(now time.Time) (tier string, inferred bool, archiveS
 	return b.Tier, false, ""
 }
 
-// archivedAt reports whether the blob's content is offline at now: in the
+// ArchivedAt reports whether the blob's content is offline at now: in the
 // archive tier, or still rehydrating out of it.
-func (b *blobRecord) archivedAt(now time.Time) bool {
-	tier, _, _ := b.tierAt(now)
+func (b *Blob) ArchivedAt(now time.Time) bool {
+	tier, _, _ := b.TierAt(now)
 	return tier == "Archive"
 }
 
-// setTier gives a blob being written the tier its request names, changed
+// SetTier gives a blob being written the tier its request names, changed
 // now: Put Blob with x-ms-access-tier answers x-ms-access-tier-change-time
 // (the SDK's recorded TestBlobDeleteAccessTier* read it right after the
 // upload). No tier leaves it inferred, with no change time.
-func (b *blobRecord) setTier(tier string, now time.Time) {
+func (b *Blob) SetTier(tier string, now time.Time) {
 	b.Tier, b.TierChanged = tier, time.Time{}
 	if tier != "" {
 		b.TierChanged = now
 	}
 }
 
-// tierChangedAt is x-ms-access-tier-change-time: a completed rehydration
+// TierChangedAt is x-ms-access-tier-change-time: a completed rehydration
 // changed the tier when it ended.
-func (b *blobRecord) tierChangedAt(now time.Time) time.Time {
+func (b *Blob) TierChangedAt(now time.Time) time.Time {
 	if r := b.Rehydrate; r != nil && !now.Before(r.Ends) {
 		return r.Ends
 	}
 	return b.TierChanged
 }
 
-// softDeleted reports whether the record is soft-deleted; expired whether
+// SoftDeleted reports whether the record is soft-deleted; expired whether
 // its retention has ended too (it is then treated as gone).
-func (b *blobRecord) softDeleted(now time.Time) (deleted, expired bool) {
+func (b *Blob) SoftDeleted(now time.Time) (deleted, expired bool) {
 	if b.DeletedAt.IsZero() {
 		return false, false
 	}
 	return true, !now.Before(b.Purge)
 }
 
-func (s *identityState) encode(e *record.Encoder) {
+func (s *IdentityState) encode(e *record.Encoder) {
 	if s.VersionID != "" {
 		e.Field(btagVersion, func(e *record.Encoder) { e.Str(s.VersionID) })
 	}
@@ -198,7 +198,7 @@ func (s *identityState) encode(e *record.Encoder) {
 }
 
 // decodeField reads one of the identity tags of a blob record.
-func (s *identityState) decodeField(tag byte, p *record.Decoder) {
+func (s *IdentityState) decodeField(tag byte, p *record.Decoder) {
 	switch tag {
 	case btagVersion:
 		s.VersionID = p.Str()
@@ -206,7 +206,7 @@ func (s *identityState) decodeField(tag byte, p *record.Decoder) {
 		s.DeletedAt = p.Time()
 		s.Purge = p.Time()
 	case btagCopy:
-		s.Copy = &copyState{ID: p.Str(), Source: p.Str(), Total: p.Varint(),
+		s.Copy = &CopyState{ID: p.Str(), Source: p.Str(), Total: p.Varint(),
 			Started: p.Time(), Ends: p.Time(), Aborted: p.Time()}
 		if p.Len() > 0 { // the incremental copy fields came later
 			s.Copy.Incremental = p.Bool()
@@ -215,7 +215,7 @@ func (s *identityState) decodeField(tag byte, p *record.Decoder) {
 	case btagTierInfo:
 		s.TierChanged = p.Time()
 		if p.Bool() {
-			s.Rehydrate = &rehydration{Target: p.Str(), Priority: p.Str(), Ends: p.Time()}
+			s.Rehydrate = &Rehydration{Target: p.Str(), Priority: p.Str(), Ends: p.Time()}
 		}
 	}
 }

@@ -1,12 +1,12 @@
-package blob
+package blobdata
 
 import (
 	"github.com/lazuli-storage/lazuli/internal/base/record"
 	"github.com/lazuli-storage/lazuli/internal/engine/store"
 )
 
-// uncommittedBlock is a block staged by Put Block and not yet committed.
-type uncommittedBlock struct {
+// Block is a block staged by Put Block and not yet committed.
+type Block struct {
 	ID     string // decoded block id
 	Extent string
 	Size   int64
@@ -14,7 +14,7 @@ type uncommittedBlock struct {
 	Staged int64
 }
 
-func blockKey(account, container, blob, id string) []byte {
+func BlockKey(account, container, blob, id string) []byte {
 	return store.NewKey(store.SpaceBlock).Str(account).Str(container).Str(blob).Str(id)
 }
 
@@ -23,7 +23,7 @@ func blockPrefix(account, container, blob string) []byte {
 	return store.NewKey(store.SpaceBlock).Str(account).Str(container).Str(blob)
 }
 
-func (u *uncommittedBlock) encode() []byte {
+func (u *Block) Encode() []byte {
 	e := record.NewEncoder(48)
 	e.Byte(recordFormat)
 	e.Str(u.Extent)
@@ -32,12 +32,12 @@ func (u *uncommittedBlock) encode() []byte {
 	return e.Bytes()
 }
 
-func decodeBlock(key, v []byte) (uncommittedBlock, error) {
+func DecodeBlock(key, v []byte) (Block, error) {
 	r := store.ReadKey(key, store.SpaceBlock)
 	r.Str()
 	r.Str()
 	r.Str()
-	u := uncommittedBlock{ID: r.Str()}
+	u := Block{ID: r.Str()}
 	if r.Err() != nil || len(v) == 0 || v[0] != recordFormat {
 		return u, record.ErrMalformed
 	}
@@ -48,13 +48,13 @@ func decodeBlock(key, v []byte) (uncommittedBlock, error) {
 	return u, d.Err()
 }
 
-// loadBlocks returns every uncommitted block of a blob, in key order.
-func loadBlocks(tx store.Tx, account, container, blob string) ([]uncommittedBlock, error) {
+// LoadBlocks returns every uncommitted block of a blob, in key order.
+func LoadBlocks(tx store.Tx, account, container, blob string) ([]Block, error) {
 	prefix := blockPrefix(account, container, blob)
-	var blocks []uncommittedBlock
+	var blocks []Block
 	var decodeErr error
 	err := tx.Scan(prefix, store.PrefixEnd(prefix), store.ScanOptions{}, func(k, v []byte) bool {
-		b, err := decodeBlock(k, v)
+		b, err := DecodeBlock(k, v)
 		if err != nil {
 			decodeErr = err
 			return false

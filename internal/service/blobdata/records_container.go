@@ -1,4 +1,4 @@
-package blob
+package blobdata
 
 import (
 	"errors"
@@ -29,19 +29,19 @@ const (
 	ctagLease    = 3
 	ctagACL      = 4
 	// ctagEncryption is the default encryption scope and whether writes
-	// may name another (scope.go); tags 5-29 are left to other state.
+	// may name another (service/blob scope.go); tags 5-29 are left to other state.
 	ctagEncryption = 30
 )
 
 // Public access levels (x-ms-blob-public-access).
 const (
-	accessPrivate   byte = 0
-	accessBlob      byte = 1
-	accessContainer byte = 2
+	AccessPrivate   byte = 0
+	AccessBlob      byte = 1
+	AccessContainer byte = 2
 )
 
-// containerRecord is the stored state of one container.
-type containerRecord struct {
+// Container is the stored state of one container.
+type Container struct {
 	ETag    etag.Tick
 	Created time.Time
 	Public  byte
@@ -50,28 +50,28 @@ type containerRecord struct {
 	Deleting bool
 	Metadata metadata.Set
 	Lease    lease.Lease
-	ACL      []signedIdentifier
-	// containerLife is the soft delete and move state
+	ACL      []SignedIdentifier
+	// ContainerLife is the soft delete and move state
 	// (records_container_life.go).
-	containerLife
+	ContainerLife
 	// DefaultScope is the encryption scope of writes that name none (""
 	// for the account's key); DenyScopeOverride forbids naming another.
 	DefaultScope      string
 	DenyScopeOverride bool
 }
 
-// signedIdentifier is a stored access policy of a container.
-type signedIdentifier struct {
+// SignedIdentifier is a stored access policy of a container.
+type SignedIdentifier struct {
 	ID            string
 	Start, Expiry *time.Time // nil when not set
 	Permission    string
 }
 
-func containerKey(account, container string) []byte {
+func ContainerKey(account, container string) []byte {
 	return store.NewKey(store.SpaceContainer).Str(account).Str(container)
 }
 
-func (c *containerRecord) encode() []byte {
+func (c *Container) encode() []byte {
 	e := record.NewEncoder(64)
 	e.Byte(recordFormat)
 	e.Field(ctagCore, func(e *record.Encoder) {
@@ -97,7 +97,7 @@ func (c *containerRecord) encode() []byte {
 			}
 		})
 	}
-	c.containerLife.encode(&e)
+	c.ContainerLife.encode(&e)
 	if c.DefaultScope != "" || c.DenyScopeOverride {
 		e.Field(ctagEncryption, func(e *record.Encoder) {
 			e.Str(c.DefaultScope)
@@ -107,11 +107,11 @@ func (c *containerRecord) encode() []byte {
 	return e.Bytes()
 }
 
-func decodeContainer(v []byte) (*containerRecord, error) {
+func DecodeContainer(v []byte) (*Container, error) {
 	if len(v) == 0 || v[0] != recordFormat {
 		return nil, record.ErrMalformed
 	}
-	c := &containerRecord{}
+	c := &Container{}
 	d := record.NewDecoder(v[1:])
 	d.Fields(func(tag byte, p *record.Decoder) {
 		switch tag {
@@ -127,14 +127,14 @@ func decodeContainer(v []byte) (*containerRecord, error) {
 		case ctagACL:
 			n := p.Uvarint()
 			for i := uint64(0); i < n && p.Err() == nil; i++ {
-				s := signedIdentifier{ID: p.Str()}
+				s := SignedIdentifier{ID: p.Str()}
 				s.Start = decodeOptionalTime(p)
 				s.Expiry = decodeOptionalTime(p)
 				s.Permission = p.Str()
 				c.ACL = append(c.ACL, s)
 			}
 		case ctagDeleted, ctagMove:
-			c.containerLife.decodeField(tag, p)
+			c.ContainerLife.decodeField(tag, p)
 		case ctagEncryption:
 			c.DefaultScope = p.Str()
 			c.DenyScopeOverride = p.Bool()
@@ -143,25 +143,25 @@ func decodeContainer(v []byte) (*containerRecord, error) {
 	return c, d.Err()
 }
 
-// loadContainer reads a container; found is false when it does not exist
+// LoadContainer reads a container; found is false when it does not exist
 // or is hidden (being deleted, soft-deleted or moving).
-func loadContainer(tx store.Tx, account, name string) (c *containerRecord, found bool, err error) {
-	v, err := tx.Get(containerKey(account, name))
+func LoadContainer(tx store.Tx, account, name string) (c *Container, found bool, err error) {
+	v, err := tx.Get(ContainerKey(account, name))
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, false, nil
 	}
 	if err != nil {
 		return nil, false, err
 	}
-	c, err = decodeContainer(v)
+	c, err = DecodeContainer(v)
 	if err != nil {
 		return nil, false, err
 	}
-	return c, !c.hidden(), nil
+	return c, !c.Hidden(), nil
 }
 
-func saveContainer(tx store.Tx, account, name string, c *containerRecord) error {
-	return tx.Put(containerKey(account, name), c.encode())
+func SaveContainer(tx store.Tx, account, name string, c *Container) error {
+	return tx.Put(ContainerKey(account, name), c.encode())
 }
 
 func encodeOptionalTime(e *record.Encoder, t *time.Time) {
@@ -179,34 +179,34 @@ func decodeOptionalTime(d *record.Decoder) *time.Time {
 	return &t
 }
 
-// policy looks up a stored access policy for service SAS.
-func (c *containerRecord) policy(id string) (*auth.AccessPolicy, error) {
+// Policy looks up a stored access policy for service SAS.
+func (c *Container) Policy(id string) (*auth.AccessPolicy, error) {
 	if c == nil {
 		return nil, nil
 	}
-	return accesspolicy.Find(containerPolicies(c.ACL), id), nil
+	return accesspolicy.Find(ContainerPolicies(c.ACL), id), nil
 }
 
-// publicLevel is what the container opens to anonymous callers: nothing
+// PublicLevel is what the container opens to anonymous callers: nothing
 // while it is hidden (being deleted, soft-deleted or moving).
-func (c *containerRecord) publicLevel() auth.PublicLevel {
+func (c *Container) PublicLevel() auth.PublicLevel {
 	switch {
-	case c == nil || c.hidden():
+	case c == nil || c.Hidden():
 		return auth.PublicNone
-	case c.Public >= accessContainer:
+	case c.Public >= AccessContainer:
 		return auth.PublicContainer
-	case c.Public >= accessBlob:
+	case c.Public >= AccessBlob:
 		return auth.PublicBlob
 	}
 	return auth.PublicNone
 }
 
-func (c *containerRecord) resource() cond.Resource {
+func (c *Container) Resource() cond.Resource {
 	return cond.Resource{Exists: true, ETag: c.ETag.String(), LastModified: c.ETag.Time()}
 }
 
 // containerPolicies is the stored ACL in the shared form.
-func containerPolicies(acl []signedIdentifier) []accesspolicy.Identifier {
+func ContainerPolicies(acl []SignedIdentifier) []accesspolicy.Identifier {
 	ids := make([]accesspolicy.Identifier, len(acl))
 	for i, si := range acl {
 		ids[i] = accesspolicy.Identifier(si)

@@ -1,4 +1,4 @@
-package blob
+package blobdata
 
 import (
 	"encoding/hex"
@@ -21,12 +21,12 @@ func TestInferredPremiumTier(t *testing.T) {
 		}
 	}
 	for _, raw := range []string{"p4", "P80", "p15"} {
-		if _, _, ok := premiumTier(raw); !ok {
+		if _, _, ok := PremiumTier(raw); !ok {
 			t.Errorf("%s is a premium tier", raw)
 		}
 	}
 	for _, raw := range []string{"P5", "Hot", "P", ""} {
-		if _, _, ok := premiumTier(raw); ok {
+		if _, _, ok := PremiumTier(raw); ok {
 			t.Errorf("%q is no premium tier", raw)
 		}
 	}
@@ -37,11 +37,11 @@ func TestPremiumFieldEncoding(t *testing.T) {
 	b := goldenBlob()
 	b.PremiumPage = true
 	const field = "1f0101" // tag 31, length 1, true
-	got := hex.EncodeToString(b.encode())
+	got := hex.EncodeToString(b.Encode())
 	if strings.TrimPrefix(got, storedBlob) != field {
 		t.Fatalf("encodes to\n%s\nwant the stored record followed by %s", got, field)
 	}
-	back, err := decodeBlob(fromHex(storedBlob + field))
+	back, err := DecodeBlob(fromHex(storedBlob + field))
 	if err != nil || !reflect.DeepEqual(back, b) {
 		t.Fatalf("decoded premium %v (%v)", back.PremiumPage, err)
 	}

@@ -1,4 +1,4 @@
-package blob
+package blobdata
 
 // A page blob's content is its segment list read as a sparse page map: the
 // segments cover [0, size) in order, and a segment with no extent is a hole
@@ -8,31 +8,31 @@ package blob
 // other content (holes hold no extent reference).
 
 const (
-	pageSize = 512
-	// maxPageBlobSize is the largest page blob (8 TiB).
-	maxPageBlobSize = 8 << 40
-	// maxPutPageBytes is the most one Put Page (update) writes.
-	maxPutPageBytes = 4 << 20
+	PageSize = 512
+	// MaxPageBlobSize is the largest page blob (8 TiB).
+	MaxPageBlobSize = 8 << 40
+	// MaxPutPageBytes is the most one Put Page (update) writes.
+	MaxPutPageBytes = 4 << 20
 )
 
-// pageRange is an inclusive byte range of a page blob.
-type pageRange struct{ Start, End int64 }
+// PageRange is an inclusive byte range of a page blob.
+type PageRange struct{ Start, End int64 }
 
-func (p pageRange) length() int64 { return p.End - p.Start + 1 }
+func (p PageRange) Length() int64 { return p.End - p.Start + 1 }
 
-// hole is n bytes of unwritten pages.
-func hole(n int64) segment { return segment{Length: n} }
+// Hole is n bytes of unwritten pages.
+func Hole(n int64) Segment { return Segment{Length: n} }
 
-func isHole(s segment) bool { return s.Extent == "" }
+func isHole(s Segment) bool { return s.Extent == "" }
 
-// replacePages returns segs with the n bytes at off replaced by with (a
+// ReplacePages returns segs with the n bytes at off replaced by with (a
 // data segment, or a hole to clear them), the old segments it displaced
 // and the new ones it made (whole pieces, for reference accounting: a
 // split segment is one reference dropped and two taken). Adjacent holes
 // are merged. off+n must not exceed the size the segments cover.
-func replacePages(segs []segment, off, n int64, with segment) (out, removed, added []segment) {
+func ReplacePages(segs []Segment, off, n int64, with Segment) (out, removed, added []Segment) {
 	with.Length = n
-	out = make([]segment, 0, len(segs)+2)
+	out = make([]Segment, 0, len(segs)+2)
 	end := off + n
 	var pos int64
 	inserted := false
@@ -80,7 +80,7 @@ func replacePages(segs []segment, off, n int64, with segment) (out, removed, add
 
 // appendMerged appends s, folding it into a preceding hole when both are
 // holes. Empty segments are dropped.
-func appendMerged(out []segment, s segment) []segment {
+func appendMerged(out []Segment, s Segment) []Segment {
 	if s.Length == 0 {
 		return out
 	}
@@ -91,15 +91,15 @@ func appendMerged(out []segment, s segment) []segment {
 	return append(out, s)
 }
 
-// resizePages returns segs covering exactly size bytes: grown with a
+// ResizePages returns segs covering exactly size bytes: grown with a
 // hole, or cut, with the segments (or pieces) dropped and added.
-func resizePages(segs []segment, size int64) (out, removed, added []segment) {
+func ResizePages(segs []Segment, size int64) (out, removed, added []Segment) {
 	var covered int64
 	for _, s := range segs {
 		covered += s.Length
 	}
 	if size >= covered {
-		out = append(append([]segment(nil), segs...), hole(size-covered))
+		out = append(append([]Segment(nil), segs...), Hole(size-covered))
 		return mergeHoles(out), nil, nil
 	}
 	var pos int64
@@ -122,7 +122,7 @@ func resizePages(segs []segment, size int64) (out, removed, added []segment) {
 	return out, removed, added
 }
 
-func mergeHoles(segs []segment) []segment {
+func mergeHoles(segs []Segment) []Segment {
 	out := segs[:0]
 	for _, s := range segs {
 		out = appendMerged(out, s)
@@ -130,24 +130,24 @@ func mergeHoles(segs []segment) []segment {
 	return out
 }
 
-// dataRefs adjusts refs for removed and added segments; holes hold none.
-func dataRefs(refs refDelta, removed, added []segment) {
+// DataRefs adjusts refs for removed and added segments; holes hold none.
+func DataRefs(refs RefDelta, removed, added []Segment) {
 	for _, s := range removed {
 		if !isHole(s) {
-			refs.drop(s.Extent)
+			refs.Drop(s.Extent)
 		}
 	}
 	for _, s := range added {
 		if !isHole(s) {
-			refs.add(s.Extent)
+			refs.Add(s.Extent)
 		}
 	}
 }
 
-// writtenRanges lists the written pages of segs within [from, to] as
+// WrittenRanges lists the written pages of segs within [from, to] as
 // inclusive ranges, adjacent writes merged.
-func writtenRanges(segs []segment, from, to int64) []pageRange {
-	var out []pageRange
+func WrittenRanges(segs []Segment, from, to int64) []PageRange {
+	var out []PageRange
 	var pos int64
 	for _, s := range segs {
 		start, end := pos, pos+s.Length-1
@@ -158,13 +158,13 @@ func writtenRanges(segs []segment, from, to int64) []pageRange {
 		if start > to {
 			break
 		}
-		out = appendRange(out, pageRange{Start: max(start, from), End: min(end, to)})
+		out = AppendRange(out, PageRange{Start: max(start, from), End: min(end, to)})
 	}
 	return out
 }
 
-// appendRange appends r, merging it with an adjacent last range.
-func appendRange(out []pageRange, r pageRange) []pageRange {
+// AppendRange appends r, merging it with an adjacent last range.
+func AppendRange(out []PageRange, r PageRange) []PageRange {
 	if n := len(out); n > 0 && out[n-1].End+1 == r.Start {
 		out[n-1].End = r.End
 		return out
@@ -172,12 +172,12 @@ func appendRange(out []pageRange, r pageRange) []pageRange {
 	return append(out, r)
 }
 
-// pageDiff compares a page blob with an earlier state of it (a snapshot):
+// PageDiff compares a page blob with an earlier state of it (a snapshot):
 // changed are the pages of cur written since (their data differs), cleared
 // the pages written then and not now. Both are limited to [from, to] and to
 // cur's size. Pages hold the same data when they map to the same bytes of
 // the same extent.
-func pageDiff(prev, cur []segment, from, to int64) (changed, cleared []pageRange) {
+func PageDiff(prev, cur []Segment, from, to int64) (changed, cleared []PageRange) {
 	a, b := segCursor{segs: prev}, segCursor{segs: cur}
 	var pos int64
 	for b.more() {
@@ -186,13 +186,13 @@ func pageDiff(prev, cur []segment, from, to int64) (changed, cleared []pageRange
 			next = min(next, a.end())
 		}
 		if next-1 >= from && pos <= to {
-			r := pageRange{Start: max(pos, from), End: min(next-1, to)}
+			r := PageRange{Start: max(pos, from), End: min(next-1, to)}
 			now, was, wasOK := b.cur(), a.cur(), a.more()
 			switch {
 			case !isHole(now) && !(wasOK && sameData(now, was, pos-b.pos, pos-a.pos)):
-				changed = appendRange(changed, r)
+				changed = AppendRange(changed, r)
 			case isHole(now) && wasOK && !isHole(was):
-				cleared = appendRange(cleared, r)
+				cleared = AppendRange(cleared, r)
 			}
 		}
 		pos = next
@@ -204,13 +204,13 @@ func pageDiff(prev, cur []segment, from, to int64) (changed, cleared []pageRange
 
 // sameData reports whether two segments give the same bytes, at nowAt
 // bytes into now and wasAt bytes into was.
-func sameData(now, was segment, nowAt, wasAt int64) bool {
+func sameData(now, was Segment, nowAt, wasAt int64) bool {
 	return !isHole(was) && now.Extent == was.Extent && now.Offset+nowAt == was.Offset+wasAt
 }
 
 // segCursor walks a segment list by position.
 type segCursor struct {
-	segs []segment
+	segs []Segment
 	i    int
 	pos  int64 // start of segs[i]
 }
@@ -219,11 +219,11 @@ func (c *segCursor) more() bool { return c.i < len(c.segs) }
 func (c *segCursor) end() int64 { return c.pos + c.segs[c.i].Length }
 
 // cur is the segment at the cursor, a hole past the end.
-func (c *segCursor) cur() segment {
+func (c *segCursor) cur() Segment {
 	if c.more() {
 		return c.segs[c.i]
 	}
-	return segment{}
+	return Segment{}
 }
 
 // advance moves past the segments that end at or before pos.
@@ -234,13 +234,13 @@ func (c *segCursor) advance(pos int64) {
 	}
 }
 
-// zeroReader reads a hole: zeros at every offset.
-type zeroReader struct{}
+// ZeroReader reads a hole: zeros at every offset.
+type ZeroReader struct{}
 
-func (zeroReader) ReadAt(p []byte, _ int64) (int, error) {
+func (ZeroReader) ReadAt(p []byte, _ int64) (int, error) {
 	clear(p)
 	return len(p), nil
 }
 
-func (zeroReader) Close() error { return nil }
-func (zeroReader) Size() int64  { return maxPageBlobSize }
+func (ZeroReader) Close() error { return nil }
+func (ZeroReader) Size() int64  { return MaxPageBlobSize }

@@ -1,4 +1,4 @@
-package blob
+package blobdata
 
 import "github.com/lazuli-storage/lazuli/internal/base/record"
 
@@ -6,19 +6,19 @@ import "github.com/lazuli-storage/lazuli/internal/base/record"
 // and 19-29 are left to other blob state).
 const btagEncryption = 30
 
-// encryptionState is how a blob's content was encrypted, as far as the
+// EncryptionState is how a blob's content was encrypted, as far as the
 // protocol shows it: the SHA-256 of the customer-provided key it was
-// written with (cpk.go) and its encryption scope. Both are "" for content
+// written with (service/blob cpk.go) and its encryption scope. Both are "" for content
 // under the account's own key, and then nothing is stored.
-type encryptionState struct {
+type EncryptionState struct {
 	KeySHA256 string
 	Scope     string
 }
 
-func (e encryptionState) empty() bool { return e == encryptionState{} }
+func (e EncryptionState) Empty() bool { return e == EncryptionState{} }
 
-func (e encryptionState) encode(enc *record.Encoder) {
-	if e.empty() {
+func (e EncryptionState) encode(enc *record.Encoder) {
+	if e.Empty() {
 		return
 	}
 	enc.Field(btagEncryption, func(enc *record.Encoder) {
@@ -27,6 +27,6 @@ func (e encryptionState) encode(enc *record.Encoder) {
 	})
 }
 
-func decodeEncryption(d *record.Decoder) encryptionState {
-	return encryptionState{KeySHA256: d.Str(), Scope: d.Str()}
+func decodeEncryption(d *record.Decoder) EncryptionState {
+	return EncryptionState{KeySHA256: d.Str(), Scope: d.Str()}
 }

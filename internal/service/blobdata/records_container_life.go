@@ -1,4 +1,4 @@
-package blob
+package blobdata
 
 import (
 	"time"
@@ -12,9 +12,9 @@ const (
 	ctagMove    = 6 // a move of the container's records in progress
 )
 
-// containerLife is the soft delete and move state of a container record
-// (container_softdelete.go, container_move.go).
-type containerLife struct {
+// ContainerLife is the soft delete and move state of a container record
+// (service/blob container_softdelete.go, container_move.go).
+type ContainerLife struct {
 	// DeletedAt is when a soft-deleted container was deleted (zero for a
 	// live one); Purge when its retention ends; Version the deleted
 	// version that Restore Container names.
@@ -26,13 +26,13 @@ type containerLife struct {
 	MoveTo, MoveFrom string
 }
 
-// hidden reports whether requests see the container as absent: being
+// Hidden reports whether requests see the container as absent: being
 // deleted, soft-deleted, or in a move.
-func (c *containerRecord) hidden() bool {
+func (c *Container) Hidden() bool {
 	return c.Deleting || !c.DeletedAt.IsZero() || c.MoveTo != "" || c.MoveFrom != ""
 }
 
-func (l *containerLife) encode(e *record.Encoder) {
+func (l *ContainerLife) encode(e *record.Encoder) {
 	if !l.DeletedAt.IsZero() {
 		e.Field(ctagDeleted, func(e *record.Encoder) {
 			e.Time(l.DeletedAt)
@@ -48,7 +48,7 @@ func (l *containerLife) encode(e *record.Encoder) {
 	}
 }
 
-func (l *containerLife) decodeField(tag byte, p *record.Decoder) {
+func (l *ContainerLife) decodeField(tag byte, p *record.Decoder) {
 	switch tag {
 	case ctagDeleted:
 		l.DeletedAt, l.Purge, l.Version = p.Time(), p.Time(), p.Str()
@@ -57,7 +57,7 @@ func (l *containerLife) decodeField(tag byte, p *record.Decoder) {
 	}
 }
 
-// expiredAt reports whether a deleted container's retention has ended.
-func (l *containerLife) expiredAt(now time.Time) bool {
+// ExpiredAt reports whether a deleted container's retention has ended.
+func (l *ContainerLife) ExpiredAt(now time.Time) bool {
 	return !l.DeletedAt.IsZero() && !now.Before(l.Purge)
 }

@@ -1,4 +1,4 @@
-package blob
+package blobdata
 
 import (
 	"encoding/hex"
@@ -12,13 +12,13 @@ import (
 // golden test) and one written with it keeps this encoding.
 func TestEncryptionFieldEncoding(t *testing.T) {
 	b := goldenBlob()
-	b.Encryption = encryptionState{KeySHA256: "k256", Scope: "scope1"}
+	b.Encryption = EncryptionState{KeySHA256: "k256", Scope: "scope1"}
 	const field = "1e0c046b3235360673636f706531" // tag 30, length 12, "k256", "scope1"
-	got := hex.EncodeToString(b.encode())
+	got := hex.EncodeToString(b.Encode())
 	if !strings.HasPrefix(got, storedBlob) || strings.TrimPrefix(got, storedBlob) != field {
 		t.Fatalf("encodes to\n%s\nwant the stored record followed by %s", got, field)
 	}
-	back, err := decodeBlob(fromHex(storedBlob + field))
+	back, err := DecodeBlob(fromHex(storedBlob + field))
 	if err != nil || !reflect.DeepEqual(back, b) {
 		t.Fatalf("decoded to %+v (%v)", back.Encryption, err)
 	}
@@ -33,7 +33,7 @@ func TestContainerScopeFieldEncoding(t *testing.T) {
 	if !strings.HasPrefix(got, storedContainer) || strings.TrimPrefix(got, storedContainer) != field {
 		t.Fatalf("encodes to\n%s\nwant the stored record followed by %s", got, field)
 	}
-	back, err := decodeContainer(fromHex(storedContainer + field))
+	back, err := DecodeContainer(fromHex(storedContainer + field))
 	if err != nil || !reflect.DeepEqual(back, c) {
 		t.Fatalf("decoded to %+v (%v)", back, err)
 	}

@@ -1,4 +1,4 @@
-package blob
+package blobdata
 
 import (
 	"strings"
@@ -19,9 +19,9 @@ var premiumTiers = []struct {
 // smallestInferredTier is the tier a small premium page blob is given.
 const smallestInferredTier = "P10"
 
-// premiumTier returns the canonical name and size limit of a tier name
+// PremiumTier returns the canonical name and size limit of a tier name
 // (any case); ok is false for a name that is no premium tier.
-func premiumTier(raw string) (name string, limit int64, ok bool) {
+func PremiumTier(raw string) (name string, limit int64, ok bool) {
 	for _, t := range premiumTiers {
 		if strings.EqualFold(raw, t.name) {
 			return t.name, t.limit, true

@@ -1,4 +1,4 @@
-package blob
+package blobdata
 
 import (
 	"bytes"
@@ -15,13 +15,13 @@ import (
 //
 // and each entry's value is the blob's whole tag set, so that a query with
 // several conditions evaluates them on the index alone. The entries change
-// in the same Update as the blob record (writeBlob calls reindexTags), so
+// in the same Update as the blob record (writeBlob calls ReindexTags), so
 // the index never disagrees with the records.
 //
 // Only base blobs are indexed here (snapshots are not found by tags;
-// previous versions have an index of their own, tags_versions.go). Code
+// previous versions have an index of their own, service/blob tags_versions.go). Code
 // that removes or restores a base record without going through writeBlob
-// must call reindexTags itself (old, nil) or (nil, new), as purgeContainer
+// must call ReindexTags itself (old, nil) or (nil, new), as purgeContainer
 // does.
 
 const (
@@ -29,36 +29,36 @@ const (
 	tagFamilyContainer = "tc"
 )
 
-// tagIndexPrefix is the start of the account-wide entries of key.
-func tagIndexPrefix(account, key string) store.Key {
+// TagIndexPrefix is the start of the account-wide entries of key.
+func TagIndexPrefix(account, key string) store.Key {
 	return store.NewKey(store.SpaceBlobIndex).Str(account).Str(tagFamilyAccount).Str(key)
 }
 
-// containerTagIndexPrefix is the start of one container's entries of key.
-func containerTagIndexPrefix(account, container, key string) store.Key {
+// ContainerTagIndexPrefix is the start of one container's entries of key.
+func ContainerTagIndexPrefix(account, container, key string) store.Key {
 	return store.NewKey(store.SpaceBlobIndex).Str(account).Str(tagFamilyContainer).Str(container).Str(key)
 }
 
-func tagIndexKeys(account, container, name string, t tag) (byAccount, byContainer []byte) {
-	return tagIndexPrefix(account, t.Key).Str(t.Value).Str(container).Str(name),
-		containerTagIndexPrefix(account, container, t.Key).Str(t.Value).Str(name)
+func tagIndexKeys(account, container, name string, t Tag) (byAccount, byContainer []byte) {
+	return TagIndexPrefix(account, t.Key).Str(t.Value).Str(container).Str(name),
+		ContainerTagIndexPrefix(account, container, t.Key).Str(t.Value).Str(name)
 }
 
-// indexedTags is what the index holds for a record: the tags of a blob
+// IndexedTags is what the index holds for a record: the tags of a blob
 // with committed content, nothing for a placeholder or no record.
-func indexedTags(b *blobRecord) tagSet {
+func IndexedTags(b *Blob) TagSet {
 	if b == nil || !b.Committed {
 		return nil
 	}
 	return b.Tags
 }
 
-// reindexTags moves a blob's index entries from the tags of old to those
+// ReindexTags moves a blob's index entries from the tags of old to those
 // of rec (either may be nil). An unchanged tag set costs nothing, so
 // writes that do not touch tags pay no index work.
-func reindexTags(tx store.Tx, account, container, name string, old, rec *blobRecord) error {
-	before, after := indexedTags(old), indexedTags(rec)
-	if before.equal(after) {
+func ReindexTags(tx store.Tx, account, container, name string, old, rec *Blob) error {
+	before, after := IndexedTags(old), IndexedTags(rec)
+	if before.Equal(after) {
 		return nil
 	}
 	for _, t := range before {
@@ -74,7 +74,7 @@ func reindexTags(tx store.Tx, account, container, name string, old, rec *blobRec
 		return nil
 	}
 	var e record.Encoder
-	after.encode(&e)
+	after.Encode(&e)
 	for _, t := range after {
 		a, c := tagIndexKeys(account, container, name, t)
 		if err := tx.Put(a, bytes.Clone(e.Bytes())); err != nil {

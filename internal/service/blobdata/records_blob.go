@@ -1,4 +1,4 @@
-package blob
+package blobdata
 
 import (
 	"bytes"
@@ -14,20 +14,20 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/rule/metadata"
 )
 
-// blobType is a blob's kind; stored, so never renumber.
-type blobType byte
+// BlobType is a blob's kind; stored, so never renumber.
+type BlobType byte
 
 const (
-	blockBlob  blobType = 1
-	pageBlob   blobType = 2
-	appendBlob blobType = 3
+	BlockBlob  BlobType = 1
+	PageBlob   BlobType = 2
+	AppendBlob BlobType = 3
 )
 
-func (t blobType) String() string {
+func (t BlobType) String() string {
 	switch t {
-	case pageBlob:
+	case PageBlob:
 		return "PageBlob"
-	case appendBlob:
+	case AppendBlob:
 		return "AppendBlob"
 	default:
 		return "BlockBlob"
@@ -61,9 +61,9 @@ const (
 	flagHasUncommitted = 1 << 1 // uncommitted block records exist
 )
 
-// blobRecord is the stored state of one blob.
-type blobRecord struct {
-	Type           blobType
+// Blob is the stored state of one blob.
+type Blob struct {
+	Type           BlobType
 	Committed      bool
 	HasUncommitted bool
 	// BlockIDLen is the decoded length of the blob's uncommitted block
@@ -82,20 +82,20 @@ type blobRecord struct {
 	// (sorted by key), mirrored in the tag index (tags_index.go).
 	SequenceNumber int64
 	Sealed         bool
-	Tags           tagSet
+	Tags           TagSet
 
-	// identityState is the version, soft-delete, copy and tier state
+	// IdentityState is the version, soft-delete, copy and tier state
 	// (records_identity.go).
-	identityState
-	// retentionState is the expiry, immutability policy and legal hold
+	IdentityState
+	// RetentionState is the expiry, immutability policy and legal hold
 	// (records_retention.go).
-	retentionState
+	RetentionState
 
 	// Encryption is the customer-provided key and scope the content was
 	// written with (records_encryption.go).
-	Encryption encryptionState
+	Encryption EncryptionState
 	// PremiumPage marks a page blob of a premium account, whose tier
-	// without a set one is inferred from its size (premium.go).
+	// without a set one is inferred from its size (premium_tier.go).
 	PremiumPage bool
 
 	// segments is the encoded segment list, decoded on demand so that
@@ -103,36 +103,36 @@ type blobRecord struct {
 	segments []byte
 }
 
-// segment is one piece of committed content: Length bytes of an extent
+// Segment is one piece of committed content: Length bytes of an extent
 // from Offset. BlockID is the committed block it came from ("" for a blob
 // written by Put Blob).
-type segment struct {
+type Segment struct {
 	Extent         string
 	Offset, Length int64
 	BlockID        string
 }
 
 // LastModified is the instant of the blob's current ETag.
-func (b *blobRecord) LastModified() time.Time { return b.ETag.Time() }
+func (b *Blob) LastModified() time.Time { return b.ETag.Time() }
 
 func blobKey(account, container, name string) []byte {
 	return store.NewKey(store.SpaceBlob).Str(account).Str(container).Str(name).Str("")
 }
 
-// blobPrefix is the key prefix of every blob of a container.
-func blobPrefix(account, container string) []byte {
+// BlobPrefix is the key prefix of every blob of a container.
+func BlobPrefix(account, container string) []byte {
 	return store.NewKey(store.SpaceBlob).Str(account).Str(container)
 }
 
-// namePrefixKey is the key prefix of the blobs whose names start with
+// NamePrefixKey is the key prefix of the blobs whose names start with
 // prefix: the string element without its terminator.
-func namePrefixKey(account, container, prefix string) []byte {
+func NamePrefixKey(account, container, prefix string) []byte {
 	k := store.NewKey(store.SpaceBlob).Str(account).Str(container).Str(prefix)
 	return k[:len(k)-2]
 }
 
-// blobNameFromKey returns the name and version elements of a blob key.
-func blobNameFromKey(key []byte) (name, version string, err error) {
+// BlobNameFromKey returns the name and version elements of a blob key.
+func BlobNameFromKey(key []byte) (name, version string, err error) {
 	r := store.ReadKey(key, store.SpaceBlob)
 	r.Str()
 	r.Str()
@@ -141,7 +141,7 @@ func blobNameFromKey(key []byte) (name, version string, err error) {
 	return name, version, r.Err()
 }
 
-func (b *blobRecord) encode() []byte {
+func (b *Blob) Encode() []byte {
 	e := record.NewEncoder(128 + len(b.segments))
 	e.Byte(recordFormat)
 	e.Field(btagCore, func(e *record.Encoder) {
@@ -182,32 +182,32 @@ func (b *blobRecord) encode() []byte {
 		e.Field(btagSealed, func(e *record.Encoder) { e.Bool(true) })
 	}
 	if len(b.Tags) > 0 {
-		e.Field(btagTags, b.Tags.encode)
+		e.Field(btagTags, b.Tags.Encode)
 	}
-	b.identityState.encode(&e)
-	b.retentionState.encode(&e)
+	b.IdentityState.encode(&e)
+	b.RetentionState.encode(&e)
 	b.Encryption.encode(&e)
 	encodePremium(&e, b.PremiumPage)
 	return e.Bytes()
 }
 
-// decodeBlob decodes a stored blob record. The record's bytes belong to the
-// store; decodeBlob copies what it keeps.
-func decodeBlob(v []byte) (*blobRecord, error) { return decodeBlobRecord(v, true) }
+// DecodeBlob decodes a stored blob record. The record's bytes belong to the
+// store; DecodeBlob copies what it keeps.
+func DecodeBlob(v []byte) (*Blob, error) { return decodeBlobRecord(v, true) }
 
-// decodeBlobProperties decodes all but the committed content, for listings.
-func decodeBlobProperties(v []byte) (*blobRecord, error) { return decodeBlobRecord(v, false) }
+// DecodeBlobProperties decodes all but the committed content, for listings.
+func DecodeBlobProperties(v []byte) (*Blob, error) { return decodeBlobRecord(v, false) }
 
-func decodeBlobRecord(v []byte, withSegments bool) (*blobRecord, error) {
+func decodeBlobRecord(v []byte, withSegments bool) (*Blob, error) {
 	if len(v) == 0 || v[0] != recordFormat {
 		return nil, record.ErrMalformed
 	}
-	b := &blobRecord{}
+	b := &Blob{}
 	d := record.NewDecoder(v[1:])
 	d.Fields(func(tag byte, p *record.Decoder) {
 		switch tag {
 		case btagCore:
-			b.Type = blobType(p.Byte())
+			b.Type = BlobType(p.Byte())
 			flags := p.Uvarint()
 			b.Committed = flags&flagCommitted != 0
 			b.HasUncommitted = flags&flagHasUncommitted != 0
@@ -232,11 +232,11 @@ func decodeBlobRecord(v []byte, withSegments bool) (*blobRecord, error) {
 		case btagSealed:
 			b.Sealed = p.Bool()
 		case btagTags:
-			b.Tags = decodeTagSet(p)
+			b.Tags = DecodeTagSet(p)
 		case btagVersion, btagDeleted, btagCopy, btagTierInfo:
-			b.identityState.decodeField(tag, p)
+			b.IdentityState.decodeField(tag, p)
 		case btagExpiry, btagImmutability, btagLegalHold:
-			b.retentionState.decodeField(tag, p)
+			b.RetentionState.decodeField(tag, p)
 		case btagEncryption:
 			b.Encryption = decodeEncryption(p)
 		case btagPremium:
@@ -247,7 +247,7 @@ func decodeBlobRecord(v []byte, withSegments bool) (*blobRecord, error) {
 }
 
 // Segments decodes the committed content.
-func (b *blobRecord) Segments() ([]segment, error) {
+func (b *Blob) Segments() ([]Segment, error) {
 	d := record.NewDecoder(b.segments)
 	if d.Len() == 0 {
 		return nil, nil
@@ -256,20 +256,20 @@ func (b *blobRecord) Segments() ([]segment, error) {
 	if d.Err() != nil {
 		return nil, d.Err()
 	}
-	segs := make([]segment, 0, n)
+	segs := make([]Segment, 0, n)
 	for i := 0; i < n && d.Err() == nil; i++ {
-		segs = append(segs, segment{Extent: d.Str(), Offset: int64(d.Uvarint()),
+		segs = append(segs, Segment{Extent: d.Str(), Offset: int64(d.Uvarint()),
 			Length: int64(d.Uvarint()), BlockID: d.Str()})
 	}
 	return segs, d.Err()
 }
 
-// shareSegments gives b the committed content of src, whose extent
+// ShareSegments gives b the committed content of src, whose extent
 // references the caller adds.
-func (b *blobRecord) shareSegments(src *blobRecord) { b.segments = src.segments }
+func (b *Blob) ShareSegments(src *Blob) { b.segments = src.segments }
 
 // SetSegments replaces the committed content and the size.
-func (b *blobRecord) SetSegments(segs []segment) {
+func (b *Blob) SetSegments(segs []Segment) {
 	if len(segs) == 0 {
 		b.segments, b.Size = nil, 0
 		return
@@ -288,8 +288,8 @@ func (b *blobRecord) SetSegments(segs []segment) {
 	b.Size = size
 }
 
-// loadBlob reads a blob's base record; found is false when there is none.
-func loadBlob(tx store.Tx, account, container, name string) (*blobRecord, bool, error) {
+// LoadBlob reads a blob's base record; found is false when there is none.
+func LoadBlob(tx store.Tx, account, container, name string) (*Blob, bool, error) {
 	v, err := tx.Get(blobKey(account, container, name))
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, false, nil
@@ -297,28 +297,28 @@ func loadBlob(tx store.Tx, account, container, name string) (*blobRecord, bool, 
 	if err != nil {
 		return nil, false, err
 	}
-	b, err := decodeBlob(v)
+	b, err := DecodeBlob(v)
 	return b, err == nil, err
 }
 
-func saveBlob(tx store.Tx, account, container, name string, b *blobRecord) error {
-	return tx.Put(blobKey(account, container, name), b.encode())
+func SaveBlob(tx store.Tx, account, container, name string, b *Blob) error {
+	return tx.Put(blobKey(account, container, name), b.Encode())
 }
 
-// loadLiveBlob reads a blob's base record as requests see it: nil when
+// LoadLiveBlob reads a blob's base record as requests see it: nil when
 // there is none or it has expired. A placeholder for uncommitted blocks is
 // returned as it is.
-func loadLiveBlob(tx store.Tx, account, container, name string, now time.Time) (*blobRecord, error) {
-	b, _, err := loadBlob(tx, account, container, name)
-	if err != nil || b == nil || b.expiredAt(now) {
+func LoadLiveBlob(tx store.Tx, account, container, name string, now time.Time) (*Blob, error) {
+	b, _, err := LoadBlob(tx, account, container, name)
+	if err != nil || b == nil || b.ExpiredAt(now) {
 		return nil, err
 	}
 	return b, nil
 }
 
-// committedBlocks is an append blob's block count: one segment per block,
+// CommittedBlocks is an append blob's block count: one segment per block,
 // read from the count that leads the encoded segment list.
-func (b *blobRecord) committedBlocks() int64 {
+func (b *Blob) CommittedBlocks() int64 {
 	d := record.NewDecoder(b.segments)
 	if d.Len() == 0 {
 		return 0

@@ -1,4 +1,4 @@
-package blob
+package blobdata
 
 import (
 	"errors"
@@ -17,22 +17,22 @@ import (
 //	"s" + stamp   a snapshot, live or soft-deleted
 //	"v" + stamp   a previous version, live or soft-deleted
 const (
-	elemBase       = ""
-	elemDeleted    = "d"
-	snapshotPrefix = "s"
-	versionPrefix  = "v"
+	ElemBase       = ""
+	ElemDeleted    = "d"
+	SnapshotPrefix = "s"
+	VersionPrefix  = "v"
 )
 
-// stampLayout is how Azure writes snapshot times and version IDs: UTC with
+// StampLayout is how Azure writes snapshot times and version IDs: UTC with
 // seven fractional digits, which also sorts chronologically as text.
-const stampLayout = "2006-01-02T15:04:05.0000000Z"
+const StampLayout = "2006-01-02T15:04:05.0000000Z"
 
-// stamp renders an instant as a snapshot time or version ID.
-func stamp(t time.Time) string { return t.UTC().Format(stampLayout) }
+// Stamp renders an instant as a snapshot time or version ID.
+func Stamp(t time.Time) string { return t.UTC().Format(StampLayout) }
 
-// parseStamp reads a snapshot time or version ID in any RFC 3339 form and
+// ParseStamp reads a snapshot time or version ID in any RFC 3339 form and
 // returns it in the canonical form records are keyed by.
-func parseStamp(s string) (string, bool) {
+func ParseStamp(s string) (string, bool) {
 	t, err := time.Parse(time.RFC3339Nano, s)
 	if err != nil {
 		return "", false
@@ -41,58 +41,58 @@ func parseStamp(s string) (string, bool) {
 		// Outside the four-digit years the canonical form has.
 		return "", false
 	}
-	return stamp(t), true
+	return Stamp(t), true
 }
 
-// recordKey is the key of one state of a blob.
-func recordKey(account, container, name, elem string) []byte {
+// RecordKey is the key of one state of a blob.
+func RecordKey(account, container, name, elem string) []byte {
 	return store.NewKey(store.SpaceBlob).Str(account).Str(container).Str(name).Str(elem)
 }
 
-// stateKeys is the key range of every state of one blob.
-func stateKeys(account, container, name string) (start, end []byte) {
+// StateKeys is the key range of every state of one blob.
+func StateKeys(account, container, name string) (start, end []byte) {
 	start = store.NewKey(store.SpaceBlob).Str(account).Str(container).Str(name)
 	return start, store.PrefixEnd(start)
 }
 
-// selector is which state of a blob a request addresses: the base blob,
+// Selector is which state of a blob a request addresses: the base blob,
 // a snapshot (?snapshot=) or a version (?versionid=), both canonical.
-type selector struct {
+type Selector struct {
 	Snapshot, Version string
 }
 
-// base reports whether the request addresses the base blob.
-func (s selector) base() bool { return s.Snapshot == "" && s.Version == "" }
+// Base reports whether the request addresses the base blob.
+func (s Selector) Base() bool { return s.Snapshot == "" && s.Version == "" }
 
-// loadState reads the state of a blob that sel addresses, as reads see it:
+// LoadState reads the state of a blob that sel addresses, as reads see it:
 // nil when it does not exist, is a placeholder for uncommitted blocks, or
 // is soft-deleted. A version ID may name the current version, which is
 // the base blob.
-func loadState(tx store.Tx, account, container, name string, sel selector, now time.Time) (*blobRecord, error) {
-	elem := elemBase
+func LoadState(tx store.Tx, account, container, name string, sel Selector, now time.Time) (*Blob, error) {
+	elem := ElemBase
 	switch {
 	case sel.Snapshot != "":
-		elem = snapshotPrefix + sel.Snapshot
+		elem = SnapshotPrefix + sel.Snapshot
 	case sel.Version != "":
-		b, err := loadState(tx, account, container, name, selector{}, now)
+		b, err := LoadState(tx, account, container, name, Selector{}, now)
 		if err != nil || (b != nil && b.VersionID == sel.Version) {
 			return b, err
 		}
-		elem = versionPrefix + sel.Version
+		elem = VersionPrefix + sel.Version
 	}
-	b, err := loadRecord(tx, recordKey(account, container, name, elem))
+	b, err := LoadRecord(tx, RecordKey(account, container, name, elem))
 	if err != nil || b == nil || !b.Committed {
 		return nil, err
 	}
-	if deleted, _ := b.softDeleted(now); deleted || b.expiredAt(now) {
+	if deleted, _ := b.SoftDeleted(now); deleted || b.ExpiredAt(now) {
 		return nil, nil
 	}
-	b.loadedFrom = elem
+	b.LoadedFrom = elem
 	return b, nil
 }
 
-// loadRecord reads and decodes one record; nil when there is none.
-func loadRecord(tx store.Tx, key []byte) (*blobRecord, error) {
+// LoadRecord reads and decodes one record; nil when there is none.
+func LoadRecord(tx store.Tx, key []byte) (*Blob, error) {
 	v, err := tx.Get(key)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, nil
@@ -100,16 +100,16 @@ func loadRecord(tx store.Tx, key []byte) (*blobRecord, error) {
 	if err != nil {
 		return nil, err
 	}
-	return decodeBlob(v)
+	return DecodeBlob(v)
 }
 
-// freeStamp returns the first stamp at or after t that no record of the
+// FreeStamp returns the first stamp at or after t that no record of the
 // blob with the given prefix uses yet, so that two snapshots taken in the
 // same 100 ns tick still get distinct times.
-func freeStamp(tx store.Tx, account, container, name, prefix string, t time.Time) (string, error) {
+func FreeStamp(tx store.Tx, account, container, name, prefix string, t time.Time) (string, error) {
 	for {
-		id := stamp(t)
-		_, err := tx.Get(recordKey(account, container, name, prefix+id))
+		id := Stamp(t)
+		_, err := tx.Get(RecordKey(account, container, name, prefix+id))
 		if errors.Is(err, store.ErrNotFound) {
 			return id, nil
 		}

@@ -1,4 +1,4 @@
-package blob
+package blobdata
 
 import (
 	"sort"
@@ -8,40 +8,40 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/engine/store"
 )
 
-// refDelta accumulates extent reference changes of one Update, so that a
+// RefDelta accumulates extent reference changes of one Update, so that a
 // block moving from the uncommitted list into the committed content (one
 // reference dropped, one taken) costs no store work at all.
-type refDelta map[string]int
+type RefDelta map[string]int
 
-// add and drop ignore the empty ID: a hole of a page blob's page map
+// Add and Drop ignore the empty ID: a hole of a page blob's page map
 // (pagemap.go) holds no extent.
-func (d refDelta) add(id string) {
+func (d RefDelta) Add(id string) {
 	if id != "" {
 		d[id]++
 	}
 }
 
-func (d refDelta) drop(id string) {
+func (d RefDelta) Drop(id string) {
 	if id != "" {
 		d[id]--
 	}
 }
 
-func (d refDelta) addSegments(segs []segment) {
+func (d RefDelta) AddSegments(segs []Segment) {
 	for _, s := range segs {
-		d.add(s.Extent)
+		d.Add(s.Extent)
 	}
 }
 
-func (d refDelta) dropSegments(segs []segment) {
+func (d RefDelta) DropSegments(segs []Segment) {
 	for _, s := range segs {
-		d.drop(s.Extent)
+		d.Drop(s.Extent)
 	}
 }
 
-// apply writes the net changes, in a fixed order so that retried closures
+// Apply writes the net changes, in a fixed order so that retried closures
 // behave identically.
-func (d refDelta) apply(tx store.Tx, now time.Time) error {
+func (d RefDelta) Apply(tx store.Tx, now time.Time) error {
 	ids := make([]string, 0, len(d))
 	for id, n := range d {
 		if n != 0 {
@@ -64,48 +64,48 @@ func (d refDelta) apply(tx store.Tx, now time.Time) error {
 	return nil
 }
 
-// dropUncommitted deletes every uncommitted block record of a blob and
+// DropUncommitted deletes every uncommitted block record of a blob and
 // drops their references into d.
-func dropUncommitted(tx store.Tx, account, container, name string, d refDelta) error {
-	blocks, err := loadBlocks(tx, account, container, name)
+func DropUncommitted(tx store.Tx, account, container, name string, d RefDelta) error {
+	blocks, err := LoadBlocks(tx, account, container, name)
 	if err != nil {
 		return err
 	}
 	for _, b := range blocks {
-		d.drop(b.Extent)
-		if err := tx.Delete(blockKey(account, container, name, b.ID)); err != nil {
+		d.Drop(b.Extent)
+		if err := tx.Delete(BlockKey(account, container, name, b.ID)); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// removeBlob deletes a blob record with its uncommitted blocks and tag
+// RemoveBlob deletes a blob record with its uncommitted blocks and tag
 // index entries, dropping every reference they held into d.
-func removeBlob(tx store.Tx, account, container, name string, b *blobRecord, d refDelta) error {
+func RemoveBlob(tx store.Tx, account, container, name string, b *Blob, d RefDelta) error {
 	segs, err := b.Segments()
 	if err != nil {
 		return err
 	}
-	d.dropSegments(segs)
-	if err := reindexTags(tx, account, container, name, b, nil); err != nil {
+	d.DropSegments(segs)
+	if err := ReindexTags(tx, account, container, name, b, nil); err != nil {
 		return err
 	}
-	if err := reindexExpiry(tx, account, container, name, b, nil); err != nil {
+	if err := ReindexExpiry(tx, account, container, name, b, nil); err != nil {
 		return err
 	}
 	if b.HasUncommitted {
-		if err := dropUncommitted(tx, account, container, name, d); err != nil {
+		if err := DropUncommitted(tx, account, container, name, d); err != nil {
 			return err
 		}
 	}
 	return tx.Delete(blobKey(account, container, name))
 }
 
-// extents lists the extent references a record holds, one per use.
+// Extents lists the extent references a record holds, one per use.
 // Snapshots, versions and soft-deleted states copy whole records, so any
 // content a blob kind keeps outside its segments must be listed here too.
-func (b *blobRecord) extents() ([]string, error) {
+func (b *Blob) Extents() ([]string, error) {
 	segs, err := b.Segments()
 	if err != nil {
 		return nil, err

@@ -1,4 +1,4 @@
-package blob
+package blobdata
 
 import (
 	"reflect"
@@ -13,24 +13,24 @@ import (
 
 func TestBlobRecordRoundTrip(t *testing.T) {
 	now := time.Unix(1700000000, 123456789).UTC()
-	cases := []*blobRecord{
-		{Type: blockBlob, Committed: true, ETag: etag.FromTime(now), Created: now},
-		{Type: blockBlob, HasUncommitted: true, BlockIDLen: 8, ETag: 42, Created: now},
-		{Type: blockBlob, Committed: true, HasUncommitted: true, BlockIDLen: 64, ETag: 7, Created: now, Tier: "Cool",
+	cases := []*Blob{
+		{Type: BlockBlob, Committed: true, ETag: etag.FromTime(now), Created: now},
+		{Type: BlockBlob, HasUncommitted: true, BlockIDLen: 8, ETag: 42, Created: now},
+		{Type: BlockBlob, Committed: true, HasUncommitted: true, BlockIDLen: 64, ETag: 7, Created: now, Tier: "Cool",
 			Props:    contentprops.Props{Type: "text/plain", Encoding: "gzip", Language: "en", Disposition: "inline", CacheControl: "no-cache", MD5: []byte("0123456789abcdef")},
 			Metadata: metadata.Set{{Name: "a", Value: "1"}, {Name: "b", Value: ""}},
 			Lease:    lease.Lease{ID: "aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa", Duration: 15, Expires: now.Add(15 * time.Second)}},
 	}
-	cases[2].SetSegments([]segment{{Extent: "e1", Length: 10, BlockID: "b1"}, {Extent: "e2", Offset: 5, Length: 3, BlockID: "b2"}})
+	cases[2].SetSegments([]Segment{{Extent: "e1", Length: 10, BlockID: "b1"}, {Extent: "e2", Offset: 5, Length: 3, BlockID: "b2"}})
 	for i, want := range cases {
-		got, err := decodeBlob(want.encode())
+		got, err := DecodeBlob(want.Encode())
 		if err != nil {
 			t.Fatalf("case %d: %v", i, err)
 		}
 		if !reflect.DeepEqual(got, want) {
 			t.Fatalf("case %d:\n got %+v\nwant %+v", i, got, want)
 		}
-		light, err := decodeBlobProperties(want.encode())
+		light, err := DecodeBlobProperties(want.Encode())
 		if err != nil || light.segments != nil || light.Size != want.Size {
 			t.Fatalf("case %d: properties-only decode kept segments or lost the size", i)
 		}
@@ -40,12 +40,12 @@ func TestBlobRecordRoundTrip(t *testing.T) {
 		t.Fatalf("segments %+v size %d (%v)", segs, cases[2].Size, err)
 	}
 	// Unknown tags from a later format are skipped; garbage is an error.
-	extra := append(cases[0].encode(), 99, 2, 'x', 'y')
-	if _, err := decodeBlob(extra); err != nil {
+	extra := append(cases[0].Encode(), 99, 2, 'x', 'y')
+	if _, err := DecodeBlob(extra); err != nil {
 		t.Fatalf("unknown tag: %v", err)
 	}
 	for _, bad := range [][]byte{nil, {2}, {recordFormat, btagCore, 50}} {
-		if _, err := decodeBlob(bad); err == nil {
+		if _, err := DecodeBlob(bad); err == nil {
 			t.Fatalf("decoded garbage %v", bad)
 		}
 	}
@@ -54,22 +54,22 @@ func TestBlobRecordRoundTrip(t *testing.T) {
 func TestContainerRecordRoundTrip(t *testing.T) {
 	now := time.Unix(1700000000, 0).UTC()
 	start := now.Add(time.Hour)
-	want := &containerRecord{ETag: 99, Created: now, Public: accessContainer, Metadata: metadata.Set{{Name: "k", Value: "v"}},
+	want := &Container{ETag: 99, Created: now, Public: AccessContainer, Metadata: metadata.Set{{Name: "k", Value: "v"}},
 		Lease: lease.Lease{ID: "x", Duration: lease.Infinite, BreakEnds: now},
-		ACL:   []signedIdentifier{{ID: "p1", Start: &start, Permission: "rl"}, {ID: "p2"}}}
-	got, err := decodeContainer(want.encode())
+		ACL:   []SignedIdentifier{{ID: "p1", Start: &start, Permission: "rl"}, {ID: "p2"}}}
+	got, err := DecodeContainer(want.encode())
 	if err != nil || !reflect.DeepEqual(got, want) {
 		t.Fatalf("got %+v (%v)\nwant %+v", got, err, want)
 	}
 }
 
 func TestRefDeltaNets(t *testing.T) {
-	d := refDelta{}
-	d.add("a")
-	d.drop("a")
-	d.add("b")
-	d.addSegments([]segment{{Extent: "c"}, {Extent: "c"}})
-	d.dropSegments([]segment{{Extent: "b"}})
+	d := RefDelta{}
+	d.Add("a")
+	d.Drop("a")
+	d.Add("b")
+	d.AddSegments([]Segment{{Extent: "c"}, {Extent: "c"}})
+	d.DropSegments([]Segment{{Extent: "b"}})
 	if d["a"] != 0 || d["b"] != 0 || d["c"] != 2 {
 		t.Fatalf("delta %v", d)
 	}

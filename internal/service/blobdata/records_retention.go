@@ -1,4 +1,4 @@
-package blob
+package blobdata
 
 import (
 	"time"
@@ -9,22 +9,22 @@ import (
 
 // Blob record fields of the retention state.
 const (
-	btagExpiry       = 19 // expiry instant (expiry.go)
-	btagImmutability = 20 // immutability policy (immutability.go)
+	btagExpiry       = 19 // expiry instant (service/blob expiry.go)
+	btagImmutability = 20 // immutability policy (service/blob immutability.go)
 	btagLegalHold    = 21 // legal hold flag
 )
 
 // Immutability policy modes, as Get Blob Properties answers them.
 const (
-	policyUnlocked = "unlocked"
-	policyLocked   = "locked"
+	PolicyUnlocked = "unlocked"
+	PolicyLocked   = "locked"
 )
 
-// retentionState is what Set Blob Expiry, the immutability policies and
+// RetentionState is what Set Blob Expiry, the immutability policies and
 // legal holds add to a blob record. Like the identity state it is stored
 // as instants: a blob expires and a policy ends by the clock passing an
 // instant, so every node answers alike without a timer.
-type retentionState struct {
+type RetentionState struct {
 	// ExpiresOn is when the base blob disappears; zero when it never does.
 	// Snapshots and versions never carry one (frozen clears it).
 	ExpiresOn time.Time
@@ -37,21 +37,21 @@ type retentionState struct {
 	LegalHold, LegalHoldSet bool
 }
 
-// expiredAt reports whether the blob's expiry has come at now. A blob
+// ExpiredAt reports whether the blob's expiry has come at now. A blob
 // that a legal hold or an immutability policy protects does not expire
 // until it is no longer protected.
-func (s *retentionState) expiredAt(now time.Time) bool {
-	return !s.ExpiresOn.IsZero() && !now.Before(s.ExpiresOn) && s.protection(now) == nil
+func (s *RetentionState) ExpiredAt(now time.Time) bool {
+	return !s.ExpiresOn.IsZero() && !now.Before(s.ExpiresOn) && s.Protection(now) == nil
 }
 
-func (s *retentionState) encode(e *record.Encoder) {
+func (s *RetentionState) encode(e *record.Encoder) {
 	if !s.ExpiresOn.IsZero() {
 		e.Field(btagExpiry, func(e *record.Encoder) { e.Time(s.ExpiresOn) })
 	}
 	if s.ImmutableMode != "" {
 		e.Field(btagImmutability, func(e *record.Encoder) {
 			e.Time(s.ImmutableUntil)
-			e.Bool(s.ImmutableMode == policyLocked)
+			e.Bool(s.ImmutableMode == PolicyLocked)
 		})
 	}
 	if s.LegalHoldSet {
@@ -60,24 +60,24 @@ func (s *retentionState) encode(e *record.Encoder) {
 }
 
 // decodeField reads one of the retention tags of a blob record.
-func (s *retentionState) decodeField(tag byte, p *record.Decoder) {
+func (s *RetentionState) decodeField(tag byte, p *record.Decoder) {
 	switch tag {
 	case btagExpiry:
 		s.ExpiresOn = p.Time()
 	case btagImmutability:
 		s.ImmutableUntil = p.Time()
-		s.ImmutableMode = policyUnlocked
+		s.ImmutableMode = PolicyUnlocked
 		if p.Bool() {
-			s.ImmutableMode = policyLocked
+			s.ImmutableMode = PolicyLocked
 		}
 	case btagLegalHold:
 		s.LegalHoldSet, s.LegalHold = true, p.Bool()
 	}
 }
 
-// protection is the error a delete or in-place change of the version
+// Protection is the error a delete or in-place change of the version
 // meets at now, nil when nothing protects it. A legal hold is named first.
-func (s *retentionState) protection(now time.Time) error {
+func (s *RetentionState) Protection(now time.Time) error {
 	switch {
 	case s.LegalHold:
 		return azerr.New(azerr.BlobImmutableDueToLegalHold)

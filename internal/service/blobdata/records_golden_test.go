@@ -1,4 +1,4 @@
-package blob
+package blobdata
 
 import (
 	"encoding/hex"
@@ -13,36 +13,36 @@ import (
 )
 
 // goldenBlob is a blob record that sets every stored field.
-func goldenBlob() *blobRecord {
+func goldenBlob() *Blob {
 	at := time.Date(2024, 5, 6, 7, 8, 9, 123456789, time.UTC)
-	b := &blobRecord{Type: pageBlob, Committed: true, HasUncommitted: true, BlockIDLen: 16, ETag: 1 << 40, Created: at,
+	b := &Blob{Type: PageBlob, Committed: true, HasUncommitted: true, BlockIDLen: 16, ETag: 1 << 40, Created: at,
 		Props: contentprops.Props{Type: "text/plain", Encoding: "gzip", Language: "en", Disposition: "inline",
 			CacheControl: "no-cache", MD5: []byte("0123456789abcdef")},
 		Metadata: metadata.Set{{Name: "alpha", Value: "1"}, {Name: "beta", Value: ""}},
 		Lease:    lease.Lease{ID: "aaaaaaaa-aaaa-4aaa-8aaa-aaaaaaaaaaaa", Duration: 15, Expires: at.Add(15 * time.Second)},
-		Tier:     "Cool", SequenceNumber: -7, Sealed: true, Tags: tagSet{{"k", "v"}, {"x", "y z"}},
-		identityState: identityState{VersionID: "2024-05-06T07:08:09.1234567Z", DeletedAt: at.Add(time.Hour),
+		Tier:     "Cool", SequenceNumber: -7, Sealed: true, Tags: TagSet{{"k", "v"}, {"x", "y z"}},
+		IdentityState: IdentityState{VersionID: "2024-05-06T07:08:09.1234567Z", DeletedAt: at.Add(time.Hour),
 			Purge: at.Add(48 * time.Hour),
-			Copy: &copyState{ID: "copy-1", Source: "https://src/c/b", Total: 4096, Started: at, Ends: at.Add(time.Minute),
+			Copy: &CopyState{ID: "copy-1", Source: "https://src/c/b", Total: 4096, Started: at, Ends: at.Add(time.Minute),
 				Incremental: true, SourceBlob: "acct/c/b", SourceSnapshot: "snap-1", DestSnapshot: "snap-2"},
 			TierChanged: at.Add(2 * time.Hour),
-			Rehydrate:   &rehydration{Target: "Hot", Priority: "High", Ends: at.Add(3 * time.Hour)}},
+			Rehydrate:   &Rehydration{Target: "Hot", Priority: "High", Ends: at.Add(3 * time.Hour)}},
 	}
-	b.SetSegments([]segment{{Extent: "e1", Length: 10, BlockID: "b1"}, {Extent: "e2", Offset: 5, Length: 3}})
+	b.SetSegments([]Segment{{Extent: "e1", Length: 10, BlockID: "b1"}, {Extent: "e2", Offset: 5, Length: 3}})
 	return b
 }
 
 // goldenContainer is a container record that sets every stored field.
-func goldenContainer() *containerRecord {
+func goldenContainer() *Container {
 	at := time.Date(2024, 5, 6, 7, 8, 9, 0, time.UTC)
 	start := at.Add(time.Hour)
-	return &containerRecord{ETag: 99, Created: at, Public: accessBlob, Deleting: true, Metadata: metadata.Set{{Name: "k", Value: "v"}},
+	return &Container{ETag: 99, Created: at, Public: AccessBlob, Deleting: true, Metadata: metadata.Set{{Name: "k", Value: "v"}},
 		Lease: lease.Lease{ID: "x", Duration: lease.Infinite, BreakEnds: at},
-		ACL:   []signedIdentifier{{ID: "p1", Start: &start, Expiry: &at, Permission: "rl"}, {ID: "p2"}}}
+		ACL:   []SignedIdentifier{{ID: "p1", Start: &start, Expiry: &at, Permission: "rl"}, {ID: "p2"}}}
 }
 
-func goldenBlock() *uncommittedBlock {
-	return &uncommittedBlock{ID: "block-0001", Extent: "ext-9", Size: 1 << 22, Staged: -3}
+func goldenBlock() *Block {
+	return &Block{ID: "block-0001", Extent: "ext-9", Size: 1 << 22, Staged: -3}
 }
 
 // Records as an earlier version of this package wrote them (hex of the
@@ -62,23 +62,23 @@ func TestStoredRecordsKeepTheirEncoding(t *testing.T) {
 		encoded []byte
 		stored  string
 	}{
-		{"blob", blob.encode(), storedBlob},
+		{"blob", blob.Encode(), storedBlob},
 		{"container", container.encode(), storedContainer},
-		{"block", block.encode(), storedBlock},
+		{"block", block.Encode(), storedBlock},
 	} {
 		if got := hex.EncodeToString(c.encoded); got != c.stored {
 			t.Errorf("%s encodes to\n%s\nwant\n%s", c.what, got, c.stored)
 		}
 	}
 
-	if got, err := decodeBlob(fromHex(storedBlob)); err != nil || !reflect.DeepEqual(got, blob) {
+	if got, err := DecodeBlob(fromHex(storedBlob)); err != nil || !reflect.DeepEqual(got, blob) {
 		t.Errorf("blob decoded to %+v (%v)\nwant %+v", got, err, blob)
 	}
-	if got, err := decodeContainer(fromHex(storedContainer)); err != nil || !reflect.DeepEqual(got, container) {
+	if got, err := DecodeContainer(fromHex(storedContainer)); err != nil || !reflect.DeepEqual(got, container) {
 		t.Errorf("container decoded to %+v (%v)\nwant %+v", got, err, container)
 	}
-	key := blockKey("acct", "c", "b", block.ID)
-	if got, err := decodeBlock(key, fromHex(storedBlock)); err != nil || got != *block {
+	key := BlockKey("acct", "c", "b", block.ID)
+	if got, err := DecodeBlock(key, fromHex(storedBlock)); err != nil || got != *block {
 		t.Errorf("block decoded to %+v (%v)\nwant %+v", got, err, *block)
 	}
 }
