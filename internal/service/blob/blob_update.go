@@ -79,7 +79,7 @@ func (s *Service) writeBlobAs(r *http.Request, conds cond.Conditions, creates bo
 				return err
 			}
 		}
-		hist, err := s.beginHistory(tx, account, t, old, kind)
+		hist, err := beginHistory(tx, account, t.Container, t.Blob, old, kind, s.now(), s.versioningDefault)
 		if err != nil {
 			return err
 		}

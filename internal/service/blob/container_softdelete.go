@@ -28,7 +28,7 @@ import (
 // account keeps deleted containers, returning the tombstone its records
 // move to ("" when soft delete is off). The container is hidden from now.
 func (s *Service) markSoftDeleted(tx store.Tx, account, name string, c *blobdata.Container) (string, error) {
-	pol, err := s.loadPolicy(tx, account)
+	pol, err := loadPolicy(tx, account, s.versioningDefault)
 	if err != nil || pol.containerRetention == 0 {
 		return "", err
 	}

@@ -102,7 +102,7 @@ type deletion struct {
 }
 
 func (s *Service) newDeletion(tx store.Tx, account string, t target) (*deletion, error) {
-	pol, err := s.loadPolicy(tx, account)
+	pol, err := loadPolicy(tx, account, s.versioningDefault)
 	if err != nil {
 		return nil, err
 	}

@@ -38,12 +38,6 @@ const (
 	hdrLegalHold   = "X-Ms-Legal-Hold"
 )
 
-// protectsInPlace reports whether a write of this kind changes the blob
-// in place, which a protected version refuses.
-func protectsInPlace(kind writeKind) bool {
-	return kind == writePlain || kind == writeMetadata || kind == writeIncremental
-}
-
 // policyRequest is a parsed immutability policy: until-date and mode.
 type policyRequest struct {
 	until time.Time
@@ -104,7 +98,7 @@ func (p policyRequest) apply(b *blobdata.Blob) error {
 // requireImmutability is 409 FeatureNotEnabled unless the account has
 // version-level immutability.
 func (s *Service) requireImmutability(tx store.Tx, account string) error {
-	pol, err := s.loadPolicy(tx, account)
+	pol, err := loadPolicy(tx, account, s.versioningDefault)
 	if err != nil || pol.immutableVersions {
 		return err
 	}
@@ -116,7 +110,7 @@ func (s *Service) requireImmutability(tx store.Tx, account string) error {
 func (s *Service) immutableVersions(r *http.Request) (bool, error) {
 	var on bool
 	err := s.store.View(r.Context(), func(tx store.Tx) error {
-		pol, err := s.loadPolicy(tx, request.Of(r).Account)
+		pol, err := loadPolicy(tx, request.Of(r).Account, s.versioningDefault)
 		on = pol.immutableVersions
 		return err
 	})

@@ -15,7 +15,7 @@ func (s *Service) getServiceProperties(w http.ResponseWriter, r *http.Request) e
 	if err != nil {
 		return err
 	}
-	body := s.withVersioningDefault(p).Marshal()
+	body := withVersioningDefault(p, s.versioningDefault).Marshal()
 	w.Header().Set("Content-Type", "application/xml")
 	w.WriteHeader(http.StatusOK)
 	_, err = w.Write(body)

@@ -104,7 +104,7 @@ func (s *Service) snapshotBlob(w http.ResponseWriter, r *http.Request) error {
 // comes from a fresh ETag tick, so no later write can reuse it, but base's
 // ETag and Last-Modified stay: its content did not change.
 func (s *Service) newVersionOnSnapshot(tx store.Tx, account string, t target, base *blobdata.Blob, now time.Time, refs blobdata.RefDelta) error {
-	policy, err := s.loadPolicy(tx, account)
+	policy, err := loadPolicy(tx, account, s.versioningDefault)
 	if err != nil || !policy.versioning {
 		return err
 	}

@@ -73,15 +73,15 @@ type cachedPolicy struct {
 
 // loadPolicy reads the account's data protection settings in the write's
 // own transaction, so a write never races a change of the settings.
-func (s *Service) loadPolicy(tx store.Tx, account string) (dataPolicy, error) {
+func loadPolicy(tx store.Tx, account string, versioningDefault bool) (dataPolicy, error) {
 	raw, err := tx.Get(svcprops.Key(account, string(auth.Blob)))
 	if errors.Is(err, store.ErrNotFound) {
-		return dataPolicy{versioning: s.versioningDefault}, nil
+		return dataPolicy{versioning: versioningDefault}, nil
 	}
 	if err != nil {
 		return dataPolicy{}, err
 	}
-	key := policyKey{account, s.versioningDefault}
+	key := policyKey{account, versioningDefault}
 	if c, ok := policyCache.Load(key); ok && bytes.Equal(c.(*cachedPolicy).raw, raw) {
 		return c.(*cachedPolicy).policy, nil
 	}
@@ -89,15 +89,15 @@ func (s *Service) loadPolicy(tx store.Tx, account string) (dataPolicy, error) {
 	if err != nil {
 		return dataPolicy{}, err
 	}
-	d := policyOf(s.withVersioningDefault(p))
+	d := policyOf(withVersioningDefault(p, versioningDefault))
 	policyCache.Store(key, &cachedPolicy{raw: bytes.Clone(raw), policy: d})
 	return d, nil
 }
 
-// withVersioningDefault fills IsVersioningEnabled from --blobVersioning
-// when the account has not set it.
-func (s *Service) withVersioningDefault(p svcprops.Properties) svcprops.Properties {
-	if p.IsVersioningEnabled == nil && s.versioningDefault {
+// withVersioningDefault fills IsVersioningEnabled from the server's
+// default (--blobVersioning) when the account has not set it.
+func withVersioningDefault(p svcprops.Properties, versioningDefault bool) svcprops.Properties {
+	if p.IsVersioningEnabled == nil && versioningDefault {
 		on := true
 		p.IsVersioningEnabled = &on
 	}
@@ -133,8 +133,8 @@ type history struct {
 // beginHistory checks that a write of this kind may change the committed
 // blob old (nil when there is none) and remembers what it was. The caller
 // runs the change, then finish.
-func (s *Service) beginHistory(tx store.Tx, account string, t target, old *blobdata.Blob, kind writeKind) (*history, error) {
-	h := &history{account: account, container: t.Container, name: t.Blob, kind: kind, now: s.now()}
+func beginHistory(tx store.Tx, account, container, name string, old *blobdata.Blob, kind writeKind, now time.Time, versioningDefault bool) (*history, error) {
+	h := &history{account: account, container: container, name: name, kind: kind, now: now}
 	if old != nil && old.Committed {
 		if old.CopyPendingAt(h.now) {
 			return nil, azerr.New(azerr.PendingCopyOperation)
@@ -160,7 +160,7 @@ func (s *Service) beginHistory(tx store.Tx, account string, t target, old *blobd
 		h.prev = &p
 	}
 	var err error
-	if h.policy, err = s.loadPolicy(tx, account); err != nil {
+	if h.policy, err = loadPolicy(tx, account, versioningDefault); err != nil {
 		return nil, err
 	}
 	if h.prev != nil && !h.policy.versioning {
@@ -271,4 +271,10 @@ func dropState(tx store.Tx, key []byte, b *blobdata.Blob, refs blobdata.RefDelta
 		return err
 	}
 	return tx.Delete(key)
+}
+
+// protectsInPlace reports whether a write of this kind changes the blob
+// in place, which a protected version refuses.
+func protectsInPlace(kind writeKind) bool {
+	return kind == writePlain || kind == writeMetadata || kind == writeIncremental
 }
