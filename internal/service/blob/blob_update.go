@@ -29,7 +29,7 @@ type blobChange func(tx store.Tx, old *blobdata.Blob, refs blobdata.RefDelta) (*
 // reference adjustments commit with the record. kind decides whether the
 // blob's previous state is kept as a version or a soft-deleted snapshot
 // (versioning.go). Snapshots and versions are read-only.
-func (s *Service) writeBlobAs(r *http.Request, conds cond.Conditions, creates bool, kind writeKind, change blobChange) (*blobdata.Blob, error) {
+func (s *Service) writeBlobAs(r *http.Request, conds cond.Conditions, creates bool, kind blobdata.WriteKind, change blobChange) (*blobdata.Blob, error) {
 	if err := onlyBase(r); err != nil {
 		return nil, err
 	}
@@ -41,7 +41,7 @@ func (s *Service) writeBlobAs(r *http.Request, conds cond.Conditions, creates bo
 		if err != nil || !found {
 			return firstErr(err, containerNotFound())
 		}
-		old, err := loadBlobForWrite(tx, account, t.Container, t.Blob, s.now())
+		old, err := blobdata.LoadBlobForWrite(tx, account, t.Container, t.Blob, s.now())
 		if err != nil {
 			return err
 		}
@@ -79,7 +79,7 @@ func (s *Service) writeBlobAs(r *http.Request, conds cond.Conditions, creates bo
 				return err
 			}
 		}
-		hist, err := beginHistory(tx, account, t.Container, t.Blob, old, kind, s.now(), s.versioningDefault)
+		hist, err := blobdata.BeginHistory(tx, account, t.Container, t.Blob, old, kind, s.now(), s.versioningDefault)
 		if err != nil {
 			return err
 		}
@@ -89,7 +89,7 @@ func (s *Service) writeBlobAs(r *http.Request, conds cond.Conditions, creates bo
 			return err
 		}
 		if rec != nil {
-			if err := hist.finish(tx, rec, refs); err != nil {
+			if err := hist.Finish(tx, rec, refs); err != nil {
 				return err
 			}
 		}

@@ -82,7 +82,7 @@ func (s *Service) commitBlock(w http.ResponseWriter, r *http.Request, id string,
 		if err := keyOf(r).resolve(c); err != nil {
 			return err
 		}
-		b, err := loadBlobForWrite(tx, account, t.Container, t.Blob, s.now())
+		b, err := blobdata.LoadBlobForWrite(tx, account, t.Container, t.Blob, s.now())
 		if err != nil {
 			return err
 		}

@@ -116,7 +116,7 @@ func (s *Service) purgeContainer(ctx context.Context, account, container string)
 					err = blobdata.RemoveBlob(tx, account, container, v.name, v.rec, d)
 				} else {
 					// A snapshot, version or soft-deleted state.
-					err = dropState(tx, blobdata.RecordKey(account, container, v.name, v.elem), v.rec, d)
+					err = blobdata.DropState(tx, blobdata.RecordKey(account, container, v.name, v.elem), v.rec, d)
 				}
 				if err != nil {
 					return err

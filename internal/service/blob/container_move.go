@@ -107,12 +107,12 @@ func moveIndexes(tx store.Tx, account, from, to string, key, value []byte) error
 // moveVersionTags moves a previous version's version tag index entries.
 func moveVersionTags(tx store.Tx, account, from, to, name string, rec *blobdata.Blob) error {
 	if indexedName(from) {
-		if err := dropVersionTags(tx, account, from, name, rec); err != nil {
+		if err := blobdata.DropVersionTags(tx, account, from, name, rec); err != nil {
 			return err
 		}
 	}
 	if indexedName(to) {
-		return putVersionTags(tx, account, to, name, rec)
+		return blobdata.PutVersionTags(tx, account, to, name, rec)
 	}
 	return nil
 }

@@ -28,12 +28,12 @@ import (
 // account keeps deleted containers, returning the tombstone its records
 // move to ("" when soft delete is off). The container is hidden from now.
 func (s *Service) markSoftDeleted(tx store.Tx, account, name string, c *blobdata.Container) (string, error) {
-	pol, err := loadPolicy(tx, account, s.versioningDefault)
-	if err != nil || pol.containerRetention == 0 {
+	pol, err := blobdata.LoadPolicy(tx, account, s.versioningDefault)
+	if err != nil || pol.ContainerRetention == 0 {
 		return "", err
 	}
 	now := s.now()
-	c.DeletedAt, c.Purge = now, now.Add(pol.containerRetention)
+	c.DeletedAt, c.Purge = now, now.Add(pol.ContainerRetention)
 	c.Version = fmt.Sprintf("%016X", uint64(now.UnixNano())/100)
 	c.MoveTo = tombstoneName(name, c.Version)
 	return c.MoveTo, blobdata.SaveContainer(tx, account, name, c)

@@ -110,7 +110,7 @@ func (s *Service) putBlobFromURL(w http.ResponseWriter, r *http.Request) error {
 		}
 		remote.tags = tags
 	}
-	rec, err := s.writeBlobAs(r, a.conds, true, writeReplace, func(tx store.Tx, old *blobdata.Blob, refs blobdata.RefDelta) (*blobdata.Blob, error) {
+	rec, err := s.writeBlobAs(r, a.conds, true, blobdata.WriteReplace, func(tx store.Tx, old *blobdata.Blob, refs blobdata.RefDelta) (*blobdata.Blob, error) {
 		src, err := s.copyContent(tx, r, copyArgs{src: a.src, source: a.source, sourceMD5: a.sums.md5}, remote, true, maxPutBlobBytes)
 		if err != nil {
 			return nil, err
@@ -276,7 +276,7 @@ func (s *Service) copyLocalRange(r *http.Request, a putBlockFromURLArgs) (extent
 	if err != nil {
 		return extent.Info{}, nil, err
 	}
-	c, err := openContent(r.Context(), s.extents, segs, offset, length)
+	c, err := blobdata.OpenContent(r.Context(), s.extents, segs, offset, length)
 	if err != nil {
 		return extent.Info{}, nil, err
 	}

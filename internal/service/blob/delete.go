@@ -95,14 +95,14 @@ func (s *Service) deleteBlob(w http.ResponseWriter, r *http.Request) error {
 type deletion struct {
 	account, container, name string
 	now                      time.Time
-	policy                   dataPolicy
+	policy                   blobdata.Policy
 	refs                     blobdata.RefDelta
 	// permanent is set when the delete removed data for good.
 	permanent bool
 }
 
 func (s *Service) newDeletion(tx store.Tx, account string, t target) (*deletion, error) {
-	pol, err := loadPolicy(tx, account, s.versioningDefault)
+	pol, err := blobdata.LoadPolicy(tx, account, s.versioningDefault)
 	if err != nil {
 		return nil, err
 	}
@@ -120,7 +120,7 @@ func (d *deletion) run(tx store.Tx, r *http.Request, a deleteArgs) error {
 	case a.sel.Snapshot != "":
 		return d.deleteState(tx, r, a, blobdata.SnapshotPrefix+a.sel.Snapshot)
 	case a.sel.Version != "":
-		base, err := loadBlobForWrite(tx, d.account, d.container, d.name, d.now)
+		base, err := blobdata.LoadBlobForWrite(tx, d.account, d.container, d.name, d.now)
 		if err != nil {
 			return err
 		}
@@ -133,7 +133,7 @@ func (d *deletion) run(tx store.Tx, r *http.Request, a deleteArgs) error {
 		}
 		return d.deleteState(tx, r, a, blobdata.VersionPrefix+a.sel.Version)
 	}
-	base, err := loadBlobForWrite(tx, d.account, d.container, d.name, d.now)
+	base, err := blobdata.LoadBlobForWrite(tx, d.account, d.container, d.name, d.now)
 	if err != nil {
 		return err
 	}
@@ -157,11 +157,11 @@ func (d *deletion) deleteState(tx store.Tx, r *http.Request, a deleteArgs, elem 
 	}
 	deleted, _ := rec.SoftDeleted(d.now)
 	switch {
-	case a.permanent && !d.policy.permanentDelete:
+	case a.permanent && !d.policy.PermanentDelete:
 		return azerr.Newf(azerr.FeatureNotEnabled, "Permanent delete is not enabled in the delete retention policy of this account.")
 	case a.permanent:
 		d.permanent = true
-		return dropState(tx, key, rec, d.refs)
+		return blobdata.DropState(tx, key, rec, d.refs)
 	case deleted:
 		return blobNotFound()
 	}
@@ -174,12 +174,12 @@ func (d *deletion) deleteState(tx store.Tx, r *http.Request, a deleteArgs, elem 
 	if err := rec.Protection(d.now); err != nil {
 		return err
 	}
-	if d.policy.retention > 0 {
-		rec.DeletedAt, rec.Purge = d.now, d.now.Add(d.policy.retention)
+	if d.policy.Retention > 0 {
+		rec.DeletedAt, rec.Purge = d.now, d.now.Add(d.policy.Retention)
 		return tx.Put(key, rec.Encode())
 	}
 	d.permanent = true
-	return dropState(tx, key, rec, d.refs)
+	return blobdata.DropState(tx, key, rec, d.refs)
 }
 
 // checkDeleteConditions evaluates a delete's conditional headers and its
@@ -228,13 +228,13 @@ func (d *deletion) deleteBase(tx store.Tx, r *http.Request, a deleteArgs, base *
 		return nil
 	}
 	switch {
-	case base.VersionID != "" || d.policy.versioning:
+	case base.VersionID != "" || d.policy.Versioning:
 		// The current version becomes a previous version.
-		h := &history{account: d.account, container: d.container, name: d.name, now: d.now, policy: d.policy}
-		if err := h.keepVersion(tx, base, d.refs); err != nil {
+		h := &blobdata.History{Account: d.account, Container: d.container, Name: d.name, Now: d.now, Policy: d.policy}
+		if err := h.KeepVersion(tx, base, d.refs); err != nil {
 			return err
 		}
-	case d.policy.retention > 0:
+	case d.policy.Retention > 0:
 		if err := d.keepDeletedBase(tx, base); err != nil {
 			return err
 		}
@@ -246,12 +246,12 @@ func (d *deletion) deleteBase(tx store.Tx, r *http.Request, a deleteArgs, base *
 
 // retire deletes a snapshot as the policy says: soft or for good.
 func (d *deletion) retire(tx store.Tx, elem string, rec *blobdata.Blob) error {
-	if d.policy.retention > 0 {
-		rec.DeletedAt, rec.Purge = d.now, d.now.Add(d.policy.retention)
+	if d.policy.Retention > 0 {
+		rec.DeletedAt, rec.Purge = d.now, d.now.Add(d.policy.Retention)
 		return tx.Put(d.key(elem), rec.Encode())
 	}
 	d.permanent = true
-	return dropState(tx, d.key(elem), rec, d.refs)
+	return blobdata.DropState(tx, d.key(elem), rec, d.refs)
 }
 
 // keepDeletedBase stores the base blob as the soft-deleted base. An older
@@ -272,9 +272,9 @@ func (d *deletion) keepDeletedBase(tx store.Tx, base *blobdata.Blob) error {
 			return err
 		}
 	}
-	v := frozen(base)
-	v.DeletedAt, v.Purge = d.now, d.now.Add(d.policy.retention)
-	return putState(tx, d.key(blobdata.ElemDeleted), v, d.refs)
+	v := blobdata.Frozen(base)
+	v.DeletedAt, v.Purge = d.now, d.now.Add(d.policy.Retention)
+	return blobdata.PutState(tx, d.key(blobdata.ElemDeleted), v, d.refs)
 }
 
 // state is one stored state of a blob.
@@ -328,7 +328,7 @@ func (d *deletion) purgeExpired(tx store.Tx) error {
 	}
 	for _, st := range all {
 		if _, expired := st.rec.SoftDeleted(d.now); expired {
-			if err := dropState(tx, d.key(st.elem), st.rec, d.refs); err != nil {
+			if err := blobdata.DropState(tx, d.key(st.elem), st.rec, d.refs); err != nil {
 				return err
 			}
 		}

@@ -20,7 +20,7 @@ import (
 // time, so a blob is gone (404 BlobNotFound) from the instant on, on every
 // node, whether or not anything removed it yet. Its records are removed
 // later, by the expiry reaper (expiry_reaper.go), or by the first write
-// that finds it (loadBlobForWrite), never by a read.
+// that finds it (blobdata.LoadBlobForWrite), never by a read.
 //
 // Azure serves Set Blob Expiry, and the expiry headers of Put Blob, only on
 // accounts with a hierarchical namespace; a flat account answers 400

@@ -194,5 +194,5 @@ func reapEntry(tx store.Tx, key []byte, now time.Time) (removed bool, err error)
 		return false, nil
 	}
 	// blobdata.RemoveBlob drops this entry with the record.
-	return true, removeExpired(tx, account, container, name, b, now)
+	return true, blobdata.RemoveExpired(tx, account, container, name, b, now)
 }

@@ -148,11 +148,11 @@ func planTagScan(account, container string, e *tagExpr, versions bool) tagRange 
 	var prefix store.Key
 	switch {
 	case container != "" && versions:
-		prefix = containerVersionTagIndexPrefix(account, container, key)
+		prefix = blobdata.ContainerVersionTagIndexPrefix(account, container, key)
 	case container != "":
 		prefix = blobdata.ContainerTagIndexPrefix(account, container, key)
 	case versions:
-		prefix = versionTagIndexPrefix(account, key)
+		prefix = blobdata.VersionTagIndexPrefix(account, key)
 	default:
 		prefix = blobdata.TagIndexPrefix(account, key)
 	}
@@ -222,7 +222,7 @@ func scanTagRange(tx store.Tx, rng tagRange, marker []byte, max int, e *tagExpr)
 		var f foundBlob
 		var err error
 		if rng.versions {
-			f.container, f.name, f.versionID, err = versionTagEntry(k, rng.containerFamily)
+			f.container, f.name, f.versionID, err = blobdata.VersionTagEntry(k, rng.containerFamily)
 		} else {
 			f.container, f.name, err = tagEntryBlob(k, rng.containerFamily)
 		}

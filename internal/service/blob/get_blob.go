@@ -166,7 +166,7 @@ func (s *Service) getBlob(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	c, err := openContent(r.Context(), s.extents, segs, offset, length)
+	c, err := blobdata.OpenContent(r.Context(), s.extents, segs, offset, length)
 	if err != nil {
 		return err
 	}
@@ -213,7 +213,7 @@ func sasOverrides(r *http.Request, h http.Header) {
 }
 
 // writeChecksummed buffers a small range to send its MD5 or CRC-64 first.
-func (s *Service) writeChecksummed(w http.ResponseWriter, c *content, a readArgs, status int) error {
+func (s *Service) writeChecksummed(w http.ResponseWriter, c *blobdata.Content, a readArgs, status int) error {
 	var buf bytes.Buffer
 	if _, err := c.WriteTo(&buf); err != nil {
 		return err

@@ -98,8 +98,8 @@ func (p policyRequest) apply(b *blobdata.Blob) error {
 // requireImmutability is 409 FeatureNotEnabled unless the account has
 // version-level immutability.
 func (s *Service) requireImmutability(tx store.Tx, account string) error {
-	pol, err := loadPolicy(tx, account, s.versioningDefault)
-	if err != nil || pol.immutableVersions {
+	pol, err := blobdata.LoadPolicy(tx, account, s.versioningDefault)
+	if err != nil || pol.ImmutableVersions {
 		return err
 	}
 	return azerr.Newf(azerr.FeatureNotEnabled, "Version-level immutability is not enabled for this account.")
@@ -110,8 +110,8 @@ func (s *Service) requireImmutability(tx store.Tx, account string) error {
 func (s *Service) immutableVersions(r *http.Request) (bool, error) {
 	var on bool
 	err := s.store.View(r.Context(), func(tx store.Tx) error {
-		pol, err := loadPolicy(tx, request.Of(r).Account, s.versioningDefault)
-		on = pol.immutableVersions
+		pol, err := blobdata.LoadPolicy(tx, request.Of(r).Account, s.versioningDefault)
+		on = pol.ImmutableVersions
 		return err
 	})
 	return on, err

@@ -119,10 +119,10 @@ func ImportBlob(tx store.Tx, b ImportedBlob) error {
 		if !ok {
 			return fmt.Errorf("blob %s/%s: snapshot time %q is not a timestamp", b.Container, b.Name, b.Snapshot)
 		}
-		elem, rec = blobdata.SnapshotPrefix+id, frozen(rec)
+		elem, rec = blobdata.SnapshotPrefix+id, blobdata.Frozen(rec)
 	}
 	refs := blobdata.RefDelta{}
-	if err := putState(tx, blobdata.RecordKey(b.Account, b.Container, b.Name, elem), rec, refs); err != nil {
+	if err := blobdata.PutState(tx, blobdata.RecordKey(b.Account, b.Container, b.Name, elem), rec, refs); err != nil {
 		return err
 	}
 	if elem == blobdata.ElemBase {

@@ -37,7 +37,7 @@ func (s *Service) incrementalCopy(w http.ResponseWriter, r *http.Request) error 
 		return azerr.New(azerr.IncrementalCopySourceMustBeSnapshot)
 	}
 	copyID := guid.New()
-	rec, err := s.writeBlobAs(r, conds, true, writeIncremental, func(tx store.Tx, old *blobdata.Blob, refs blobdata.RefDelta) (*blobdata.Blob, error) {
+	rec, err := s.writeBlobAs(r, conds, true, blobdata.WriteIncremental, func(tx store.Tx, old *blobdata.Blob, refs blobdata.RefDelta) (*blobdata.Blob, error) {
 		return s.copyIncrement(tx, r, src, copyID, old, refs)
 	})
 	if err != nil {
@@ -108,7 +108,7 @@ func (s *Service) writeIncrement(tx store.Tx, r *http.Request, source *blobdata.
 	for _, id := range exts {
 		refs.Add(id)
 	}
-	snap := frozen(rec)
+	snap := blobdata.Frozen(rec)
 	snap.VersionID = ""
-	return rec, putState(tx, blobdata.RecordKey(account, t.Container, t.Blob, blobdata.SnapshotPrefix+snapID), snap, refs)
+	return rec, blobdata.PutState(tx, blobdata.RecordKey(account, t.Container, t.Blob, blobdata.SnapshotPrefix+snapID), snap, refs)
 }

@@ -83,7 +83,7 @@ func coveredBy(ranges []blobdata.PageRange, page blobdata.PageRange) bool {
 // read as zeros, and bytes past the last segment are missing, so only
 // offsets inside a written range of segs may be compared.
 func (s *Service) readSegments(ctx context.Context, segs []blobdata.Segment, offset, length int64) ([]byte, error) {
-	c, err := openContent(ctx, s.extents, segs, offset, length)
+	c, err := blobdata.OpenContent(ctx, s.extents, segs, offset, length)
 	if err != nil {
 		return nil, err
 	}

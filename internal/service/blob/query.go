@@ -39,7 +39,7 @@ func (s *Service) queryBlob(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	c, err := openContent(r.Context(), s.extents, segs, 0, b.Size)
+	c, err := blobdata.OpenContent(r.Context(), s.extents, segs, 0, b.Size)
 	if err != nil {
 		return err
 	}

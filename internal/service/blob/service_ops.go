@@ -7,6 +7,7 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/frame/request"
 	"github.com/lazuli-storage/lazuli/internal/rule/auth"
 	"github.com/lazuli-storage/lazuli/internal/rule/svcprops"
+	"github.com/lazuli-storage/lazuli/internal/service/blobdata"
 )
 
 // getServiceProperties is Get Blob Service Properties.
@@ -15,7 +16,7 @@ func (s *Service) getServiceProperties(w http.ResponseWriter, r *http.Request) e
 	if err != nil {
 		return err
 	}
-	body := withVersioningDefault(p, s.versioningDefault).Marshal()
+	body := blobdata.WithVersioningDefault(p, s.versioningDefault).Marshal()
 	w.Header().Set("Content-Type", "application/xml")
 	w.WriteHeader(http.StatusOK)
 	_, err = w.Write(body)

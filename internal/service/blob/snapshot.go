@@ -70,14 +70,14 @@ func (s *Service) snapshotBlob(w http.ResponseWriter, r *http.Request) error {
 		if id, err = blobdata.FreeStamp(tx, account, t.Container, t.Blob, blobdata.SnapshotPrefix, now); err != nil {
 			return err
 		}
-		snap = frozen(base)
+		snap = blobdata.Frozen(base)
 		snap.VersionID = ""
 		if len(md) > 0 {
 			snap.Metadata = md
 			snap.ETag = etag.Next(now, base.ETag)
 		}
 		refs := blobdata.RefDelta{}
-		if err := putState(tx, blobdata.RecordKey(account, t.Container, t.Blob, blobdata.SnapshotPrefix+id), snap, refs); err != nil {
+		if err := blobdata.PutState(tx, blobdata.RecordKey(account, t.Container, t.Blob, blobdata.SnapshotPrefix+id), snap, refs); err != nil {
 			return err
 		}
 		if err := s.newVersionOnSnapshot(tx, account, t, base, now, refs); err != nil {
@@ -104,12 +104,12 @@ func (s *Service) snapshotBlob(w http.ResponseWriter, r *http.Request) error {
 // comes from a fresh ETag tick, so no later write can reuse it, but base's
 // ETag and Last-Modified stay: its content did not change.
 func (s *Service) newVersionOnSnapshot(tx store.Tx, account string, t target, base *blobdata.Blob, now time.Time, refs blobdata.RefDelta) error {
-	policy, err := loadPolicy(tx, account, s.versioningDefault)
-	if err != nil || !policy.versioning {
+	policy, err := blobdata.LoadPolicy(tx, account, s.versioningDefault)
+	if err != nil || !policy.Versioning {
 		return err
 	}
-	h := &history{account: account, container: t.Container, name: t.Blob, kind: writeMetadata, now: now, policy: policy}
-	if err := h.keepVersion(tx, base, refs); err != nil {
+	h := &blobdata.History{Account: account, Container: t.Container, Name: t.Blob, Kind: blobdata.WriteMetadata, Now: now, Policy: policy}
+	if err := h.KeepVersion(tx, base, refs); err != nil {
 		return err
 	}
 	base.VersionID = blobdata.Stamp(etag.Next(now, base.ETag).Time())

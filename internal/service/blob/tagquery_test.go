@@ -141,7 +141,7 @@ func TestPlanTagScanUsesEquality(t *testing.T) {
 	}
 	// With include=versions the same plan reads the version index.
 	rng = planTagScan("acct", "", e, true)
-	want = versionTagIndexPrefix("acct", "a").Str("x")
+	want = blobdata.VersionTagIndexPrefix("acct", "a").Str("x")
 	if string(rng.start) != string(want) || !rng.versions {
 		t.Fatalf("version scan starts at %q, want %q", rng.start, want)
 	}

@@ -133,10 +133,10 @@ func reindexAfterSetTags(tx store.Tx, account string, t target, elem string, old
 	if elem == blobdata.ElemBase {
 		return blobdata.ReindexTags(tx, account, t.Container, t.Blob, old, b)
 	}
-	if err := dropVersionTags(tx, account, t.Container, t.Blob, old); err != nil {
+	if err := blobdata.DropVersionTags(tx, account, t.Container, t.Blob, old); err != nil {
 		return err
 	}
-	return putVersionTags(tx, account, t.Container, t.Blob, b)
+	return blobdata.PutVersionTags(tx, account, t.Container, t.Blob, b)
 }
 
 // readTagsBody reads and checks a Set Blob Tags body against its declared

@@ -25,7 +25,7 @@ func (s *Service) undeleteBlob(w http.ResponseWriter, r *http.Request) error {
 			return firstErr(err, containerNotFound())
 		}
 		// An expired base blob is gone: what is restored takes its place.
-		if _, err := loadBlobForWrite(tx, account, t.Container, t.Blob, s.now()); err != nil {
+		if _, err := blobdata.LoadBlobForWrite(tx, account, t.Container, t.Blob, s.now()); err != nil {
 			return err
 		}
 		d, err := s.newDeletion(tx, account, t)

@@ -1,11 +1,10 @@
-package blob
+package blobdata
 
 import (
 	"bytes"
 
 	"github.com/lazuli-storage/lazuli/internal/base/record"
 	"github.com/lazuli-storage/lazuli/internal/engine/store"
-	"github.com/lazuli-storage/lazuli/internal/service/blobdata"
 )
 
 // The version tag index serves Find Blobs by Tags with include=versions.
@@ -21,9 +20,9 @@ import (
 // include=versions reads this index first, then the base index, and its
 // marker (a key of either) tells which of the two it stopped in.
 //
-// keepVersion adds a version's entries, dropState removes them, Set Blob
+// KeepVersion adds a version's entries, DropState removes them, Set Blob
 // Tags on a version and container moves move them. A path that dropped a
-// version without dropState would leave its entries stale: the query
+// version without DropState would leave its entries stale: the query
 // loads the version each entry names and skips those gone, so a stale
 // entry costs a read, never a wrong answer.
 
@@ -32,26 +31,26 @@ const (
 	tagFamilyContainerVersions = "tvc"
 )
 
-// versionTagIndexPrefix is the start of the account-wide version entries
+// VersionTagIndexPrefix is the start of the account-wide version entries
 // of key.
-func versionTagIndexPrefix(account, key string) store.Key {
+func VersionTagIndexPrefix(account, key string) store.Key {
 	return store.NewKey(store.SpaceBlobIndex).Str(account).Str(tagFamilyVersions).Str(key)
 }
 
-// containerVersionTagIndexPrefix is the start of one container's version
+// ContainerVersionTagIndexPrefix is the start of one container's version
 // entries of key.
-func containerVersionTagIndexPrefix(account, container, key string) store.Key {
+func ContainerVersionTagIndexPrefix(account, container, key string) store.Key {
 	return store.NewKey(store.SpaceBlobIndex).Str(account).Str(tagFamilyContainerVersions).Str(container).Str(key)
 }
 
-func versionTagIndexKeys(account, container, name, versionID string, t blobdata.Tag) (byAccount, byContainer []byte) {
-	return versionTagIndexPrefix(account, t.Key).Str(t.Value).Str(container).Str(name).Str(versionID),
-		containerVersionTagIndexPrefix(account, container, t.Key).Str(t.Value).Str(name).Str(versionID)
+func versionTagIndexKeys(account, container, name, versionID string, t Tag) (byAccount, byContainer []byte) {
+	return VersionTagIndexPrefix(account, t.Key).Str(t.Value).Str(container).Str(name).Str(versionID),
+		ContainerVersionTagIndexPrefix(account, container, t.Key).Str(t.Value).Str(name).Str(versionID)
 }
 
-// putVersionTags indexes the tags of the previous version b.
-func putVersionTags(tx store.Tx, account, container, name string, b *blobdata.Blob) error {
-	tags := blobdata.IndexedTags(b)
+// PutVersionTags indexes the tags of the previous version b.
+func PutVersionTags(tx store.Tx, account, container, name string, b *Blob) error {
+	tags := IndexedTags(b)
 	if len(tags) == 0 {
 		return nil
 	}
@@ -69,9 +68,9 @@ func putVersionTags(tx store.Tx, account, container, name string, b *blobdata.Bl
 	return nil
 }
 
-// dropVersionTags removes the entries putVersionTags made for b.
-func dropVersionTags(tx store.Tx, account, container, name string, b *blobdata.Blob) error {
-	for _, t := range blobdata.IndexedTags(b) {
+// DropVersionTags removes the entries PutVersionTags made for b.
+func DropVersionTags(tx store.Tx, account, container, name string, b *Blob) error {
+	for _, t := range IndexedTags(b) {
 		a, c := versionTagIndexKeys(account, container, name, b.VersionID, t)
 		if err := tx.Delete(a); err != nil {
 			return err
@@ -85,18 +84,18 @@ func dropVersionTags(tx store.Tx, account, container, name string, b *blobdata.B
 
 // dropStateVersionTags removes the version entries of the state stored
 // under key when it is a previous version.
-func dropStateVersionTags(tx store.Tx, key []byte, b *blobdata.Blob) error {
+func dropStateVersionTags(tx store.Tx, key []byte, b *Blob) error {
 	rd := store.ReadKey(key, store.SpaceBlob)
 	account, container, name, elem := rd.Str(), rd.Str(), rd.Str(), rd.Str()
-	if rd.Err() != nil || len(elem) == 0 || elem[:1] != blobdata.VersionPrefix {
+	if rd.Err() != nil || len(elem) == 0 || elem[:1] != VersionPrefix {
 		return rd.Err()
 	}
-	return dropVersionTags(tx, account, container, name, b)
+	return DropVersionTags(tx, account, container, name, b)
 }
 
-// versionTagEntry reads the container, blob name and version ID of a
+// VersionTagEntry reads the container, blob name and version ID of a
 // version index key.
-func versionTagEntry(k []byte, containerFamily bool) (container, name, versionID string, err error) {
+func VersionTagEntry(k []byte, containerFamily bool) (container, name, versionID string, err error) {
 	rd := store.ReadKey(k, store.SpaceBlobIndex)
 	rd.Str() // account
 	rd.Str() // family

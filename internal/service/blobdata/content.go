@@ -1,11 +1,10 @@
-package blob
+package blobdata
 
 import (
 	"context"
 	"io"
 
 	"github.com/lazuli-storage/lazuli/internal/engine/extent"
-	"github.com/lazuli-storage/lazuli/internal/service/blobdata"
 )
 
 // eagerOpen is how many extents a read opens before it starts streaming.
@@ -21,16 +20,16 @@ type piece struct {
 	r      extent.Reader
 }
 
-// content is an open byte range of a blob.
-type content struct {
+// Content is an open byte range of a blob.
+type Content struct {
 	engine extent.Engine
 	pieces []piece
 }
 
-// openContent maps [offset, offset+length) of a blob's segments to extent
+// OpenContent maps [offset, offset+length) of a blob's segments to extent
 // pieces and opens the first ones.
-func openContent(ctx context.Context, engine extent.Engine, segs []blobdata.Segment, offset, length int64) (*content, error) {
-	c := &content{engine: engine}
+func OpenContent(ctx context.Context, engine extent.Engine, segs []Segment, offset, length int64) (*Content, error) {
+	c := &Content{engine: engine}
 	var pos int64
 	end := offset + length
 	for _, s := range segs {
@@ -56,7 +55,7 @@ func openContent(ctx context.Context, engine extent.Engine, segs []blobdata.Segm
 }
 
 // WriteTo streams the range to w, closing each extent once served.
-func (c *content) WriteTo(w io.Writer) (int64, error) {
+func (c *Content) WriteTo(w io.Writer) (int64, error) {
 	var total int64
 	for i := range c.pieces {
 		p := &c.pieces[i]
@@ -79,16 +78,16 @@ func (c *content) WriteTo(w io.Writer) (int64, error) {
 }
 
 // open opens one extent; the empty ID is a hole of a page blob, which
-// reads as zeros (blobdata/pagemap.go).
-func (c *content) open(ctx context.Context, id string) (extent.Reader, error) {
+// reads as zeros (pagemap.go).
+func (c *Content) open(ctx context.Context, id string) (extent.Reader, error) {
 	if id == "" {
-		return blobdata.ZeroReader{}, nil
+		return ZeroReader{}, nil
 	}
 	return c.engine.Open(ctx, id)
 }
 
 // Close releases every extent still open.
-func (c *content) Close() {
+func (c *Content) Close() {
 	for i := range c.pieces {
 		if c.pieces[i].r != nil {
 			_ = c.pieces[i].r.Close()
