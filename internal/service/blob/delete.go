@@ -71,18 +71,18 @@ func (s *Service) deleteBlob(w http.ResponseWriter, r *http.Request) error {
 		if _, found, err := blobdata.LoadContainer(tx, account, t.Container); err != nil || !found {
 			return firstErr(err, containerNotFound())
 		}
-		d, err := newDeletion(tx, account, t.Container, t.Blob, s.now(), s.versioningDefault)
+		d, err := blobdata.NewDeletion(tx, account, t.Container, t.Blob, s.now(), s.versioningDefault)
 		if err != nil {
 			return err
 		}
-		if err := d.purgeExpired(tx); err != nil {
+		if err := d.PurgeExpired(tx); err != nil {
 			return err
 		}
 		if err := runDelete(tx, d, r, a); err != nil {
 			return err
 		}
-		permanent = d.permanent
-		return d.refs.Apply(tx, d.now)
+		permanent = d.Permanent
+		return d.Refs.Apply(tx, d.Now)
 	})
 	if err != nil {
 		return err
@@ -92,12 +92,12 @@ func (s *Service) deleteBlob(w http.ResponseWriter, r *http.Request) error {
 }
 
 // run deletes the state a addresses.
-func runDelete(tx store.Tx, d *deletion, r *http.Request, a deleteArgs) error {
+func runDelete(tx store.Tx, d *blobdata.Deletion, r *http.Request, a deleteArgs) error {
 	switch {
 	case a.sel.Snapshot != "":
 		return deleteState(tx, d, r, a, blobdata.SnapshotPrefix+a.sel.Snapshot)
 	case a.sel.Version != "":
-		base, err := blobdata.LoadBlobForWrite(tx, d.account, d.container, d.name, d.now)
+		base, err := blobdata.LoadBlobForWrite(tx, d.Account, d.Container, d.Name, d.Now)
 		if err != nil {
 			return err
 		}
@@ -110,7 +110,7 @@ func runDelete(tx store.Tx, d *deletion, r *http.Request, a deleteArgs) error {
 		}
 		return deleteState(tx, d, r, a, blobdata.VersionPrefix+a.sel.Version)
 	}
-	base, err := blobdata.LoadBlobForWrite(tx, d.account, d.container, d.name, d.now)
+	base, err := blobdata.LoadBlobForWrite(tx, d.Account, d.Container, d.Name, d.Now)
 	if err != nil {
 		return err
 	}
@@ -123,33 +123,33 @@ func runDelete(tx store.Tx, d *deletion, r *http.Request, a deleteArgs) error {
 // deleteState deletes one snapshot or previous version: soft-deleted when
 // soft delete is on, else removed; deletetype=permanent removes a
 // soft-deleted one.
-func deleteState(tx store.Tx, d *deletion, r *http.Request, a deleteArgs, elem string) error {
-	rec, err := blobdata.LoadRecord(tx, d.key(elem))
+func deleteState(tx store.Tx, d *blobdata.Deletion, r *http.Request, a deleteArgs, elem string) error {
+	rec, err := blobdata.LoadRecord(tx, d.Key(elem))
 	if err != nil {
 		return err
 	}
 	if rec == nil {
 		return blobNotFound()
 	}
-	deleted, _ := rec.SoftDeleted(d.now)
+	deleted, _ := rec.SoftDeleted(d.Now)
 	switch {
-	case a.permanent && !d.policy.PermanentDelete:
+	case a.permanent && !d.Policy.PermanentDelete:
 		return azerr.Newf(azerr.FeatureNotEnabled, "Permanent delete is not enabled in the delete retention policy of this account.")
 	case a.permanent:
-		return d.purge(tx, elem, rec)
+		return d.Purge(tx, elem, rec)
 	case deleted:
 		return blobNotFound()
 	}
-	if err := checkDeleteConditions(a, rec, d.now); err != nil {
+	if err := checkDeleteConditions(a, rec, d.Now); err != nil {
 		return err
 	}
-	if err := rec.Lease.CheckWrite(leaseID(r), d.now, lease.Blob); err != nil {
+	if err := rec.Lease.CheckWrite(leaseID(r), d.Now, lease.Blob); err != nil {
 		return err
 	}
-	if err := rec.Protection(d.now); err != nil {
+	if err := rec.Protection(d.Now); err != nil {
 		return err
 	}
-	return d.retire(tx, elem, rec)
+	return d.Retire(tx, elem, rec)
 }
 
 // checkDeleteConditions evaluates a delete's conditional headers and its
@@ -167,14 +167,14 @@ func checkDeleteConditions(a deleteArgs, rec *blobdata.Blob, now time.Time) erro
 }
 
 // deleteBase deletes the base blob, its snapshots, or both.
-func deleteBase(tx store.Tx, d *deletion, r *http.Request, a deleteArgs, base *blobdata.Blob) error {
-	if err := checkDeleteConditions(a, base, d.now); err != nil {
+func deleteBase(tx store.Tx, d *blobdata.Deletion, r *http.Request, a deleteArgs, base *blobdata.Blob) error {
+	if err := checkDeleteConditions(a, base, d.Now); err != nil {
 		return err
 	}
-	if err := base.Lease.CheckWrite(leaseID(r), d.now, lease.Blob); err != nil {
+	if err := base.Lease.CheckWrite(leaseID(r), d.Now, lease.Blob); err != nil {
 		return err
 	}
-	snaps, err := d.liveStates(tx, blobdata.SnapshotPrefix)
+	snaps, err := d.LiveStates(tx, blobdata.SnapshotPrefix)
 	if err != nil {
 		return err
 	}
@@ -182,20 +182,20 @@ func deleteBase(tx store.Tx, d *deletion, r *http.Request, a deleteArgs, base *b
 		return azerr.New(azerr.SnapshotsPresent)
 	}
 	if a.snapshots != "only" {
-		if err := base.Protection(d.now); err != nil {
+		if err := base.Protection(d.Now); err != nil {
 			return err
 		}
 	}
 	for _, sn := range snaps {
-		if err := sn.rec.Protection(d.now); err != nil {
+		if err := sn.Rec.Protection(d.Now); err != nil {
 			return err
 		}
-		if err := d.retire(tx, sn.elem, sn.rec); err != nil {
+		if err := d.Retire(tx, sn.Elem, sn.Rec); err != nil {
 			return err
 		}
 	}
 	if a.snapshots == "only" {
 		return nil
 	}
-	return d.retireBase(tx, base)
+	return d.RetireBase(tx, base)
 }

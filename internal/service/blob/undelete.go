@@ -26,21 +26,21 @@ func (s *Service) undeleteBlob(w http.ResponseWriter, r *http.Request) error {
 		if _, err := blobdata.LoadBlobForWrite(tx, account, t.Container, t.Blob, s.now()); err != nil {
 			return err
 		}
-		d, err := newDeletion(tx, account, t.Container, t.Blob, s.now(), s.versioningDefault)
+		d, err := blobdata.NewDeletion(tx, account, t.Container, t.Blob, s.now(), s.versioningDefault)
 		if err != nil {
 			return err
 		}
-		if err := d.purgeExpired(tx); err != nil {
+		if err := d.PurgeExpired(tx); err != nil {
 			return err
 		}
-		restored, err := d.restore(tx)
+		restored, err := d.Restore(tx)
 		if err != nil {
 			return err
 		}
 		if !restored {
 			return blobNotFound()
 		}
-		return d.refs.Apply(tx, d.now)
+		return d.Refs.Apply(tx, d.Now)
 	})
 	if err != nil {
 		return err
