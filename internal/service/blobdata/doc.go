@@ -38,6 +38,13 @@
 // a sparse page map covering its size, where a segment without an extent
 // is a hole that reads as zeros (pagemap.go).
 //
+// History. A write that replaces a blob or its metadata keeps the state
+// it replaces as the account's data protection policy asks (Policy,
+// LoadPolicy): a previous version, a soft-deleted snapshot, or nothing
+// (BeginHistory, History.Finish; versioning.go). A delete does the same
+// through Deletion (deletion.go), which also purges soft-deleted states
+// whose retention has ended and restores the others for Undelete Blob.
+//
 // Index tags. A blob's tags are in its record and, for base blobs, in a
 // tag index in store.SpaceBlobIndex (tags_index.go) that every write keeps
 // in the same Update through ReindexTags; blob expiry instants likewise in
