@@ -74,6 +74,7 @@ vet:
 	@test -z "$$(gofmt -l $$(git ls-files '*.go'))" || { echo "gofmt needed:"; gofmt -l $$(git ls-files '*.go'); exit 1; }
 	@command -v goimports >/dev/null || { echo "goimports is missing: .ci/run installs it (golang.org/x/tools/cmd/goimports@v0.52.0)"; exit 1; }
 	@test -z "$$(goimports -l $$(git ls-files '*.go'))" || { echo "goimports needed:"; goimports -l $$(git ls-files '*.go'); exit 1; }
+	@$(GO) mod tidy -diff >/dev/null || { echo "go.mod or go.sum is not tidy: run go mod tidy"; $(GO) mod tidy -diff; exit 1; }
 	$(GO) vet ./...
 	$(GO) vet -tags sdkbench ./internal/tool/bench/
 
