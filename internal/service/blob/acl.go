@@ -22,7 +22,7 @@ func (s *Service) getContainerACL(w http.ResponseWriter, r *http.Request) error 
 		h.Set("X-Ms-Blob-Public-Access", publicAccessName(c.Public))
 	}
 	x := newXMLWriter()
-	accesspolicy.Write(x, blobdata.ContainerPolicies(c.ACL))
+	accesspolicy.Write(x, c.ACL)
 	return x.Send(w, http.StatusOK)
 }
 
@@ -45,12 +45,11 @@ func (s *Service) setContainerACL(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	acl := containerACL(policies)
 	c, err := s.updateContainer(r, conds, func(c *blobdata.Container) (bool, error) {
 		if err := c.Lease.CheckRead(leaseID(r), s.now(), lease.Container); err != nil {
 			return false, err
 		}
-		c.ACL, c.Public = acl, public
+		c.ACL, c.Public = policies, public
 		return true, nil
 	})
 	if err != nil {
@@ -58,13 +57,4 @@ func (s *Service) setContainerACL(w http.ResponseWriter, r *http.Request) error 
 	}
 	setContainerHeaders(w.Header(), c)
 	return write(w, http.StatusOK)
-}
-
-// containerACL is the stored form of parsed policies.
-func containerACL(ids []accesspolicy.Identifier) []blobdata.SignedIdentifier {
-	var acl []blobdata.SignedIdentifier
-	for _, id := range ids {
-		acl = append(acl, blobdata.SignedIdentifier(id))
-	}
-	return acl
 }

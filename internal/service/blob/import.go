@@ -89,10 +89,7 @@ func ImportContainer(tx store.Tx, c ImportedContainer) error {
 		return fmt.Errorf("container %s: unknown public access %q", c.Name, c.Public)
 	}
 	rec := &blobdata.Container{ETag: etag.FromTime(c.LastModified), Created: c.Created, Public: public,
-		Metadata: c.Metadata, Lease: c.Lease}
-	for _, id := range c.ACL {
-		rec.ACL = append(rec.ACL, blobdata.SignedIdentifier(id))
-	}
+		Metadata: c.Metadata, Lease: c.Lease, ACL: c.ACL}
 	return blobdata.SaveContainer(tx, c.Account, c.Name, rec)
 }
 

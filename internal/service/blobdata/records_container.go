@@ -27,7 +27,8 @@ const (
 	ctagCore     = 1 // etag tick, creation time, public access, deleting flag
 	ctagMetadata = 2
 	ctagLease    = 3
-	ctagACL      = 4
+	ctagACL      = 4 // the stored access policies as written before ctagPolicies; read only
+	ctagPolicies = 7 // the stored access policies, in accesspolicy's stored form
 	// ctagEncryption is the default encryption scope and whether writes
 	// may name another (service/blob scope.go); tags 5-29 are left to other state.
 	ctagEncryption = 30
@@ -50,7 +51,7 @@ type Container struct {
 	Deleting bool
 	Metadata metadata.Set
 	Lease    lease.Lease
-	ACL      []SignedIdentifier
+	ACL      []accesspolicy.Identifier
 	// ContainerLife is the soft delete and move state
 	// (records_container_life.go).
 	ContainerLife
@@ -58,13 +59,6 @@ type Container struct {
 	// for the account's key); DenyScopeOverride forbids naming another.
 	DefaultScope      string
 	DenyScopeOverride bool
-}
-
-// SignedIdentifier is a stored access policy of a container.
-type SignedIdentifier struct {
-	ID            string
-	Start, Expiry *time.Time // nil when not set
-	Permission    string
 }
 
 func ContainerKey(account, container string) []byte {
@@ -87,15 +81,7 @@ func (c *Container) encode() []byte {
 		e.Field(ctagLease, func(e *record.Encoder) { leaserecord.Encode(e, c.Lease) })
 	}
 	if len(c.ACL) > 0 {
-		e.Field(ctagACL, func(e *record.Encoder) {
-			e.Uvarint(uint64(len(c.ACL)))
-			for _, s := range c.ACL {
-				e.Str(s.ID)
-				encodeOptionalTime(e, s.Start)
-				encodeOptionalTime(e, s.Expiry)
-				e.Str(s.Permission)
-			}
-		})
+		e.Field(ctagPolicies, func(e *record.Encoder) { accesspolicy.EncodeRecord(e, c.ACL) })
 	}
 	c.ContainerLife.encode(&e)
 	if c.DefaultScope != "" || c.DenyScopeOverride {
@@ -125,14 +111,9 @@ func DecodeContainer(v []byte) (*Container, error) {
 		case ctagLease:
 			c.Lease = leaserecord.Decode(p)
 		case ctagACL:
-			n := p.Uvarint()
-			for i := uint64(0); i < n && p.Err() == nil; i++ {
-				s := SignedIdentifier{ID: p.Str()}
-				s.Start = decodeOptionalTime(p)
-				s.Expiry = decodeOptionalTime(p)
-				s.Permission = p.Str()
-				c.ACL = append(c.ACL, s)
-			}
+			c.ACL = decodeACLBefore7(p)
+		case ctagPolicies:
+			c.ACL = accesspolicy.DecodeRecord(p)
 		case ctagDeleted, ctagMove:
 			c.ContainerLife.decodeField(tag, p)
 		case ctagEncryption:
@@ -164,13 +145,25 @@ func SaveContainer(tx store.Tx, account, name string, c *Container) error {
 	return tx.Put(ContainerKey(account, name), c.encode())
 }
 
-func encodeOptionalTime(e *record.Encoder, t *time.Time) {
-	e.Bool(t != nil)
-	if t != nil {
-		e.Varint(t.UnixNano())
+// decodeACLBefore7 reads the ctagACL field records held before
+// ctagPolicies: a count, then per identifier its Id, Start and Expiry each
+// as a presence flag and, when present, Unix nanoseconds, and Permission.
+// It is kept so that containers stored then keep their policies; the next
+// write of the container stores them as ctagPolicies.
+func decodeACLBefore7(p *record.Decoder) []accesspolicy.Identifier {
+	n := p.Uvarint()
+	var ids []accesspolicy.Identifier
+	for i := uint64(0); i < n && p.Err() == nil; i++ {
+		id := accesspolicy.Identifier{ID: p.Str()}
+		id.Start = decodeOptionalTime(p)
+		id.Expiry = decodeOptionalTime(p)
+		id.Permission = p.Str()
+		ids = append(ids, id)
 	}
+	return ids
 }
 
+// decodeOptionalTime reads one instant of a ctagACL field.
 func decodeOptionalTime(d *record.Decoder) *time.Time {
 	if !d.Bool() {
 		return nil
@@ -184,7 +177,7 @@ func (c *Container) Policy(id string) (*auth.AccessPolicy, error) {
 	if c == nil {
 		return nil, nil
 	}
-	return accesspolicy.Find(ContainerPolicies(c.ACL), id), nil
+	return accesspolicy.Find(c.ACL, id), nil
 }
 
 // PublicLevel is what the container opens to anonymous callers: nothing
@@ -203,13 +196,4 @@ func (c *Container) PublicLevel() auth.PublicLevel {
 
 func (c *Container) Resource() cond.Resource {
 	return cond.Resource{Exists: true, ETag: c.ETag.String(), LastModified: c.ETag.Time()}
-}
-
-// containerPolicies is the stored ACL in the shared form.
-func ContainerPolicies(acl []SignedIdentifier) []accesspolicy.Identifier {
-	ids := make([]accesspolicy.Identifier, len(acl))
-	for i, si := range acl {
-		ids[i] = accesspolicy.Identifier(si)
-	}
-	return ids
 }

@@ -1,12 +1,15 @@
 package blobdata
 
 import (
+	"bytes"
 	"encoding/hex"
 	"reflect"
 	"testing"
 
 	"time"
 
+	"github.com/lazuli-storage/lazuli/internal/base/record"
+	"github.com/lazuli-storage/lazuli/internal/frame/accesspolicy"
 	"github.com/lazuli-storage/lazuli/internal/rule/contentprops"
 	"github.com/lazuli-storage/lazuli/internal/rule/lease"
 	"github.com/lazuli-storage/lazuli/internal/rule/metadata"
@@ -38,7 +41,7 @@ func goldenContainer() *Container {
 	start := at.Add(time.Hour)
 	return &Container{ETag: 99, Created: at, Public: AccessBlob, Deleting: true, Metadata: metadata.Set{{Name: "k", Value: "v"}},
 		Lease: lease.Lease{ID: "x", Duration: lease.Infinite, BreakEnds: at},
-		ACL:   []SignedIdentifier{{ID: "p1", Start: &start, Expiry: &at, Permission: "rl"}, {ID: "p2"}}}
+		ACL:   []accesspolicy.Identifier{{ID: "p1", Start: &start, Expiry: &at, Permission: "rl"}, {ID: "p2"}}}
 }
 
 func goldenBlock() *Block {
@@ -51,8 +54,13 @@ func goldenBlock() *Block {
 // meaning.
 const (
 	storedBlob      = "01011502030000010000000000aa9cd8d5f7a4eacc2f1a1002340a746578742f706c61696e04677a697002656e06696e6c696e65086e6f2d63616368651030313233343536373839616263646566030f0205616c706861013104626574610004302461616161616161612d616161612d346161612d386161612d6161616161616161616161611eaaf4e6b6e7a5eacc2f00050f02026531000a026231026532050300060504436f6f6c10010d110101120b02016b017601780379207a071d1c323032342d30352d30365430373a30383a30392e313233343536375a0812aa9c9de1bdf6ebcc2faa9cc8ff9befb8cd2f094406636f70792d310f68747470733a2f2f7372632f632f628040aa9cd8d5f7a4eacc2faafc92dab6a8eacc2f000108616363742f632f6206736e61702d3106736e61702d320a1caa9ce2ec83c8edcc2f0103486f740448696768aa9ca7f8c999efcc2f"
-	storedContainer = "010113000000000000006380e8f9dff6a4eacc2f0101020501016b0176030d0178010080e8f9dff6a4eacc2f0421020270310180e8beebbcf6ebcc2f0180e8f9dff6a4eacc2f02726c027032000000"
+	storedContainer = "010113000000000000006380e8f9dff6a4eacc2f0101020501016b0176030d0178010080e8f9dff6a4eacc2f07190202703103d2bfc4e30c00b287c4e30c0002726c0270320000"
 	storedBlock     = "01056578742d398080800205"
+
+	// storedContainerBefore7 is goldenContainer as written while the
+	// container's policies were field ctagACL; such containers must read
+	// the same.
+	storedContainerBefore7 = "010113000000000000006380e8f9dff6a4eacc2f0101020501016b0176030d0178010080e8f9dff6a4eacc2f0421020270310180e8beebbcf6ebcc2f0180e8f9dff6a4eacc2f02726c027032000000"
 )
 
 func TestStoredRecordsKeepTheirEncoding(t *testing.T) {
@@ -74,8 +82,10 @@ func TestStoredRecordsKeepTheirEncoding(t *testing.T) {
 	if got, err := DecodeBlob(fromHex(storedBlob)); err != nil || !reflect.DeepEqual(got, blob) {
 		t.Errorf("blob decoded to %+v (%v)\nwant %+v", got, err, blob)
 	}
-	if got, err := DecodeContainer(fromHex(storedContainer)); err != nil || !reflect.DeepEqual(got, container) {
-		t.Errorf("container decoded to %+v (%v)\nwant %+v", got, err, container)
+	for _, stored := range []string{storedContainer, storedContainerBefore7} {
+		if got, err := DecodeContainer(fromHex(stored)); err != nil || !reflect.DeepEqual(got, container) {
+			t.Errorf("container %s decoded to %+v (%v)\nwant %+v", stored, got, err, container)
+		}
 	}
 	key := BlockKey("acct", "c", "b", block.ID)
 	if got, err := DecodeBlock(key, fromHex(storedBlock)); err != nil || got != *block {
@@ -88,4 +98,31 @@ func TestStoredRecordsKeepTheirEncoding(t *testing.T) {
 func fromHex(s string) []byte {
 	b, _ := hex.DecodeString(s)
 	return b
+}
+
+// TestContainerACLMigration: a container stored with its policies in
+// ctagACL answers Get Container ACL with the same XML it did, and its next
+// write stores them in accesspolicy's form (ctagPolicies) only.
+func TestContainerACLMigration(t *testing.T) {
+	const want = `<SignedIdentifiers><SignedIdentifier><Id>p1</Id><AccessPolicy><Start>2024-05-06T08:08:09.0000000Z</Start>` +
+		`<Expiry>2024-05-06T07:08:09.0000000Z</Expiry><Permission>rl</Permission></AccessPolicy></SignedIdentifier>` +
+		`<SignedIdentifier><Id>p2</Id></SignedIdentifier></SignedIdentifiers>`
+	old, err := DecodeContainer(fromHex(storedContainerBefore7))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := string(accesspolicy.AppendXML(nil, old.ACL)); got != want {
+		t.Fatalf("Get Container ACL renders\n%s\nwant\n%s", got, want)
+	}
+	rewritten := old.encode()
+	var tags []byte
+	d := record.NewDecoder(rewritten[1:])
+	d.Fields(func(tag byte, _ *record.Decoder) { tags = append(tags, tag) })
+	if bytes.IndexByte(tags, ctagACL) >= 0 || bytes.IndexByte(tags, ctagPolicies) < 0 {
+		t.Fatalf("rewritten with field tags %v", tags)
+	}
+	again, err := DecodeContainer(rewritten)
+	if err != nil || string(accesspolicy.AppendXML(nil, again.ACL)) != want {
+		t.Fatalf("rewritten container decodes to %+v (%v)", again, err)
+	}
 }

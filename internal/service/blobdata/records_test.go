@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lazuli-storage/lazuli/internal/frame/accesspolicy"
 	"github.com/lazuli-storage/lazuli/internal/rule/contentprops"
 	"github.com/lazuli-storage/lazuli/internal/rule/etag"
 	"github.com/lazuli-storage/lazuli/internal/rule/lease"
@@ -56,7 +57,7 @@ func TestContainerRecordRoundTrip(t *testing.T) {
 	start := now.Add(time.Hour)
 	want := &Container{ETag: 99, Created: now, Public: AccessContainer, Metadata: metadata.Set{{Name: "k", Value: "v"}},
 		Lease: lease.Lease{ID: "x", Duration: lease.Infinite, BreakEnds: now},
-		ACL:   []SignedIdentifier{{ID: "p1", Start: &start, Permission: "rl"}, {ID: "p2"}}}
+		ACL:   []accesspolicy.Identifier{{ID: "p1", Start: &start, Permission: "rl"}, {ID: "p2"}}}
 	got, err := DecodeContainer(want.encode())
 	if err != nil || !reflect.DeepEqual(got, want) {
 		t.Fatalf("got %+v (%v)\nwant %+v", got, err, want)
