@@ -18,7 +18,7 @@ func ReadBody(r *http.Request, limit int64) ([]byte, error) {
 	if r.ContentLength > limit {
 		return nil, TooLarge(limit)
 	}
-	body, err := io.ReadAll(io.LimitReader(r.Body, limit+1))
+	body, err := io.ReadAll(io.LimitReader(MarkReads(r.Body), limit+1))
 	if err != nil {
 		return nil, BodyError(err)
 	}
@@ -39,7 +39,10 @@ func TooLarge(limit int64) error {
 // context ended, the body was cut short) stays, so that nothing is
 // answered; anything else the transport reports (malformed chunked
 // encoding, a body longer than its declared length) is the client's fault,
-// 400 InvalidInput, never a 500.
+// 400 InvalidInput, never a 500. An error that did not come from a body
+// MarkReads wrapped is the storage's the body was copied into (a database
+// restarting under a write), not the client's: it is returned unchanged,
+// a 500 the client retries.
 func BodyError(err error) error {
 	if err == nil {
 		return nil
@@ -54,5 +57,30 @@ func BodyError(err error) error {
 	if errors.As(err, &tooBig) {
 		return TooLarge(tooBig.Limit)
 	}
+	var read *readError
+	if !errors.As(err, &read) {
+		return err
+	}
 	return azerr.Newf(azerr.InvalidInput, "The request body could not be read: %v.", err)
 }
+
+// MarkReads returns body with the errors its reads return marked, so that
+// BodyError can tell a body that could not be read from storage that could
+// not be written while the body was streamed into it.
+func MarkReads(body io.Reader) io.Reader { return markedBody{body} }
+
+type markedBody struct{ r io.Reader }
+
+func (b markedBody) Read(p []byte) (int, error) {
+	n, err := b.r.Read(p)
+	if err != nil && err != io.EOF {
+		err = &readError{err}
+	}
+	return n, err
+}
+
+// readError is an error a request body's reader returned.
+type readError struct{ err error }
+
+func (e *readError) Error() string { return e.err.Error() }
+func (e *readError) Unwrap() error { return e.err }

@@ -156,7 +156,7 @@ func (s *Service) putBlob(w http.ResponseWriter, r *http.Request) error {
 // receive streams a request body of exactly length bytes into a new extent
 // and verifies the declared checksums. A body that ends early is 400.
 func (s *Service) receive(r *http.Request, length int64, sums checksums, d digests) (extent.Info, []byte, error) {
-	body := d.wrap(r.Body)
+	body := d.wrap(request.MarkReads(r.Body))
 	ctx := r.Context()
 	if !d.md5 {
 		ctx = extent.WithoutMD5(ctx)

@@ -181,7 +181,7 @@ func (s *Service) receiveCreateContent(r *http.Request, size int64) (*extent.Inf
 	if err != nil {
 		return nil, err
 	}
-	info, err := s.extents.Write(r.Context(), r.Body, size)
+	info, err := s.extents.Write(r.Context(), request.MarkReads(r.Body), size)
 	if errors.Is(err, io.ErrUnexpectedEOF) {
 		return nil, azerr.Newf(azerr.InvalidInput, "The body is shorter than its Content-Length.")
 	}

@@ -106,7 +106,7 @@ func (s *Service) putRange(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	info, err := s.extents.Write(r.Context(), r.Body, length)
+	info, err := s.extents.Write(r.Context(), request.MarkReads(r.Body), length)
 	if errors.Is(err, extent.ErrTooLarge) {
 		return azerr.Newf(azerr.InvalidInput, "The body is longer than x-ms-range.")
 	}
