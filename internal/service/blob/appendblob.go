@@ -128,7 +128,7 @@ func (s *Service) appendBlock(w http.ResponseWriter, r *http.Request) error {
 func (s *Service) commitAppend(w http.ResponseWriter, r *http.Request, conds cond.Conditions, app appendConditions, info extent.Info, crc []byte, d digests) error {
 	var offset int64
 	var blocks int
-	rec, err := s.writeBlobAs(r, conds, false, blobdata.WritePlain, func(_ store.Tx, old *blobdata.Blob, refs blobdata.RefDelta) (*blobdata.Blob, error) {
+	rec, err := s.writeBlobAs(r, conds, blobdata.WritePlain, func(_ store.Tx, old *blobdata.Blob, refs blobdata.RefDelta) (*blobdata.Blob, error) {
 		segs, err := appendable(old)
 		if err != nil {
 			return nil, err
@@ -184,7 +184,7 @@ func (s *Service) sealAppendBlob(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	app.maxSize = nil
-	rec, err := s.writeBlobAs(r, conds, false, blobdata.WritePlain, func(_ store.Tx, old *blobdata.Blob, _ blobdata.RefDelta) (*blobdata.Blob, error) {
+	rec, err := s.writeBlobAs(r, conds, blobdata.WritePlain, func(_ store.Tx, old *blobdata.Blob, _ blobdata.RefDelta) (*blobdata.Blob, error) {
 		if old.Type != blobdata.AppendBlob {
 			return nil, azerr.New(azerr.InvalidBlobType)
 		}

@@ -24,7 +24,7 @@ func (s *Service) setBlobProperties(w http.ResponseWriter, r *http.Request) erro
 	if err != nil {
 		return err
 	}
-	rec, err := s.writeBlobAs(r, conds, false, blobdata.WriteProps, func(_ store.Tx, old *blobdata.Blob, _ blobdata.RefDelta) (*blobdata.Blob, error) {
+	rec, err := s.writeBlobAs(r, conds, blobdata.WriteProps, func(_ store.Tx, old *blobdata.Blob, _ blobdata.RefDelta) (*blobdata.Blob, error) {
 		old.Props = props
 		s.touch(old)
 		return old, nil
@@ -46,7 +46,7 @@ func (s *Service) setBlobMetadata(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	rec, err := s.writeBlobAs(r, conds, false, blobdata.WriteMetadata, func(_ store.Tx, old *blobdata.Blob, _ blobdata.RefDelta) (*blobdata.Blob, error) {
+	rec, err := s.writeBlobAs(r, conds, blobdata.WriteMetadata, func(_ store.Tx, old *blobdata.Blob, _ blobdata.RefDelta) (*blobdata.Blob, error) {
 		old.Metadata = md
 		s.touch(old)
 		return old, nil

@@ -23,19 +23,20 @@ type blobChange func(tx store.Tx, old *blobdata.Blob, refs blobdata.RefDelta) (*
 
 // writeBlobAs runs one blob write in a single Update, in the service's
 // order: the container must exist; the blob must exist unless the write
-// creates it; If-None-Match:* on a creating write of an existing blob is 409
+// is of a kind that creates it (kind.Creates); If-None-Match:* on a creating write of an existing blob is 409
 // BlobAlreadyExists; then the conditions (412) and the lease (412 when the
 // lease ID is missing, wrong or names no lease). The change's extent
 // reference adjustments commit with the record. kind decides whether the
 // blob's previous state is kept as a version or a soft-deleted snapshot
 // (versioning.go). Snapshots and versions are read-only.
-func (s *Service) writeBlobAs(r *http.Request, conds cond.Conditions, creates bool, kind blobdata.WriteKind, change blobChange) (*blobdata.Blob, error) {
+func (s *Service) writeBlobAs(r *http.Request, conds cond.Conditions, kind blobdata.WriteKind, change blobChange) (*blobdata.Blob, error) {
 	if err := onlyBase(r); err != nil {
 		return nil, err
 	}
 	t := targetOf(r)
 	account := request.Of(r).Account
 	var result *blobdata.Blob
+	creates := kind.Creates()
 	err := s.store.Update(r.Context(), func(tx store.Tx) error {
 		c, found, err := blobdata.LoadContainer(tx, account, t.Container)
 		if err != nil || !found {

@@ -74,7 +74,7 @@ func (s *Service) putBlockList(w http.ResponseWriter, r *http.Request) error {
 	}
 	t := targetOf(r)
 	account := request.Of(r).Account
-	rec, err := s.writeBlobAs(r, a.conds, true, blobdata.WriteReplace, func(tx store.Tx, old *blobdata.Blob, refs blobdata.RefDelta) (*blobdata.Blob, error) {
+	rec, err := s.writeBlobAs(r, a.conds, blobdata.WriteReplace, func(tx store.Tx, old *blobdata.Blob, refs blobdata.RefDelta) (*blobdata.Blob, error) {
 		if old != nil && old.Type != blobdata.BlockBlob {
 			return nil, azerr.New(azerr.InvalidBlobType)
 		}

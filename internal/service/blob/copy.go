@@ -205,7 +205,7 @@ func (s *Service) runCopy(r *http.Request, a copyArgs, sync bool) (copyResult, e
 		remote.tags = tags
 	}
 	res := copyResult{copyID: guid.New(), status: blobdata.CopySuccess}
-	rec, err := s.writeBlobAs(r, a.conds, true, blobdata.WriteReplace, func(tx store.Tx, old *blobdata.Blob, refs blobdata.RefDelta) (*blobdata.Blob, error) {
+	rec, err := s.writeBlobAs(r, a.conds, blobdata.WriteReplace, func(tx store.Tx, old *blobdata.Blob, refs blobdata.RefDelta) (*blobdata.Blob, error) {
 		now := s.now()
 		if err := copyLeaseRule(old, now); err != nil {
 			return nil, err

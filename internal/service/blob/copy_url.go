@@ -110,7 +110,7 @@ func (s *Service) putBlobFromURL(w http.ResponseWriter, r *http.Request) error {
 		}
 		remote.tags = tags
 	}
-	rec, err := s.writeBlobAs(r, a.conds, true, blobdata.WriteReplace, func(tx store.Tx, old *blobdata.Blob, refs blobdata.RefDelta) (*blobdata.Blob, error) {
+	rec, err := s.writeBlobAs(r, a.conds, blobdata.WriteReplace, func(tx store.Tx, old *blobdata.Blob, refs blobdata.RefDelta) (*blobdata.Blob, error) {
 		src, err := s.copyContent(tx, r, copyArgs{src: a.src, source: a.source, sourceMD5: a.sums.md5}, remote, true, maxPutBlobBytes)
 		if err != nil {
 			return nil, err

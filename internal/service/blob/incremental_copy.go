@@ -37,7 +37,7 @@ func (s *Service) incrementalCopy(w http.ResponseWriter, r *http.Request) error 
 		return azerr.New(azerr.IncrementalCopySourceMustBeSnapshot)
 	}
 	copyID := guid.New()
-	rec, err := s.writeBlobAs(r, conds, true, blobdata.WriteIncremental, func(tx store.Tx, old *blobdata.Blob, refs blobdata.RefDelta) (*blobdata.Blob, error) {
+	rec, err := s.writeBlobAs(r, conds, blobdata.WriteIncremental, func(tx store.Tx, old *blobdata.Blob, refs blobdata.RefDelta) (*blobdata.Blob, error) {
 		return s.copyIncrement(tx, r, src, copyID, old, refs)
 	})
 	if err != nil {

@@ -41,7 +41,7 @@ func (s *Service) remoteIncrementalCopy(w http.ResponseWriter, r *http.Request, 
 	blobURL.RawQuery, blobURL.Fragment = "", ""
 	from := increment{blob: blobURL.String(), snapshot: snapshot, display: src.display()}
 	copyID := guid.New()
-	rec, err := s.writeBlobAs(r, conds, true, blobdata.WriteIncremental, func(tx store.Tx, old *blobdata.Blob, refs blobdata.RefDelta) (*blobdata.Blob, error) {
+	rec, err := s.writeBlobAs(r, conds, blobdata.WriteIncremental, func(tx store.Tx, old *blobdata.Blob, refs blobdata.RefDelta) (*blobdata.Blob, error) {
 		return s.writeIncrement(tx, r, source, from, copyID, old, refs)
 	})
 	if err != nil {

@@ -57,7 +57,7 @@ func parseKindCreate(r *http.Request) (kindArgs, error) {
 // blob of the name (keeping an active lease, as every Put Blob does) and
 // discards uncommitted blocks. init gives the new record its kind.
 func (s *Service) createKind(w http.ResponseWriter, r *http.Request, a kindArgs, init func(*blobdata.Blob)) error {
-	rec, err := s.writeBlobAs(r, a.conds, true, blobdata.WriteReplace, func(tx store.Tx, old *blobdata.Blob, refs blobdata.RefDelta) (*blobdata.Blob, error) {
+	rec, err := s.writeBlobAs(r, a.conds, blobdata.WriteReplace, func(tx store.Tx, old *blobdata.Blob, refs blobdata.RefDelta) (*blobdata.Blob, error) {
 		rec, err := s.replaced(tx, r, old, refs)
 		if err != nil {
 			return nil, err
@@ -266,7 +266,7 @@ func (s *Service) putPage(w http.ResponseWriter, r *http.Request) error {
 // commitPages puts with (data or a hole) over the range of a page write
 // in one Update, after the blob's kind, size and sequence number checks.
 func (s *Service) commitPages(r *http.Request, a putPageArgs, with blobdata.Segment) (*blobdata.Blob, error) {
-	return s.writeBlobAs(r, a.conds, false, blobdata.WritePlain, func(_ store.Tx, old *blobdata.Blob, refs blobdata.RefDelta) (*blobdata.Blob, error) {
+	return s.writeBlobAs(r, a.conds, blobdata.WritePlain, func(_ store.Tx, old *blobdata.Blob, refs blobdata.RefDelta) (*blobdata.Blob, error) {
 		if old.Type != blobdata.PageBlob {
 			return nil, azerr.New(azerr.InvalidBlobType)
 		}
@@ -337,7 +337,7 @@ func (s *Service) setPageProperties(w http.ResponseWriter, r *http.Request) erro
 	if err != nil {
 		return err
 	}
-	rec, err := s.writeBlobAs(r, a.conds, false, blobdata.WritePlain, func(_ store.Tx, old *blobdata.Blob, refs blobdata.RefDelta) (*blobdata.Blob, error) {
+	rec, err := s.writeBlobAs(r, a.conds, blobdata.WritePlain, func(_ store.Tx, old *blobdata.Blob, refs blobdata.RefDelta) (*blobdata.Blob, error) {
 		if old.Type != blobdata.PageBlob {
 			// Set Blob Properties refuses these page blob headers on
 			// other kinds with 400.

@@ -127,7 +127,7 @@ func (s *Service) putBlob(w http.ResponseWriter, r *http.Request) error {
 	if a.props.MD5 == nil {
 		a.props.MD5 = info.MD5[:]
 	}
-	rec, err := s.writeBlobAs(r, a.conds, true, blobdata.WriteReplace, func(tx store.Tx, old *blobdata.Blob, refs blobdata.RefDelta) (*blobdata.Blob, error) {
+	rec, err := s.writeBlobAs(r, a.conds, blobdata.WriteReplace, func(tx store.Tx, old *blobdata.Blob, refs blobdata.RefDelta) (*blobdata.Blob, error) {
 		rec, err := s.replaced(tx, r, old, refs)
 		if err != nil {
 			return nil, err

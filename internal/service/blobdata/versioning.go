@@ -36,6 +36,10 @@ const (
 	WriteIncremental
 )
 
+// Creates reports whether a write of this kind may create the blob: the
+// whole-blob writes do; the others change a blob that must exist.
+func (k WriteKind) Creates() bool { return k == WriteReplace || k == WriteIncremental }
+
 // Policy is the part of the Blob service properties that decides
 // what writes and deletes keep.
 type Policy struct {
