@@ -15,6 +15,12 @@ type xmlWriter = xmlw.Writer
 
 func newXMLWriter() *xmlWriter { return xmlw.New(xmlw.Decl, xmlw.Standard) }
 
+// newSizedXMLWriter starts a body expected to take about size bytes, so
+// that a large one is not grown by copying as it is written.
+func newSizedXMLWriter(size int) *xmlWriter {
+	return xmlw.Over(append(make([]byte, 0, size), xmlw.Decl...), xmlw.Standard)
+}
+
 // encodedNamesVersion is the first version whose listings may carry
 // percent-encoded names.
 const encodedNamesVersion = "2019-12-12"

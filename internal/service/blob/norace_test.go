@@ -1,0 +1,5 @@
+//go:build !race
+
+package blob
+
+const raceEnabled = false
