@@ -198,20 +198,23 @@ func Body(e *Error, requestID string, now time.Time, format Format) []byte {
 
 // ClientGone is the one rule for "the client went away": it reports
 // whether err, met while serving r, only says that the client disconnected,
-// so that there is nobody to answer and nothing to warn about. That is so
-// when the connection broke (EPIPE, ECONNRESET, a closed connection), when
-// the request body was cut short (io.ErrUnexpectedEOF), and, once the
-// request's context has ended, when err is that context's error or a
-// network operation's error (a write to the connection that timed out).
-// Any other error is a fault, even if the client has also gone.
+// so that there is nobody to answer and nothing to warn about. The request's
+// context tells: net/http ends it as soon as a read from or a write to the
+// client's connection fails. Once it has ended, err is the client's going
+// when it is that context's error, a network operation's error (a write
+// that timed out), a broken connection (EPIPE, ECONNRESET, a closed
+// connection) or a body cut short (io.ErrUnexpectedEOF). While the context
+// lives, the same errors come from elsewhere (a database connection that a
+// restart broke) and are faults: answered 500, which the client retries,
+// never left unanswered (net/http would then send an empty 200).
 func ClientGone(r *http.Request, err error) bool {
-	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.EPIPE) ||
-		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, net.ErrClosed) {
-		return true
-	}
 	ctxErr := r.Context().Err()
 	if ctxErr == nil {
 		return false
+	}
+	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.EPIPE) ||
+		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, net.ErrClosed) {
+		return true
 	}
 	var opErr *net.OpError
 	return errors.Is(err, ctxErr) || errors.As(err, &opErr)

@@ -91,10 +91,14 @@ func TestClientGone(t *testing.T) {
 		cancelled bool
 		want      bool
 	}{
-		{"body cut short", io.ErrUnexpectedEOF, false, true},
-		{"broken pipe", &os.SyscallError{Syscall: "write", Err: syscall.EPIPE}, false, true},
-		{"reset", fmt.Errorf("readfrom: %w", syscall.ECONNRESET), false, true},
-		{"closed connection", fmt.Errorf("write: %w", net.ErrClosed), false, true},
+		{"body cut short", io.ErrUnexpectedEOF, true, true},
+		{"broken pipe", &os.SyscallError{Syscall: "write", Err: syscall.EPIPE}, true, true},
+		{"reset", fmt.Errorf("readfrom: %w", syscall.ECONNRESET), true, true},
+		{"closed connection", fmt.Errorf("write: %w", net.ErrClosed), true, true},
+		// A storage connection a restart broke, the client still waiting.
+		{"database connection cut short", fmt.Errorf("failed to receive message: %w", io.ErrUnexpectedEOF), false, false},
+		{"database connection reset", fmt.Errorf("read: %w", syscall.ECONNRESET), false, false},
+		{"database connection closed", fmt.Errorf("conn: %w", net.ErrClosed), false, false},
 		{"context error after cancel", fmt.Errorf("reading: %w", context.Canceled), true, true},
 		{"write timeout after cancel", timeout, true, true},
 		{"write timeout, client still there", timeout, false, false},
@@ -117,7 +121,9 @@ func TestClientGone(t *testing.T) {
 func TestClientGoneIsNotAnInternalError(t *testing.T) {
 	for _, err := range []error{io.ErrUnexpectedEOF, fmt.Errorf("write: %w", syscall.EPIPE), fmt.Errorf("read: %w", syscall.ECONNRESET)} {
 		w := httptest.NewRecorder()
-		Renderer{Format: XML}.Write(w, httptest.NewRequest("PUT", "/a/b", nil), err)
+		gone, cancel := context.WithCancel(context.Background())
+		cancel()
+		Renderer{Format: XML}.Write(w, httptest.NewRequest("PUT", "/a/b", nil).WithContext(gone), err)
 		if w.Body.Len() != 0 || w.Header().Get(ErrorCodeHeader) != "" {
 			t.Errorf("%v: rendered %d %q", err, w.Code, w.Body.String())
 		}
