@@ -5,63 +5,14 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"net/url"
-	"os"
-	"strconv"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/lazuli-storage/lazuli/internal/check/s3test"
+
 	"github.com/minio/minio-go/v7"
-	"github.com/minio/minio-go/v7/pkg/credentials"
-
-	"github.com/lazuli-storage/lazuli/internal/engine/extent/s3extent"
 )
-
-// s3Extents returns an --extents URL for a fresh prefix of the S3 server
-// LAZULI_TEST_S3 names (scripts/s3.sh prints it), creating its bucket if
-// needed. It skips t when none is set, and fails it in CI.
-func s3Extents(t *testing.T) string {
-	t.Helper()
-	raw := os.Getenv("LAZULI_TEST_S3")
-	if raw == "" {
-		if os.Getenv("CI") != "" {
-			t.Fatal("no S3 server in CI: set LAZULI_TEST_S3 (scripts/s3.sh start prints it)")
-		}
-		t.Skip("no S3 server: set LAZULI_TEST_S3 to an s3:// URL (scripts/s3.sh start prints one)")
-	}
-	loc, client := s3Client(t, raw)
-	ctx := context.Background()
-	if ok, err := client.BucketExists(ctx, loc.Bucket); err != nil {
-		t.Fatal(err)
-	} else if !ok {
-		err := client.MakeBucket(ctx, loc.Bucket, minio.MakeBucketOptions{Region: loc.Region})
-		if err != nil && minio.ToErrorResponse(err).Code != "BucketAlreadyOwnedByYou" {
-			t.Fatal(err)
-		}
-	}
-	u, err := url.Parse(raw)
-	if err != nil {
-		t.Fatal(err)
-	}
-	u.Path += "/crash-" + strconv.FormatInt(time.Now().UnixNano(), 36)
-	return u.String()
-}
-
-// s3Client is a client of the S3 server an --extents URL names, with the
-// URL's location.
-func s3Client(t *testing.T, extents string) (s3extent.Location, *minio.Client) {
-	t.Helper()
-	loc, err := s3extent.ParseURL(extents)
-	if err != nil {
-		t.Fatal(err)
-	}
-	client, err := minio.New(loc.Endpoint, &minio.Options{Creds: credentials.NewEnvAWS(), Secure: loc.Secure, Region: loc.Region})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return loc, client
-}
 
 // s3CrashSizes are the blob sizes the writers cycle through: inline in the
 // record, one PUT to S3, and (over the engine's 8 MiB part size) a
@@ -76,7 +27,7 @@ func TestSIGKILLKeepsContentOnS3(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts server processes")
 	}
-	extents := s3Extents(t)
+	extents := s3test.S3Extents(t)
 	dir := t.TempDir()
 	srv := startChild(t, dir, "--extents", extents)
 	client := blobClient(t, srv.connStr)
@@ -103,6 +54,18 @@ func TestSIGKILLKeepsContentOnS3(t *testing.T) {
 			}
 		})
 	}
+	// Kill after 3 s, and not before some content has gone to S3: a fresh
+	// SeaweedFS can take seconds over its first write.
+	waitFor(t, time.Minute, "an upload past the inline size", func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		for _, body := range acked {
+			if len(body) > s3CrashSizes[0] {
+				return true
+			}
+		}
+		return false
+	})
 	time.Sleep(3 * time.Second)
 	srv.kill()
 	stopStorm()
@@ -123,7 +86,7 @@ func TestSIGKILLKeepsContentOnS3(t *testing.T) {
 			t.Fatalf("acknowledged blob %s differs after SIGKILL: %d bytes, err %v", name, len(got), err)
 		}
 	}
-	loc, s3 := s3Client(t, extents)
+	loc, s3 := s3test.S3Client(t, extents)
 	objects := 0
 	for obj := range s3.ListObjects(ctx, loc.Bucket, minio.ListObjectsOptions{Prefix: loc.Prefix, Recursive: true}) {
 		if obj.Err != nil {

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lazuli-storage/lazuli/internal/check/s3test"
+
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob"
@@ -58,7 +60,7 @@ func TestNodeKilledMidUploadOverS3(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts server processes")
 	}
-	extents := s3Extents(t)
+	extents := s3test.S3Extents(t)
 	db := startPostgres(t).url
 	nodeA := startChild(t, t.TempDir(), "--store", db, "--extents", extents)
 	nodeB := startChild(t, t.TempDir(), "--store", db, "--extents", extents)
@@ -91,7 +93,7 @@ func TestNodeKilledMidUploadOverS3(t *testing.T) {
 	case <-time.After(60 * time.Second):
 		t.Fatal("the upload did not send 12 MiB within 60 s")
 	}
-	loc, s3 := s3Client(t, extents)
+	loc, s3 := s3test.S3Client(t, extents)
 	waitFor(t, 60*time.Second, "node A's multipart upload to appear on S3", func() bool {
 		return len(incompleteUploads(t, s3, loc)) > 0
 	})

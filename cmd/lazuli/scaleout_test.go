@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"math/rand/v2"
 	"net"
 	"os"
 	"os/exec"
@@ -15,6 +16,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/lazuli-storage/lazuli/internal/check/s3test"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob"
@@ -39,8 +42,7 @@ func repoScript(t *testing.T, name string) string {
 	return path
 }
 
-// freeLowPort is a port nobody listens on, below limit (s3.sh also uses
-// the three ports above it and each one's port + 10000).
+// freeLowPort is a port nobody listens on, below limit.
 func freeLowPort(t *testing.T, limit int) int {
 	t.Helper()
 	for range 100 {
@@ -56,6 +58,34 @@ func freeLowPort(t *testing.T, limit int) int {
 	}
 	t.Fatalf("no free port below %d", limit)
 	return 0
+}
+
+// freeS3Port is a port for s3.sh, which listens on it, the three ports
+// above it and each one's port + 10000: all eight are free and below
+// Linux's ephemeral range (32768 and up), where any process's outgoing
+// connection may take a port between this check and the server's start.
+func freeS3Port(t *testing.T) int {
+	t.Helper()
+	for range 100 {
+		base := 20000 + rand.IntN(2700)
+		if portsFree(base, base+1, base+2, base+3, base+10000, base+10001, base+10002, base+10003) {
+			return base
+		}
+	}
+	t.Fatal("no free ports for the S3 server between 20000 and 32703")
+	return 0
+}
+
+// portsFree reports whether each port can be listened on now.
+func portsFree(ports ...int) bool {
+	for _, p := range ports {
+		l, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(p))
+		if err != nil {
+			return false
+		}
+		l.Close()
+	}
+	return true
 }
 
 // pgServer is a PostgreSQL server of one test.
@@ -133,7 +163,7 @@ func startS3(t *testing.T) *s3Server {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { os.RemoveAll(dir) })
-	s := &s3Server{dir: dir, port: freeLowPort(t, 55000)}
+	s := &s3Server{dir: dir, port: freeS3Port(t)}
 	cmd := exec.Command(script, "start", dir, strconv.Itoa(s.port))
 	cmd.Stderr = os.Stderr
 	out, err := cmd.Output()
@@ -157,7 +187,7 @@ func startS3(t *testing.T) *s3Server {
 	if s.url == "" {
 		t.Fatalf("s3.sh start printed no LAZULI_TEST_S3: %s", out)
 	}
-	loc, client := s3Client(t, s.url)
+	loc, client := s3test.S3Client(t, s.url)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	if err := client.MakeBucket(ctx, loc.Bucket, minio.MakeBucketOptions{Region: loc.Region}); err != nil {

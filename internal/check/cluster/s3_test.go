@@ -7,14 +7,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/minio/minio-go/v7"
+	"github.com/lazuli-storage/lazuli/internal/check/s3test"
 
-	"github.com/lazuli-storage/lazuli/internal/check/lazulitest"
+	"github.com/minio/minio-go/v7"
 )
 
 // extentsEnv, set to "s3" in a re-executed test binary, gives every
 // cluster started with startCluster a fresh prefix of the S3 server
-// lazulitest.S3Env names for its content, as --extents s3://... does, so
+// s3test.S3Env names for its content, as --extents s3://... does, so
 // that the same tests show two nodes sharing content in the object store
 // rather than in PostgreSQL's chunk rows.
 const extentsEnv = "LAZULI_CLUSTER_EXTENTS"
@@ -27,7 +27,7 @@ func clusterExtents(t *testing.T) string {
 	case "":
 		return ""
 	case "s3":
-		return lazulitest.S3Extents(t)
+		return s3test.S3Extents(t)
 	default:
 		t.Fatalf("%s=%q: want s3 or nothing", extentsEnv, os.Getenv(extentsEnv))
 		return ""
@@ -42,7 +42,7 @@ func (c *cluster) wantContentOnS3(t *testing.T) {
 	if c.extents == "" {
 		return
 	}
-	loc, client := lazulitest.S3Client(t, c.extents)
+	loc, client := s3test.S3Client(t, c.extents)
 	for obj := range client.ListObjects(c.ctx, loc.Bucket, minio.ListObjectsOptions{Prefix: loc.Prefix, Recursive: true}) {
 		must(t, obj.Err)
 		return
@@ -66,7 +66,7 @@ func TestClusterWithContentOnS3(t *testing.T) {
 	if os.Getenv(extentsEnv) != "" {
 		t.Skip("this is the S3 pass itself")
 	}
-	lazulitest.S3Extents(t) // skips, or fails in CI, without a server
+	s3test.S3Extents(t) // skips, or fails in CI, without a server
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)

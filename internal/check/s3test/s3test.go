@@ -1,4 +1,8 @@
-package lazulitest
+// Package s3test gives tests an S3 server's location to keep content in
+// (the one LAZULI_TEST_S3 names, which scripts/s3.sh prints) and a client
+// of it for checks that go around Lazuli. It is apart from lazulitest so
+// that a user's test importing lazulitest does not pull in an S3 client.
+package s3test
 
 import (
 	"context"
@@ -22,7 +26,7 @@ import (
 // AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY).
 const S3Env = "LAZULI_TEST_S3"
 
-// S3Extents returns an extents URL (for Options.Extents or --extents)
+// S3Extents returns an extents URL (for lazulitest.Options.Extents or --extents)
 // naming a fresh prefix of the bucket S3Env names, creating the bucket if
 // needed. It skips t when S3Env is unset, and fails it under CI, where the
 // tests would otherwise pass by not running.
@@ -37,7 +41,7 @@ func S3Extents(t testing.TB) string {
 	}
 	u, err := url.Parse(raw)
 	if err != nil {
-		t.Fatalf("lazulitest: %s: %v", S3Env, err)
+		t.Fatalf("s3test: %s: %v", S3Env, err)
 	}
 	var b [6]byte
 	if _, err := rand.Read(b[:]); err != nil {
@@ -49,11 +53,11 @@ func S3Extents(t testing.TB) string {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	if ok, err := client.BucketExists(ctx, loc.Bucket); err != nil {
-		t.Fatalf("lazulitest: bucket %s: %v", loc.Bucket, err)
+		t.Fatalf("s3test: bucket %s: %v", loc.Bucket, err)
 	} else if !ok {
 		err := client.MakeBucket(ctx, loc.Bucket, minio.MakeBucketOptions{Region: loc.Region})
 		if err != nil && minio.ToErrorResponse(err).Code != "BucketAlreadyOwnedByYou" {
-			t.Fatalf("lazulitest: make bucket %s: %v", loc.Bucket, err)
+			t.Fatalf("s3test: make bucket %s: %v", loc.Bucket, err)
 		}
 	}
 	return extents
@@ -65,11 +69,11 @@ func S3Client(t testing.TB, extents string) (s3extent.Location, *minio.Client) {
 	t.Helper()
 	loc, err := s3extent.ParseURL(extents)
 	if err != nil {
-		t.Fatalf("lazulitest: %v", err)
+		t.Fatalf("s3test: %v", err)
 	}
 	client, err := minio.New(loc.Endpoint, &minio.Options{Creds: credentials.NewEnvAWS(), Secure: loc.Secure, Region: loc.Region})
 	if err != nil {
-		t.Fatalf("lazulitest: %v", err)
+		t.Fatalf("s3test: %v", err)
 	}
 	return loc, client
 }
