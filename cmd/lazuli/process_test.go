@@ -120,46 +120,14 @@ func TestSIGKILLLosesNoAcknowledgedWrite(t *testing.T) {
 	if _, err := client.CreateContainer(ctx, "storm", nil); err != nil {
 		t.Fatal(err)
 	}
-	var mu sync.Mutex
-	acked := map[string][]byte{}
-	stormCtx, stopStorm := context.WithCancel(ctx)
-	var wg sync.WaitGroup
-	for g := 0; g < 16; g++ {
-		wg.Add(1)
-		go func(g int) {
-			defer wg.Done()
-			for i := 0; stormCtx.Err() == nil; i++ {
-				name := fmt.Sprintf("g%02d/blob-%05d", g, i)
-				body := bytes.Repeat([]byte(name+";"), 1+i%40)
-				if _, err := client.UploadBuffer(stormCtx, "storm", name, body, nil); err != nil {
-					return // the server is gone: stop this writer
-				}
-				mu.Lock()
-				acked[name] = body
-				mu.Unlock()
-			}
-		}(g)
-	}
+	storm := startStorm(client, 16, func(name string, _, i int) []byte {
+		return bytes.Repeat([]byte(name+";"), 1+i%40)
+	})
 	time.Sleep(1500 * time.Millisecond)
 	srv.kill()
-	stopStorm()
-	wg.Wait()
-	if len(acked) == 0 {
-		t.Fatal("no upload was acknowledged before the kill")
-	}
+	acked := storm.stop(t)
 	restarted := startChild(t, dir)
-	client = blobClient(t, restarted.connStr)
-	for name, want := range acked {
-		resp, err := client.DownloadStream(ctx, "storm", name, nil)
-		if err != nil {
-			t.Fatalf("acknowledged blob %s lost after SIGKILL: %v", name, err)
-		}
-		got, err := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		if err != nil || !bytes.Equal(got, want) {
-			t.Fatalf("acknowledged blob %s differs after SIGKILL: %d bytes, err %v", name, len(got), err)
-		}
-	}
+	readBackAll(t, blobClient(t, restarted.connStr), acked)
 	t.Logf("%d acknowledged uploads all readable after SIGKILL and restart", len(acked))
 }
 
@@ -226,5 +194,78 @@ func TestSIGTERMFinishesInFlightAndExitsZero(t *testing.T) {
 	}
 	if srv.exitCode != 0 {
 		t.Errorf("exit code %d after SIGTERM, want 0", srv.exitCode)
+	}
+}
+
+// uploadStorm is writers uploading blobs into the container "storm" until
+// the server goes or the storm is stopped, keeping each upload the server
+// acknowledged.
+type uploadStorm struct {
+	mu     sync.Mutex
+	acked  map[string][]byte
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+}
+
+// startStorm starts writers, writer g's i-th blob named g%02d/blob-%05d
+// with the body body gives.
+func startStorm(client *azblob.Client, writers int, body func(name string, g, i int) []byte) *uploadStorm {
+	ctx, cancel := context.WithCancel(context.Background())
+	s := &uploadStorm{acked: map[string][]byte{}, cancel: cancel}
+	for g := range writers {
+		s.wg.Go(func() {
+			for i := 0; ctx.Err() == nil; i++ {
+				name := fmt.Sprintf("g%02d/blob-%05d", g, i)
+				b := body(name, g, i)
+				if _, err := client.UploadBuffer(ctx, "storm", name, b, nil); err != nil {
+					return // the server is gone: stop this writer
+				}
+				s.mu.Lock()
+				s.acked[name] = b
+				s.mu.Unlock()
+			}
+		})
+	}
+	return s
+}
+
+// any reports whether some acknowledged upload's body satisfies ok.
+func (s *uploadStorm) any(ok func([]byte) bool) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, b := range s.acked {
+		if ok(b) {
+			return true
+		}
+	}
+	return false
+}
+
+// stop ends the storm and answers what was acknowledged, failing t when
+// nothing was.
+func (s *uploadStorm) stop(t *testing.T) map[string][]byte {
+	t.Helper()
+	s.cancel()
+	s.wg.Wait()
+	if len(s.acked) == 0 {
+		t.Fatal("no upload was acknowledged before the kill")
+	}
+	return s.acked
+}
+
+// readBackAll reads every acknowledged upload back from the container
+// "storm", after a SIGKILL and restart.
+func readBackAll(t *testing.T, client *azblob.Client, acked map[string][]byte) {
+	t.Helper()
+	for name, want := range acked {
+		resp, err := client.DownloadStream(context.Background(), "storm", name, nil)
+		if err != nil {
+			t.Fatalf("acknowledged blob %s lost after SIGKILL: %v", name, err)
+		}
+		got, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if err != nil || !bytes.Equal(got, want) {
+			t.Fatalf("acknowledged blob %s differs after SIGKILL: %d bytes, err %v", name, len(got), err)
+		}
 	}
 }

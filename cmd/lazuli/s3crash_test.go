@@ -3,9 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"fmt"
-	"io"
-	"sync"
 	"testing"
 	"time"
 
@@ -35,57 +32,20 @@ func TestSIGKILLKeepsContentOnS3(t *testing.T) {
 	if _, err := client.CreateContainer(ctx, "storm", nil); err != nil {
 		t.Fatal(err)
 	}
-	var mu sync.Mutex
-	acked := map[string][]byte{}
-	stormCtx, stopStorm := context.WithCancel(ctx)
-	var wg sync.WaitGroup
-	for g := range 8 {
-		wg.Go(func() {
-			for i := 0; stormCtx.Err() == nil; i++ {
-				name := fmt.Sprintf("g%02d/blob-%05d", g, i)
-				size := s3CrashSizes[(g+i)%len(s3CrashSizes)]
-				body := bytes.Repeat([]byte(name+";"), size/len(name+";")+1)[:size]
-				if _, err := client.UploadBuffer(stormCtx, "storm", name, body, nil); err != nil {
-					return // the server is gone: stop this writer
-				}
-				mu.Lock()
-				acked[name] = body
-				mu.Unlock()
-			}
-		})
-	}
+	storm := startStorm(client, 8, func(name string, g, i int) []byte {
+		size := s3CrashSizes[(g+i)%len(s3CrashSizes)]
+		return bytes.Repeat([]byte(name+";"), size/len(name+";")+1)[:size]
+	})
 	// Kill after 3 s, and not before some content has gone to S3: a fresh
 	// SeaweedFS can take seconds over its first write.
 	waitFor(t, time.Minute, "an upload past the inline size", func() bool {
-		mu.Lock()
-		defer mu.Unlock()
-		for _, body := range acked {
-			if len(body) > s3CrashSizes[0] {
-				return true
-			}
-		}
-		return false
+		return storm.any(func(b []byte) bool { return len(b) > s3CrashSizes[0] })
 	})
 	time.Sleep(3 * time.Second)
 	srv.kill()
-	stopStorm()
-	wg.Wait()
-	if len(acked) == 0 {
-		t.Fatal("no upload was acknowledged before the kill")
-	}
+	acked := storm.stop(t)
 	restarted := startChild(t, dir, "--extents", extents)
-	client = blobClient(t, restarted.connStr)
-	for name, want := range acked {
-		resp, err := client.DownloadStream(ctx, "storm", name, nil)
-		if err != nil {
-			t.Fatalf("acknowledged blob %s lost after SIGKILL: %v", name, err)
-		}
-		got, err := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		if err != nil || !bytes.Equal(got, want) {
-			t.Fatalf("acknowledged blob %s differs after SIGKILL: %d bytes, err %v", name, len(got), err)
-		}
-	}
+	readBackAll(t, blobClient(t, restarted.connStr), acked)
 	loc, s3 := s3test.S3Client(t, extents)
 	objects := 0
 	for obj := range s3.ListObjects(ctx, loc.Bucket, minio.ListObjectsOptions{Prefix: loc.Prefix, Recursive: true}) {
