@@ -19,6 +19,8 @@ import (
 	"github.com/anishathalye/porcupine"
 
 	"github.com/lazuli-storage/lazuli/internal/check/lazulitest"
+	"github.com/lazuli-storage/lazuli/internal/check/s3test"
+	"github.com/lazuli-storage/lazuli/internal/engine/extent"
 	"github.com/lazuli-storage/lazuli/internal/engine/store/postgres/pgtest"
 )
 
@@ -44,7 +46,7 @@ var noRetry = azcore.ClientOptions{Retry: policy.RetryOptions{MaxRetries: -1}}
 // (sqlite and files).
 func TestOneNode(t *testing.T) {
 	in := lazulitest.Start(t, lazulitest.Options{})
-	checkAll(t, []string{in.ConnectionString})
+	checkAll(t, []string{in.ConnectionString}, 0)
 }
 
 // TestTwoNodes checks every model through two nodes sharing one PostgreSQL
@@ -52,16 +54,41 @@ func TestOneNode(t *testing.T) {
 func TestTwoNodes(t *testing.T) {
 	db := lazulitest.PostgresDatabase(t, pgtest.URL(t))
 	nodes := lazulitest.StartNodes(t, 2, lazulitest.Options{Store: db, Services: []string{"blob", "queue", "table"}})
-	checkAll(t, []string{nodes[0].ConnectionString, nodes[1].ConnectionString})
+	checkAll(t, []string{nodes[0].ConnectionString, nodes[1].ConnectionString}, 0)
 }
 
+// TestOneNodeOnS3 checks every model on one node keeping content on the S3
+// server s3test.S3Env names (--extents s3://...), the register's blob
+// written past the inline limit so that every write and read of it goes to
+// the object store.
+func TestOneNodeOnS3(t *testing.T) {
+	extents := s3test.S3Extents(t)
+	in := lazulitest.Start(t, lazulitest.Options{Extents: extents})
+	checkAll(t, []string{in.ConnectionString}, onS3ContentSize)
+	s3test.WantObjects(t, extents)
+}
+
+// TestTwoNodesOnS3 checks every model through two nodes sharing one
+// PostgreSQL database for records and one S3 prefix for content.
+func TestTwoNodesOnS3(t *testing.T) {
+	extents := s3test.S3Extents(t)
+	db := lazulitest.PostgresDatabase(t, pgtest.URL(t))
+	nodes := lazulitest.StartNodes(t, 2, lazulitest.Options{Store: db, Extents: extents, Services: []string{"blob", "queue", "table"}})
+	checkAll(t, []string{nodes[0].ConnectionString, nodes[1].ConnectionString}, onS3ContentSize)
+	s3test.WantObjects(t, extents)
+}
+
+// onS3ContentSize is the register blob's size when content lives on S3:
+// over extent.DefaultInlineLimit, below which content stays in the record.
+const onS3ContentSize = extent.DefaultInlineLimit + 4<<10
+
 // checkAll records and checks one history per model against the nodes
-// named by connStrs. The nodes' clock stands still (lazulitest's default
+// named by connStrs, the register's blob padded to contentSize bytes. The nodes' clock stands still (lazulitest's default
 // fake clock), so fixed-duration leases and visibility timeouts never lapse
 // and time enters none of the models; ETags still advance, each being
 // issued above the object's previous one.
-func checkAll(t *testing.T, connStrs []string) {
-	t.Run("ConditionalWrites", func(t *testing.T) { checkRegister(t, connStrs) })
+func checkAll(t *testing.T, connStrs []string, contentSize int) {
+	t.Run("ConditionalWrites", func(t *testing.T) { checkRegister(t, connStrs, contentSize) })
 	t.Run("Leases", func(t *testing.T) { checkLeases(t, connStrs) })
 	t.Run("TableMerges", func(t *testing.T) { checkTableMerges(t, connStrs) })
 	t.Run("QueueGetDelete", func(t *testing.T) { checkQueue(t, connStrs) })

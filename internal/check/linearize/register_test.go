@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 	"testing"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob"
@@ -59,15 +60,16 @@ func register(initial registerState) porcupine.Model {
 }
 
 // checkRegister records 8 clients (spread over the given connection
-// strings) doing reads and conditional writes of one blob, and checks the
-// history against the register model.
-func checkRegister(t *testing.T, connStrs []string) {
+// strings) doing reads and conditional writes of one blob whose content is
+// each value padded to size bytes, and checks the history against the
+// register model.
+func checkRegister(t *testing.T, connStrs []string, size int) {
 	ctx := context.Background()
 	owner, _ := azblob.NewClientFromConnectionString(connStrs[0], nil)
 	if _, err := owner.CreateContainer(ctx, "reg", nil); err != nil {
 		t.Fatal(err)
 	}
-	first, err := owner.UploadBuffer(ctx, "reg", "r", []byte("v0"), nil)
+	first, err := owner.UploadBuffer(ctx, "reg", "r", padded("v0", size), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +80,7 @@ func checkRegister(t *testing.T, connStrs []string) {
 			t.Fatal(err)
 		}
 		b := c.ServiceClient().NewContainerClient("reg").NewBlockBlobClient("r")
-		steps[id] = func(i int) (any, any, error) { return step(ctx, b, id, i) }
+		steps[id] = func(i int) (any, any, error) { return step(ctx, b, id, i, size) }
 	}
 	history := record(t, steps)
 	check(t, register(registerState{"v0", string(*first.ETag)}), history, "reads and If-Match writes", len(connStrs), registerOutcome)
@@ -92,9 +94,29 @@ func registerOutcome(input, output any) string {
 	return result("write", output.(registerOutput).ok, "412")
 }
 
+// padded is the content that holds value: value itself, or, to reach size
+// bytes, value and ";" repeated and cut at size.
+func padded(value string, size int) []byte {
+	if len(value) >= size {
+		return []byte(value)
+	}
+	return bytes.Repeat([]byte(value+";"), size/(len(value)+1)+1)[:size]
+}
+
+// unpadded is the value content holds; content that is not exactly the
+// padding of one value (torn, or mixed from two writes) is returned whole,
+// a value no write made, which the model then refuses.
+func unpadded(content []byte, size int) string {
+	value, _, _ := strings.Cut(string(content), ";")
+	if !bytes.Equal(padded(value, size), content) {
+		return string(content)
+	}
+	return value
+}
+
 // step does one read, or one write conditional on the ETag the client last
-// read (every other step).
-func step(ctx context.Context, b *blockblob.Client, id, i int) (registerInput, registerOutput, error) {
+// read (every other step), of content padded to size.
+func step(ctx context.Context, b *blockblob.Client, id, i, size int) (registerInput, registerOutput, error) {
 	resp, err := b.DownloadStream(ctx, nil)
 	if err != nil {
 		return registerInput{}, registerOutput{}, err
@@ -105,10 +127,10 @@ func step(ctx context.Context, b *blockblob.Client, id, i int) (registerInput, r
 		return registerInput{}, registerOutput{}, err
 	}
 	if i%2 == 0 {
-		return registerInput{}, registerOutput{value: string(data), etag: string(*resp.ETag)}, nil
+		return registerInput{}, registerOutput{value: unpadded(data, size), etag: string(*resp.ETag)}, nil
 	}
 	in := registerInput{write: true, ifMatch: string(*resp.ETag), newValue: fmt.Sprintf("c%d-%d", id, i)}
-	w, err := b.Upload(ctx, nopSeekCloser{bytes.NewReader([]byte(in.newValue))}, &blockblob.UploadOptions{
+	w, err := b.Upload(ctx, nopSeekCloser{bytes.NewReader(padded(in.newValue, size))}, &blockblob.UploadOptions{
 		AccessConditions: &blob.AccessConditions{ModifiedAccessConditions: &blob.ModifiedAccessConditions{IfMatch: resp.ETag}}})
 	if refused, err := refusedWith(err, 412); err != nil || refused {
 		return in, registerOutput{}, err
@@ -135,5 +157,22 @@ func TestRegisterModelRefusesAStaleRead(t *testing.T) {
 	history[1].Output = registerOutput{value: "v1", etag: "e1"}
 	if !porcupine.CheckOperations(register(initial), history) {
 		t.Fatal("a read of the completed write was refused")
+	}
+}
+
+// TestUnpaddedRefusesMixedContent: content made of two writes' paddings
+// reads as no value any write made, so a torn read of an S3-backed blob
+// cannot pass as one of them.
+func TestUnpaddedRefusesMixedContent(t *testing.T) {
+	const size = 64
+	if got := unpadded(padded("c1-3", size), size); got != "c1-3" {
+		t.Fatalf("unpadded(padded(c1-3)) = %q", got)
+	}
+	mixed := append(padded("c1-3", size)[:size/2:size/2], padded("c2-5", size)[size/2:]...)
+	if got := unpadded(mixed, size); got == "c1-3" || got == "c2-5" {
+		t.Fatalf("mixed content read as the value %q", got)
+	}
+	if got := unpadded(padded("c1-3", size)[:size-1], size); got == "c1-3" {
+		t.Fatal("content one byte short read as the value")
 	}
 }

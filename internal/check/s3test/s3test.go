@@ -77,3 +77,24 @@ func S3Client(t testing.TB, extents string) (s3extent.Location, *minio.Client) {
 	}
 	return loc, client
 }
+
+// WantObjects fails t unless the prefix extents names holds at least one
+// object, and returns how many it holds: a test whose content must have
+// gone through the object store, not only inline in the records, says so.
+func WantObjects(t testing.TB, extents string) int {
+	t.Helper()
+	loc, client := S3Client(t, extents)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	n := 0
+	for obj := range client.ListObjects(ctx, loc.Bucket, minio.ListObjectsOptions{Prefix: loc.Prefix, Recursive: true}) {
+		if obj.Err != nil {
+			t.Fatalf("s3test: list %s: %v", extents, obj.Err)
+		}
+		n++
+	}
+	if n == 0 {
+		t.Fatalf("no object under %s: the content did not reach S3", extents)
+	}
+	return n
+}
