@@ -40,6 +40,13 @@ type Service interface {
 	Handle(w http.ResponseWriter, r *http.Request) error
 }
 
+// ErrorFormatter is implemented by a service whose requests do not all
+// answer errors in one format: the Blob endpoint also serves the Data Lake
+// (dfs) API, whose errors are JSON (service/dfs).
+type ErrorFormatter interface {
+	ErrorFormat(r *http.Request) azerr.Format
+}
+
 // Background is implemented by a service with work of its own to do while
 // it runs (the queue's reaper of expired messages): the host calls Run in a
 // goroutine and cancels ctx at shutdown.
@@ -219,7 +226,7 @@ func (c *chain) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 				c.observe(w, info, body.n)
 				panic(p)
 			}
-			c.errors.Panic(w, r, p, w.status != 0)
+			c.renderer(r).Panic(w, r, p, w.status != 0)
 		}
 		c.logAccess(r, w, info)
 		c.observe(w, info, body.n)
@@ -230,12 +237,22 @@ func (c *chain) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 		err = bodyTimedOut(w)
 	}
 	if err != nil && !w.cut {
-		c.errors.Write(w, r, err)
+		c.renderer(r).Write(w, r, err)
 	}
 	if w.cut {
 		// A fault rule cut the response: drop the connection.
 		panic(http.ErrAbortHandler)
 	}
+}
+
+// renderer is the error renderer of r: the service's, in the format the
+// service picks for r when it picks one per request (ErrorFormatter).
+func (c *chain) renderer(r *http.Request) azerr.Renderer {
+	rd := c.errors
+	if f, ok := c.svc.(ErrorFormatter); ok {
+		rd.Format = f.ErrorFormat(r)
+	}
+	return rd
 }
 
 func (c *chain) serve(w http.ResponseWriter, r *http.Request, info *request.Info) error {

@@ -1,7 +1,7 @@
 // Package azerr is Lazuli's error contract: one catalogue of Azure Storage
 // error codes with their HTTP status and default message, and one renderer
 // that writes an error exactly as the real service does (XML for Blob, Queue
-// and File; OData JSON for Table), with the x-ms-error-code header and the
+// and File; OData JSON for Table; plain JSON for the Data Lake (dfs) API), with the x-ms-error-code header and the
 // RequestId/Time lines in the message.
 //
 // Handlers return *Error values; any other error reaching the renderer is an

@@ -29,12 +29,15 @@ type Format int
 // table ACLs) are sent with Accept: application/xml, and Azure answers
 // their errors as <m:error> documents (the Go SDK's recorded
 // TestRetentionTooLong). Either way the code is also in x-ms-error-code,
-// where the SDKs read it.
+// where the SDKs read it. DataLake is the dfs endpoint's JSON form,
+// {"error":{"code":...,"message":...}} (DataLakeStorage.json's
+// StorageError definition).
 const (
 	XML Format = iota
 	JSON
 	ODataXML
 	OData
+	DataLake
 )
 
 // odataMetadataNS is the namespace of OData's XML error element.
@@ -140,9 +143,12 @@ func (rd Renderer) Write(w http.ResponseWriter, r *http.Request, err error) {
 	}
 	format := rd.Format.negotiate(r)
 	body := Body(e, h.Get(RequestIDHeader), rd.now(), format)
-	if format == JSON {
+	switch format {
+	case JSON:
 		h.Set("Content-Type", "application/json;odata=minimalmetadata;streaming=true;charset=utf-8")
-	} else {
+	case DataLake:
+		h.Set("Content-Type", "application/json;charset=utf-8")
+	default:
 		h.Set("Content-Type", "application/xml")
 	}
 	h.Set("Content-Length", strconv.Itoa(len(body)))
@@ -159,6 +165,17 @@ func FullMessage(e *Error, requestID string, now time.Time) string {
 // Body encodes the error body in the given format.
 func Body(e *Error, requestID string, now time.Time, format Format) []byte {
 	msg := FullMessage(e, requestID, now)
+	if format == DataLake {
+		var doc struct {
+			Err struct {
+				Code    string `json:"code"`
+				Message string `json:"message"`
+			} `json:"error"`
+		}
+		doc.Err.Code, doc.Err.Message = e.Code, msg
+		b, _ := json.Marshal(doc)
+		return b
+	}
 	if format == JSON {
 		var doc struct {
 			Err struct {

@@ -35,6 +35,7 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/run/config"
 	"github.com/lazuli-storage/lazuli/internal/run/metrics"
 	"github.com/lazuli-storage/lazuli/internal/service/blob"
+	"github.com/lazuli-storage/lazuli/internal/service/dfs"
 	"github.com/lazuli-storage/lazuli/internal/service/smb"
 )
 
@@ -180,17 +181,24 @@ func (a *App) listen(cfg *config.Config, opts Options) error {
 		if err != nil {
 			return fmt.Errorf("%s service: %w", s.name, err)
 		}
+		blobs, isBlob := svc.(*blob.Service)
+		if isBlob {
+			if err := logs.attach(blobs, cfg.Accounts.Names()); err != nil {
+				return err
+			}
+			// The Blob endpoint also serves the Data Lake (dfs) API.
+			svc = dfs.Mount(blobs, deps)
+		}
 		handler := server.Handler(svc, mw)
 		a.handlers[s.name] = handler
 		listeners = append(listeners, &server.Listener{Name: s.name, Addr: s.endpoint(cfg).Addr(),
 			Handler: handler, ConnState: a.Metrics.ConnState(s.name), MaxConns: cfg.MaxConns})
+		if isBlob && cfg.DFSPort >= 0 {
+			listeners = append(listeners, &server.Listener{Name: "dfs", Addr: config.Endpoint{Host: cfg.Blob.Host, Port: cfg.DFSPort}.Addr(),
+				Handler: handler, ConnState: a.Metrics.ConnState("dfs"), MaxConns: cfg.MaxConns})
+		}
 		if b, ok := svc.(server.Background); ok {
 			a.background = append(a.background, b)
-		}
-		if blobs, ok := svc.(*blob.Service); ok {
-			if err := logs.attach(blobs, cfg.Accounts.Names()); err != nil {
-				return err
-			}
 		}
 	}
 	a.background = append(a.background, a.Analytics)

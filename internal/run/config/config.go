@@ -88,6 +88,10 @@ type Config struct {
 	// PremiumAccounts are the accounts served as premium page blob
 	// accounts (--premiumAccounts): page blobs have tiers P4 to P80.
 	PremiumAccounts []string
+	// DFSPort is --dfsPort: a second listener, on --blobHost, serving the
+	// Blob endpoint's handler (Blob and the Data Lake dfs API) for clients
+	// given a dfs endpoint of its own; -1 (the default) runs none.
+	DFSPort int
 	// HNSAccounts are the accounts served with a hierarchical namespace
 	// (--hnsAccounts): Set Blob Expiry is theirs only, as on Azure.
 	HNSAccounts []string
@@ -187,6 +191,7 @@ func Parse(args []string, getenv func(string) string, usageOut io.Writer) (*Conf
 	})
 	fs.Func("encryptionScopes", "comma-separated Blob encryption scopes every account has (x-ms-encryption-scope, container default scopes)", appendList(&c.EncryptionScopes))
 	fs.Func("premiumAccounts", "comma-separated accounts served as premium page blob accounts (tiers P4 to P80)", appendList(&c.PremiumAccounts))
+	fs.IntVar(&c.DFSPort, "dfsPort", -1, "port of a listener serving the Blob endpoint (Blob and Data Lake dfs requests, which the Blob port serves too) for clients given a separate dfs endpoint (-1: none, 0 picks a free port)")
 	fs.Func("hnsAccounts", "comma-separated accounts served with a hierarchical namespace (Set Blob Expiry and x-ms-expiry-option need one)", appendList(&c.HNSAccounts))
 	fs.IntVar(&c.MaxConns, "maxConns", server.DefaultMaxConns, "connections each listener (SMB's too) serves at once; more wait to be accepted (0: no limit)")
 	for _, n := range []string{"L", "loose"} {

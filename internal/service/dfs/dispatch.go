@@ -1,0 +1,39 @@
+package dfs
+
+import (
+	"net/http"
+	"strings"
+)
+
+// resources are the values of ?resource= that name a dfs operation:
+// List Filesystems (account), the filesystem operations and List Paths
+// (filesystem), and Path Create (file, directory).
+var resources = map[string]bool{"account": true, "filesystem": true, "file": true, "directory": true}
+
+// IsRequest reports whether r is a Data Lake (dfs) operation rather than a
+// Blob one; the Blob endpoint answers both (Endpoint). The markers are the
+// ones DataLakeStorage.json's operations carry and Blob's never do:
+//   - ?resource=account|filesystem|file|directory (filesystem operations,
+//     List Paths, Path Create);
+//   - ?action= (Path Update, Get Properties' getStatus and
+//     getAccessControl) and ?mode= (rename, recursive access control);
+//   - a PUT without ?comp= carrying x-ms-lease-action (Path Lease; Blob's
+//     lease operations say comp=lease) or x-ms-rename-source (rename);
+//   - a DELETE with ?recursive=, ?continuation= or ?paginated= (Path
+//     Delete of a directory).
+//
+// Path Read (GET) and a plain HEAD (Get Properties) carry none of them and
+// are the Blob service's Get Blob and Get Blob Properties.
+func IsRequest(r *http.Request) bool {
+	q := r.URL.Query()
+	if resources[strings.ToLower(q.Get("resource"))] || q.Has("action") || q.Has("mode") {
+		return true
+	}
+	switch r.Method {
+	case http.MethodPut:
+		return !q.Has("comp") && (r.Header.Get("x-ms-lease-action") != "" || r.Header.Get("x-ms-rename-source") != "")
+	case http.MethodDelete:
+		return q.Has("recursive") || q.Has("continuation") || q.Has("paginated")
+	}
+	return false
+}
