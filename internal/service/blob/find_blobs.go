@@ -59,7 +59,7 @@ func parseFind(r *http.Request) (findArgs, error) {
 	}
 	a.where = raw[0]
 	if a.expr, err = parseTagQuery(a.where, findQuery); err != nil {
-		return a, azerr.InvalidQuery("where", a.where, err.Error())
+		return a, invalidWhere(a.where, err)
 	}
 	if p.marker != "" {
 		if a.marker, err = base64.RawURLEncoding.DecodeString(p.marker); err != nil || len(a.marker) == 0 {
@@ -67,6 +67,15 @@ func parseFind(r *http.Request) (findArgs, error) {
 		}
 	}
 	return a, nil
+}
+
+// invalidWhere is 400 InvalidQueryParameterValue for a malformed where=,
+// its message the parser's ("Error parsing query at or near character
+// position ...") as the service words it.
+func invalidWhere(where string, err error) error {
+	e := azerr.InvalidQuery("where", where, "")
+	e.Message = err.Error()
+	return e
 }
 
 // findBlobsByTags is Find Blobs by Tags at the account level.
@@ -83,7 +92,7 @@ func (s *Service) findBlobsInContainer(w http.ResponseWriter, r *http.Request) e
 	// The container is the URL's: the query cannot name one too.
 	if where := r.URL.Query().Get("where"); strings.Contains(where, containerPseudoKey) {
 		if e, err := parseTagQuery(where, findQuery); err == nil && e.keys()[containerPseudoKey] {
-			return azerr.InvalidQuery("where", where, "Cannot have container in both uri and query")
+			return invalidWhere(where, queryRuleError("Cannot have container in both uri and query"))
 		}
 	}
 	return s.findBlobs(w, r, t.Container)

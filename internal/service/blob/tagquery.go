@@ -1,7 +1,6 @@
 package blob
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 
@@ -65,13 +64,39 @@ const (
 	conditionQuery                     // x-ms-if-tags: AND, OR, parentheses, <>
 )
 
-// errTagQuery reports a malformed expression.
-var errTagQuery = errors.New("blob: malformed tag query")
+// tagQueryError is a malformed expression, worded as Find Blobs by Tags
+// words it in its message: "Error parsing query at or near character
+// position 12: '@' not permitted in tag name or value", or, for a rule of
+// the query as a whole, "Error parsing query: there can be at most 10
+// unique tags in a query" (the texts Azurite's filter-blob tests,
+// tests/blob/apis/service.test.ts and container.test.ts, expect of Azure).
+type tagQueryError struct {
+	pos int // 1-based character position; 0 for the query as a whole
+	msg string
+}
+
+func (e *tagQueryError) Error() string {
+	if e.pos == 0 {
+		return "Error parsing query: " + e.msg
+	}
+	return fmt.Sprintf("Error parsing query at or near character position %d: %s", e.pos, e.msg)
+}
+
+// queryRuleError is a tagQueryError of the query as a whole.
+func queryRuleError(format string, args ...any) error {
+	return &tagQueryError{msg: fmt.Sprintf(format, args...)}
+}
+
+// The service's words for a key or value outside the tag rules.
+const (
+	tagKeyLengthText   = "tag must be between 1 and 128 characters in length"
+	tagValueLengthText = "tag value must be between 0 and 256 characters in length"
+)
 
 // parseTagQuery parses an expression in the given dialect.
 func parseTagQuery(s string, mode tagQueryMode) (*tagExpr, error) {
 	if len(s) > maxTagQueryLen {
-		return nil, fmt.Errorf("%w: longer than %d characters", errTagQuery, maxTagQueryLen)
+		return nil, queryRuleError("longer than %d characters", maxTagQueryLen)
 	}
 	p := &tagParser{src: s, mode: mode}
 	if err := p.next(); err != nil {
@@ -88,7 +113,7 @@ func parseTagQuery(s string, mode tagQueryMode) (*tagExpr, error) {
 		return e, checkFindQuery(e)
 	}
 	if p.comparisons-1 > maxTagLogicalOps {
-		return nil, fmt.Errorf("%w: more than %d logical operations", errTagQuery, maxTagLogicalOps)
+		return nil, queryRuleError("more than %d logical operations", maxTagLogicalOps)
 	}
 	return e, nil
 }
@@ -103,7 +128,7 @@ func checkFindQuery(e *tagExpr) error {
 	for _, c := range e.comparisons() {
 		if c.key == containerPseudoKey {
 			if c.op != opEq {
-				return fmt.Errorf("%w: @container takes only =", errTagQuery)
+				return queryRuleError("@container takes only =")
 			}
 			continue
 		}
@@ -123,14 +148,14 @@ func checkFindQuery(e *tagExpr) error {
 			dup, s.upper = s.upper, true
 		}
 		if dup {
-			return fmt.Errorf("%w: two conditions on the same side of %q", errTagQuery, c.key)
+			return queryRuleError("can't have multiple conditions for a single tag unless they define a range")
 		}
 	}
 	if tagComparisons == 0 {
-		return fmt.Errorf("%w: no tag condition", errTagQuery)
+		return queryRuleError("no tag condition")
 	}
 	if len(seen) > maxFindTagKeys {
-		return fmt.Errorf("%w: there can be at most %d unique tags in a query", errTagQuery, maxFindTagKeys)
+		return queryRuleError("there can be at most %d unique tags in a query", maxFindTagKeys)
 	}
 	return nil
 }
@@ -208,13 +233,20 @@ type token struct {
 type tagParser struct {
 	src         string
 	pos         int
+	start       int // where the current token starts
 	tok         token
 	mode        tagQueryMode
 	comparisons int
 }
 
+// errorf is a malformed expression at the current token.
 func (p *tagParser) errorf(format string, args ...any) error {
-	return fmt.Errorf("%w at offset %d: %s", errTagQuery, p.pos, fmt.Sprintf(format, args...))
+	return p.errorAt(p.start, format, args...)
+}
+
+// errorAt is a malformed expression at byte offset off of the source.
+func (p *tagParser) errorAt(off int, format string, args ...any) error {
+	return &tagQueryError{pos: off + 1, msg: fmt.Sprintf(format, args...)}
 }
 
 // maxDepth bounds parenthesis nesting.
@@ -316,6 +348,7 @@ func (p *tagParser) next() error {
 	for p.pos < len(p.src) && (p.src[p.pos] == ' ' || p.src[p.pos] == '\t') {
 		p.pos++
 	}
+	p.start = p.pos
 	if p.pos >= len(p.src) {
 		p.tok = token{kind: tokEOF}
 		return nil
@@ -335,11 +368,7 @@ func (p *tagParser) next() error {
 	case c == '=' || c == '<' || c == '>':
 		p.operator()
 	case c == '@':
-		if !strings.HasPrefix(p.src[p.pos:], containerPseudoKey) {
-			return p.errorf("unknown @ name")
-		}
-		p.pos += len(containerPseudoKey)
-		p.tok = token{kind: tokKey, text: containerPseudoKey}
+		return p.pseudoKey()
 	case isWordChar(c):
 		return p.word()
 	default:
@@ -354,14 +383,31 @@ func (p *tagParser) quoted(q byte, kind tokenKind) error {
 		return p.errorf("unterminated quoted text")
 	}
 	text := p.src[p.pos+1 : p.pos+1+end]
+	if i := invalidTagChar(text); i >= 0 {
+		return p.errorAt(p.pos+1+i, "'%c' not permitted in tag name or value", text[i])
+	}
+	if kind == tokKey && (text == "" || len(text) > maxTagKeyLen) {
+		return p.errorf(tagKeyLengthText)
+	}
+	if kind == tokValue && len(text) > maxTagValueLen {
+		return p.errorf(tagValueLengthText)
+	}
 	p.pos += end + 2
-	if kind == tokKey && (text == "" || len(text) > maxTagKeyLen || !validTagText(text)) {
-		return p.errorf("invalid tag key %q", text)
-	}
-	if kind == tokValue && (len(text) > maxTagValueLen || !validTagText(text)) {
-		return p.errorf("invalid tag value %q", text)
-	}
 	p.tok = token{kind: kind, text: text}
+	return nil
+}
+
+// pseudoKey reads an @ name, of which only @container is defined.
+func (p *tagParser) pseudoKey() error {
+	end := p.pos + 1
+	for end < len(p.src) && isWordChar(p.src[end]) {
+		end++
+	}
+	if name := p.src[p.pos:end]; name != containerPseudoKey {
+		return p.errorf("unsupported parameter '%s'", name)
+	}
+	p.pos = end
+	p.tok = token{kind: tokKey, text: containerPseudoKey}
 	return nil
 }
 
@@ -393,7 +439,7 @@ func (p *tagParser) word() error {
 	case strings.EqualFold(w, "OR"):
 		p.tok = token{kind: tokOr, text: w}
 	case len(w) > maxTagKeyLen:
-		return p.errorf("tag key too long")
+		return p.errorf(tagKeyLengthText)
 	default:
 		p.tok = token{kind: tokKey, text: w}
 	}

@@ -51,17 +51,21 @@ func newTagSet(tags []blobdata.Tag) (blobdata.TagSet, error) {
 }
 
 // validTagText reports whether s uses only the characters tags allow.
-func validTagText(s string) bool {
+func validTagText(s string) bool { return invalidTagChar(s) < 0 }
+
+// invalidTagChar is the index of the first character of s that tags do not
+// allow (letters, digits, space and + - . / : = _), or -1.
+func invalidTagChar(s string) int {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch {
 		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9':
 		case strings.IndexByte(" +-./:=_", c) >= 0:
 		default:
-			return false
+			return i
 		}
 	}
-	return true
+	return -1
 }
 
 // parseTagsHeader reads x-ms-tags: key=value pairs joined by '&', each
