@@ -97,6 +97,8 @@ type Blob struct {
 	// PremiumPage marks a page blob of a premium account, whose tier
 	// without a set one is inferred from its size (premium_tier.go).
 	PremiumPage bool
+	// Posix is a Data Lake path's owners and ACL (records_posix.go).
+	Posix PosixState
 
 	// segments is the encoded segment list, decoded on demand so that
 	// listings never pay for it.
@@ -188,6 +190,7 @@ func (b *Blob) Encode() []byte {
 	b.RetentionState.encode(&e)
 	b.Encryption.encode(&e)
 	encodePremium(&e, b.PremiumPage)
+	b.Posix.encode(&e)
 	return e.Bytes()
 }
 
@@ -241,6 +244,8 @@ func decodeBlobRecord(v []byte, withSegments bool) (*Blob, error) {
 			b.Encryption = decodeEncryption(p)
 		case btagPremium:
 			b.PremiumPage = p.Bool()
+		case btagPosix:
+			b.Posix = decodePosix(p)
 		}
 	})
 	return b, d.Err()

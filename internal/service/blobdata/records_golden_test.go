@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/hex"
 	"reflect"
+	"strings"
 	"testing"
 
 	"time"
@@ -13,6 +14,7 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/rule/contentprops"
 	"github.com/lazuli-storage/lazuli/internal/rule/lease"
 	"github.com/lazuli-storage/lazuli/internal/rule/metadata"
+	"github.com/lazuli-storage/lazuli/internal/rule/posixacl"
 )
 
 // goldenBlob is a blob record that sets every stored field.
@@ -124,5 +126,32 @@ func TestContainerACLMigration(t *testing.T) {
 	again, err := DecodeContainer(rewritten)
 	if err != nil || string(accesspolicy.AppendXML(nil, again.ACL)) != want {
 		t.Fatalf("rewritten container decodes to %+v (%v)", again, err)
+	}
+}
+
+// The access control of a Data Lake path is appended after every field an
+// older record has: a record written before it reads as one without (the
+// golden test above), and one written with it keeps this encoding.
+func TestPosixFieldEncoding(t *testing.T) {
+	b := goldenBlob()
+	b.Posix = PosixState{Owner: "o1", Group: "g1", Sticky: true, ACL: posixacl.ACL{
+		{Tag: posixacl.TagUser, Perm: posixacl.All},
+		{Tag: posixacl.TagGroup, Perm: posixacl.Read | posixacl.Execute},
+		{Tag: posixacl.TagOther},
+		{Default: true, Tag: posixacl.TagUser, ID: "u", Perm: posixacl.Read | posixacl.Write},
+	}}
+	// Tag 24, length 21, "o1", "g1", sticky, 4 entries of kind (tag, and 4
+	// for default), id and rights.
+	const field = "1815" + "026f31" + "026731" + "01" + "04" + "000007" + "010005" + "030000" + "04017506"
+	got := hex.EncodeToString(b.Encode())
+	if !strings.HasPrefix(got, storedBlob) || strings.TrimPrefix(got, storedBlob) != field {
+		t.Fatalf("encodes to\n%s\nwant the stored record followed by %s", got, field)
+	}
+	back, err := DecodeBlob(fromHex(storedBlob + field))
+	if err != nil || !reflect.DeepEqual(back, b) {
+		t.Fatalf("decoded to %+v (%v)", back.Posix, err)
+	}
+	if old, err := DecodeBlob(fromHex(storedBlob)); err != nil || !old.Posix.Empty() {
+		t.Fatalf("a record without the field decodes to %+v (%v)", old.Posix, err)
 	}
 }
