@@ -1,0 +1,172 @@
+package blobdata
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+	"time"
+
+	"github.com/lazuli-storage/lazuli/internal/engine/store"
+	"github.com/lazuli-storage/lazuli/internal/rule/azerr"
+)
+
+// Data appended to a Data Lake file (Path - Update, action=append) is
+// staged until a flush commits it: "Uploaded data is not immediately
+// flushed, or written, to the file. To flush, the previously uploaded data
+// must be contiguous, the position parameter must be specified and equal
+// to the length of the file after all data has been written" (Path -
+// Update, position). Each append is one uncommitted block whose ID is its
+// position, written with appendIDLen digits so that every append of a
+// file has an ID of one length, as a blob's uncommitted blocks must; a
+// second append at the same position replaces the first, as a second Put
+// Block of one ID does.
+const appendIDLen = 20
+
+// appendBlockID is the block ID of data appended at position.
+func appendBlockID(position int64) string { return fmt.Sprintf("%0*d", appendIDLen, position) }
+
+// appendPosition reads a block ID appendBlockID wrote; false for a block
+// Put Block staged.
+func appendPosition(id string) (int64, bool) {
+	if len(id) != appendIDLen {
+		return 0, false
+	}
+	p, err := strconv.ParseInt(id, 10, 64)
+	return p, err == nil && p >= 0
+}
+
+// StageAppend records size bytes of extent ext appended at position as
+// uncommitted data of file b, which the caller saves. A block a Put Block
+// staged with an ID of another length makes the append 400
+// InvalidBlobOrBlock, as two such Put Blocks are.
+func StageAppend(tx store.Tx, account, container, name string, b *Blob, position int64, ext string, size int64, now time.Time) error {
+	if b.HasUncommitted && b.BlockIDLen != appendIDLen {
+		return azerr.Newf(azerr.InvalidBlobOrBlock, "The specified blob or block content is invalid: the file has uncommitted blocks of the Blob API.")
+	}
+	id := appendBlockID(position)
+	key := BlockKey(account, container, name, id)
+	refs := RefDelta{}
+	if err := dropBlockAt(tx, key, refs); err != nil {
+		return err
+	}
+	b.HasUncommitted, b.BlockIDLen = true, appendIDLen
+	refs.Add(ext)
+	blk := Block{ID: id, Extent: ext, Size: size, Staged: now.UnixNano()}
+	if err := tx.Put(key, blk.Encode()); err != nil {
+		return err
+	}
+	return refs.Apply(tx, now)
+}
+
+// dropBlockAt releases the block stored at key, if there is one.
+func dropBlockAt(tx store.Tx, key []byte, refs RefDelta) error {
+	v, err := tx.Get(key)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	old, err := DecodeBlock(key, v)
+	if err != nil {
+		return err
+	}
+	refs.Drop(old.Extent)
+	return tx.Delete(key)
+}
+
+// FlushAppends commits the data staged in file b from its committed
+// length up to position, appending it to b's content (Path - Update,
+// action=flush); the caller saves b. The appends must follow each other
+// without gap or overlap from the committed length and end exactly at
+// position, else the flush is 400 InvalidFlushPosition. With retain the
+// appends beyond position stay staged ("If "true", uncommitted data is
+// retained after the flush operation completes; otherwise, the
+// uncommitted data is deleted", retainUncommittedData); appends before it
+// that the flush did not take are dropped either way.
+func FlushAppends(tx store.Tx, account, container, name string, b *Blob, position int64, retain bool, refs RefDelta) error {
+	staged, err := stagedAppends(tx, account, container, name, b)
+	if err != nil {
+		return err
+	}
+	segs, err := b.Segments()
+	if err != nil {
+		return err
+	}
+	taken, err := contiguousAppends(staged, b.Size, position)
+	if err != nil {
+		return err
+	}
+	kept := 0
+	for _, a := range staged {
+		if _, used := taken[a.position]; used || !retain || a.position < position {
+			refs.Drop(a.Extent)
+			if err := tx.Delete(BlockKey(account, container, name, a.ID)); err != nil {
+				return err
+			}
+			continue
+		}
+		kept++
+	}
+	for _, a := range staged {
+		if _, used := taken[a.position]; used {
+			seg := Segment{Extent: a.Extent, Length: a.Size}
+			segs = append(segs, seg)
+			refs.Add(seg.Extent)
+		}
+	}
+	b.SetSegments(segs)
+	b.Committed = true
+	b.HasUncommitted = kept > 0
+	if !b.HasUncommitted {
+		b.BlockIDLen = 0
+	}
+	return nil
+}
+
+// stagedAppend is an append awaiting its flush.
+type stagedAppend struct {
+	Block
+	position int64
+}
+
+// stagedAppends returns b's staged appends in position order.
+func stagedAppends(tx store.Tx, account, container, name string, b *Blob) ([]stagedAppend, error) {
+	if !b.HasUncommitted || b.BlockIDLen != appendIDLen {
+		return nil, nil
+	}
+	blocks, err := LoadBlocks(tx, account, container, name)
+	if err != nil {
+		return nil, err
+	}
+	var out []stagedAppend
+	for _, blk := range blocks {
+		if p, ok := appendPosition(blk.ID); ok {
+			out = append(out, stagedAppend{blk, p})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].position < out[j].position })
+	return out, nil
+}
+
+// contiguousAppends picks the appends that fill [from, to) end to end and
+// returns their positions; 400 InvalidFlushPosition when they do not.
+func contiguousAppends(staged []stagedAppend, from, to int64) (map[int64]struct{}, error) {
+	at := map[int64]stagedAppend{}
+	for _, a := range staged {
+		if a.Size > 0 {
+			at[a.position] = a
+		}
+	}
+	taken := map[int64]struct{}{}
+	for next := from; next != to; {
+		a, ok := at[next]
+		if !ok || next > to || a.Size > to-next {
+			return nil, azerr.New(azerr.InvalidFlushPosition)
+		}
+		taken[next] = struct{}{}
+		next += a.Size
+	}
+	return taken, nil
+}
