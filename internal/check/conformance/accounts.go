@@ -92,6 +92,12 @@ func newTestAccounts() []testAccount {
 // account the scopes --encryptionScopes names.
 const encryptionScope = "lazuliscope"
 
+// dataLakeEncryptionScope is the scope azdatalake's tests name: its
+// filesystem tests set it as a default scope by this literal name
+// (testcommon.TestEncryptionScope), its SAS tests read it from
+// DATALAKE_AZURE_STORAGE_ENCRYPTION_SCOPE.
+const dataLakeEncryptionScope = "datalaketestencryptionscope"
+
 // accountsWhere is the comma-separated names of the accounts that are of a
 // kind: the value of --premiumAccounts or --hnsAccounts.
 func accountsWhere(accounts []testAccount, kind func(testAccount) bool) string {

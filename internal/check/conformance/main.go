@@ -1,15 +1,17 @@
 // Command conformance runs the official Azure SDK for Go storage modules'
-// own test files (azblob, azqueue, azfile, aztables, at the versions
+// own test files (azblob, azqueue, azfile, aztables, azdatalake, at the versions
 // Lazuli's go.mod requires), unmodified from the module cache, in live
 // mode against a Lazuli it starts, as the SDK team runs them against Azure:
 //
 //   - Lazuli serves HTTPS with a certificate from a test CA made for the run;
 //     the tests trust the CA through SSL_CERT_FILE.
 //   - The tests address "<account>.<service>.core.windows.net" (and
-//     "<account>.table.cosmos.azure.com" for aztables' Cosmos cases). Their
-//     HTTPS_PROXY and HTTP_PROXY point at a loopback CONNECT proxy in this
-//     program that tunnels those names to Lazuli's ports and refuses every
-//     other destination, so nothing leaves the machine.
+//     "<account>.table.cosmos.azure.com" for aztables' Cosmos cases;
+//     "<account>.dfs.core.windows.net", which Lazuli serves on its Blob
+//     port, for azdatalake's). Their HTTPS_PROXY and HTTP_PROXY point at a
+//     loopback CONNECT proxy in this program that tunnels those names to
+//     Lazuli's ports and refuses every other destination, so nothing leaves
+//     the machine.
 //   - Entra ID (login.microsoftonline.com) is a token service in this
 //     program: the tests sign in as a service principal (AZURE_TENANT_ID,
 //     AZURE_CLIENT_ID, AZURE_CLIENT_SECRET) and get tokens signed with a key
@@ -29,7 +31,7 @@
 // reason. An entry whose reason starts with "intermittent:" accepts either
 // outcome and every run prints which it was.
 //
-//	go run ./internal/check/conformance                      # all four modules (make conformance)
+//	go run ./internal/check/conformance                      # all five modules (make conformance)
 //	go run ./internal/check/conformance -modules azqueue     # one module
 //	go run ./internal/check/conformance -modules azblob -run 'Test/TestPutBlock'
 package main
@@ -62,7 +64,7 @@ type options struct {
 
 func main() {
 	var o options
-	flag.StringVar(&o.modules, "modules", "azblob,azqueue,azfile,aztables", "comma-separated modules to test")
+	flag.StringVar(&o.modules, "modules", "azblob,azqueue,azfile,aztables,azdatalake", "comma-separated modules to test")
 	flag.StringVar(&o.expected, "expected", "internal/check/conformance/expected-failures.txt", "the list of expected failures")
 	flag.StringVar(&o.lazuli, "lazuli", "", "a Lazuli binary to test (default: build ./cmd/lazuli)")
 	flag.BoolVar(&o.memory, "memory", false, "run Lazuli with --inMemoryPersistence instead of its default sqlite store")
@@ -234,7 +236,7 @@ func startTarget(o options, work string) (map[string]string, func(), error) {
 	flags := []string{"--oauthKeys", keyFile, "--copySourceAllow", "localhost,127.0.0.1,*.core.windows.net",
 		"--premiumAccounts", accountsWhere(accounts, func(a testAccount) bool { return a.Premium }),
 		"--hnsAccounts", accountsWhere(accounts, func(a testAccount) bool { return a.HNS }),
-		"--encryptionScopes", encryptionScope,
+		"--encryptionScopes", encryptionScope + "," + dataLakeEncryptionScope,
 		// Copies between the test accounts stay pending a while, as on
 		// Azure: TestBlobAbortCopyInProgress aborts one (8 MiB).
 		"--crossAccountCopyRate", "1"}
@@ -278,8 +280,9 @@ func startTarget(o options, work string) (map[string]string, func(), error) {
 		"HTTPS_PROXY":        proxy.URL(), "https_proxy": proxy.URL(),
 		"HTTP_PROXY": proxy.URL(), "http_proxy": proxy.URL(),
 		"NO_PROXY": "", "no_proxy": "",
-		"SSL_CERT_FILE":                  tlsFiles.CA,
-		"AZURE_STORAGE_ENCRYPTION_SCOPE": encryptionScope,
+		"SSL_CERT_FILE":                           tlsFiles.CA,
+		"AZURE_STORAGE_ENCRYPTION_SCOPE":          encryptionScope,
+		"DATALAKE_AZURE_STORAGE_ENCRYPTION_SCOPE": dataLakeEncryptionScope,
 	} {
 		env[k] = v
 	}
@@ -290,12 +293,14 @@ func startTarget(o options, work string) (map[string]string, func(), error) {
 // account's host name on every service.
 var certificateNames = []string{
 	"*.blob.core.windows.net", "*.queue.core.windows.net", "*.table.core.windows.net",
-	"*.file.core.windows.net", "*.table.cosmos.azure.com", "localhost", entraHost,
+	"*.file.core.windows.net", "*.dfs.core.windows.net", "*.table.cosmos.azure.com", "localhost", entraHost,
 }
 
 // router tunnels "<account>[-secondary].<service>.core.windows.net" of the
 // run's accounts (and "<account>.table.cosmos.azure.com") to Lazuli, and
-// the hosts in others to their addresses.
+// the hosts in others to their addresses. The dfs endpoint is Lazuli's
+// Blob port, which tells Data Lake requests from Blob requests by their
+// query and headers.
 func router(accounts []testAccount, addrs, others map[string]string) func(string) (string, bool) {
 	known := map[string]bool{}
 	for _, a := range accounts {
@@ -304,7 +309,7 @@ func router(accounts []testAccount, addrs, others map[string]string) func(string
 	suffixes := map[string]string{
 		".blob.core.windows.net": "blob", ".queue.core.windows.net": "queue",
 		".table.core.windows.net": "table", ".file.core.windows.net": "file",
-		".table.cosmos.azure.com": "table",
+		".dfs.core.windows.net": "blob", ".table.cosmos.azure.com": "table",
 	}
 	return func(host string) (string, bool) {
 		if addr, ok := others[host]; ok {

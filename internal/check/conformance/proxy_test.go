@@ -33,7 +33,7 @@ func TestProxyTunnelsOnlyLazuliHosts(t *testing.T) {
 		{"CONNECT ACCT.FILE.CORE.WINDOWS.NET:443", true},
 		{"CONNECT other.blob.core.windows.net:443", false},
 		{"CONNECT acct.blob.core.windows.net:80", false},
-		{"CONNECT acct.dfs.core.windows.net:443", false},
+		{"CONNECT acct.dfs.core.windows.net:443", true},
 		{"CONNECT login.microsoftonline.com:443", false},
 		{"CONNECT login.example:443", true},
 		{"CONNECT a.b.blob.core.windows.net:443", false},

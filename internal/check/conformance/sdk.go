@@ -26,6 +26,7 @@ var sdkModules = []sdkModule{
 	{"storage/azqueue", "v1.0.1"},
 	{"storage/azfile", "v1.7.1"},
 	{"data/aztables", "v1.4.0"},
+	{"storage/azdatalake", "v1.4.2"},
 }
 
 func (m sdkModule) Path() string { return sdkPrefix + m.Name }

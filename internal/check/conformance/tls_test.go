@@ -30,7 +30,7 @@ func TestCertificateVerifiesForAccountHosts(t *testing.T) {
 		"acct.blob.core.windows.net":           true,
 		"acct-secondary.file.core.windows.net": true,
 		"acct.table.cosmos.azure.com":          true,
-		"acct.dfs.core.windows.net":            false,
+		"acct.dfs.core.windows.net":            true,
 		"example.com":                          false,
 	} {
 		_, err := leafCert.Verify(x509.VerifyOptions{DNSName: host, Roots: roots})
