@@ -1,8 +1,9 @@
 // Runs the JavaScript SDK suite against Lazuli: builds the binary (or takes
 // LAZULI_BIN), starts one plain-HTTP instance on sqlite, as most users run
-// it, and one HTTPS instance with --oauth basic and --oauthKeys for the
+// it, one whose account has a hierarchical namespace for the Data Lake
+// tests, and one HTTPS instance with --oauth basic and --oauthKeys for the
 // OAuth tests, then runs node's test runner over test/*.test.mjs with the
-// endpoints in the environment, and stops both instances.
+// endpoints in the environment, and stops the instances.
 import { spawn, execFileSync } from "node:child_process";
 import { generateKeyPairSync } from "node:crypto";
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
@@ -54,6 +55,7 @@ writeFileSync(join(work, "oauth-keys.pem"), publicKey.export({ type: "spki", for
 writeFileSync(join(work, "oauth-signing.pem"), privateKey.export({ type: "pkcs8", format: "pem" }));
 
 const plain = await start(bin, ["--location", join(work, "data")]);
+const dataLake = await start(bin, ["--location", join(work, "datalake"), "--hnsAccounts", "devstoreaccount1"]);
 const secure = await start(bin, ["--inMemoryPersistence", "--cert", join(work, "cert.pem"), "--key", join(work, "key.pem"),
   "--oauth", "basic", "--oauthKeys", join(work, "oauth-keys.pem")]);
 
@@ -62,6 +64,7 @@ const env = {
   LAZULI_CONNECTION_STRING: plain.connectionString,
   LAZULI_BLOB_URL: plain.blob, LAZULI_QUEUE_URL: plain.queue, LAZULI_TABLE_URL: plain.table, LAZULI_FILE_URL: plain.file,
   LAZULI_TLS_BLOB_URL: secure.blob, LAZULI_TLS_QUEUE_URL: secure.queue, LAZULI_TLS_TABLE_URL: secure.table, LAZULI_TLS_FILE_URL: secure.file,
+  LAZULI_DATALAKE_BLOB_URL: dataLake.blob,
   LAZULI_OAUTH_SIGNING_KEY: join(work, "oauth-signing.pem"),
   NODE_EXTRA_CA_CERTS: join(work, "cert.pem"),
 };
@@ -73,10 +76,11 @@ const [major, minor] = process.versions.node.split(".").map(Number);
 const serial = major > 20 || (major === 20 && minor >= 10) ? ["--test-concurrency=1"] : [];
 const runner = spawn(process.execPath, ["--test", ...serial, ...files], { stdio: "inherit", env });
 const code = await new Promise((r) => runner.on("exit", (c) => r(c ?? 1)));
-for (const s of [plain, secure]) {
+const instances = [plain, dataLake, secure];
+for (const s of instances) {
   s.child.removeAllListeners("exit");
   s.child.kill("SIGTERM");
 }
-await Promise.all([plain, secure].map((s) => new Promise((r) => (s.child.exitCode !== null ? r() : s.child.on("exit", r)))));
+await Promise.all(instances.map((s) => new Promise((r) => (s.child.exitCode !== null ? r() : s.child.on("exit", r)))));
 rmSync(work, { recursive: true, force: true });
 process.exit(code);

@@ -16,6 +16,9 @@ export const connectionString = need("LAZULI_CONNECTION_STRING");
 export const urls = {
   blob: need("LAZULI_BLOB_URL"), queue: need("LAZULI_QUEUE_URL"), table: need("LAZULI_TABLE_URL"), file: need("LAZULI_FILE_URL"),
 };
+// dataLakeUrl is the Blob endpoint of an instance whose account has a
+// hierarchical namespace; the Data Lake SDK sends its dfs requests there.
+export const dataLakeUrl = need("LAZULI_DATALAKE_BLOB_URL");
 export const tlsUrls = {
   blob: need("LAZULI_TLS_BLOB_URL"), queue: need("LAZULI_TLS_QUEUE_URL"), table: need("LAZULI_TLS_TABLE_URL"), file: need("LAZULI_TLS_FILE_URL"),
 };
