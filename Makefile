@@ -26,7 +26,7 @@ CI_FUZZ = \
 	./internal/service/smb:FuzzFrame \
 	./internal/service/smb:FuzzNTLM
 
-.PHONY: test vet lint torture fuzz fuzz-all js build run conformance
+.PHONY: test vet lint torture fuzz fuzz-all js python build run conformance
 
 # The crash storm for as many SIGKILL-and-restart cycles as asked (CI runs
 # 3 within go test): make torture CYCLES=150.
@@ -53,6 +53,12 @@ test: vet lint
 # starts it and runs node's test runner. LAZULI_BIN skips the build.
 js:
 	cd tests/js && npm ci --prefer-offline --no-audit --no-fund && npm test
+
+# The Python SDK's Data Lake workflows (tests/python, with Debian's
+# python3-azure), alone; `make test` runs them with the other Go tests, and
+# they skip when python3-azure is missing.
+python:
+	$(GO) test -count=1 -v ./tests/python/
 
 # The official Go SDK storage modules' own tests, in live mode, against a
 # Lazuli started over HTTPS behind a loopback-only proxy; failures not in
