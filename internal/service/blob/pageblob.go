@@ -238,7 +238,7 @@ func (s *Service) putPage(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	with := blobdata.Hole(0)
+	var with blobdata.Segment // a clear's hole is made in commitPages
 	var info extent.Info
 	var crc []byte
 	d := a.sums.digests(request.Of(r).Version, false)
@@ -263,8 +263,9 @@ func (s *Service) putPage(w http.ResponseWriter, r *http.Request) error {
 	return write(w, http.StatusCreated)
 }
 
-// commitPages puts with (data or a hole) over the range of a page write
-// in one Update, after the blob's kind, size and sequence number checks.
+// commitPages puts with (data), or for a clear a hole marked with the
+// write's ETag, over the range of a page write in one Update, after the
+// blob's kind, size and sequence number checks.
 func (s *Service) commitPages(r *http.Request, a putPageArgs, with blobdata.Segment) (*blobdata.Blob, error) {
 	return s.writeBlobAs(r, a.conds, blobdata.WritePlain, func(_ store.Tx, old *blobdata.Blob, refs blobdata.RefDelta) (*blobdata.Blob, error) {
 		if old.Type != blobdata.PageBlob {
@@ -280,10 +281,13 @@ func (s *Service) commitPages(r *http.Request, a putPageArgs, with blobdata.Segm
 		if err != nil {
 			return nil, err
 		}
+		s.touch(old)
+		if a.clear {
+			with = blobdata.ClearedHole(0, uint64(old.ETag))
+		}
 		segs, removed, added := blobdata.ReplacePages(segs, a.rng.Start, a.rng.Length(), with)
 		blobdata.DataRefs(refs, removed, added)
 		old.SetSegments(segs)
-		s.touch(old)
 		return old, nil
 	})
 }

@@ -3,6 +3,7 @@ package blob_test
 import (
 	"fmt"
 	"net/url"
+	"reflect"
 	"testing"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/blob"
@@ -108,4 +109,38 @@ func TestPageRangesDiffAcrossBlobs(t *testing.T) {
 			t.Fatalf("with a SAS in the URL: %v %v", changed, err)
 		}
 	})
+}
+
+// TestPageRangesDiffReportsPagesClearedSinceSnapshot follows
+// azure-sdk-for-python's recorded test_get_page_ranges_diff and
+// test_list_page_ranges_diff (tests/test_page_blob.py): a snapshot of an
+// empty 2048-byte blob, 1536 bytes written, a second snapshot, then the
+// page at 512 cleared. Against the first snapshot, which held nothing
+// there, the service reports 0-511 and 1024-1535 as written and 512-1023
+// as cleared; against the second, only 512-1023 as cleared. A page
+// cleared before the snapshot is no change since it.
+func TestPageRangesDiffReportsPagesClearedSinceSnapshot(t *testing.T) {
+	e := start(t)
+	c := e.container("cleared")
+	pb := e.newPageBlob(c, "disk", 2048, nil)
+	snap1 := *must(pb.CreateSnapshot(e.ctx, nil)).on(t).Snapshot
+	e.putPages(pb, 0, fill(1536, 1))
+	snap2 := *must(pb.CreateSnapshot(e.ctx, nil)).on(t).Snapshot
+	must(pb.ClearPages(e.ctx, blob.HTTPRange{Offset: 512, Count: 512}, nil)).on(t)
+	for _, c := range []struct {
+		snap             string
+		changed, cleared [][2]int64
+	}{
+		{snap1, [][2]int64{{0, 511}, {1024, 1535}}, [][2]int64{{512, 1023}}},
+		{snap2, nil, [][2]int64{{512, 1023}}},
+	} {
+		changed, cleared, err := e.diffFrom(pb, snapshotURL(pb, c.snap))
+		if err != nil || !reflect.DeepEqual(changed, c.changed) || !reflect.DeepEqual(cleared, c.cleared) {
+			t.Errorf("since %s: changed %v cleared %v (%v), want %v and %v", c.snap, changed, cleared, err, c.changed, c.cleared)
+		}
+	}
+	snap3 := *must(pb.CreateSnapshot(e.ctx, nil)).on(t).Snapshot
+	if changed, cleared, err := e.diffFrom(pb, snapshotURL(pb, snap3)); err != nil || changed != nil || cleared != nil {
+		t.Fatalf("since a snapshot taken after the clear: %v %v %v", changed, cleared, err)
+	}
 }

@@ -23,7 +23,23 @@ func (p PageRange) Length() int64 { return p.End - p.Start + 1 }
 // Hole is n bytes of unwritten pages.
 func Hole(n int64) Segment { return Segment{Length: n} }
 
+// A hole that Clear Pages made carries a clear mark in its Offset, which a
+// hole has no other use for (and which was always encoded, as 0): the ETag
+// tick of the write that cleared it, unique to that write. A diff against
+// a snapshot reports a marked hole the snapshot does not share as cleared,
+// even where the snapshot held nothing: azure-sdk-for-python's recorded
+// test_get_page_ranges_diff (tests/test_page_blob.py) snapshots an empty
+// blob, writes pages, clears one, and the service lists that page as a
+// ClearRange of the diff.
+
+// ClearedHole is n bytes of pages cleared by the write that mark names
+// (nonzero).
+func ClearedHole(n int64, mark uint64) Segment { return Segment{Length: n, Offset: int64(mark)} }
+
 func isHole(s Segment) bool { return s.Extent == "" }
+
+// clearMark is the mark of a hole, 0 for pages never written.
+func clearMark(s Segment) int64 { return s.Offset }
 
 // ReplacePages returns segs with the n bytes at off replaced by with (a
 // data segment, or a hole to clear them), the old segments it displaced
@@ -79,12 +95,12 @@ func ReplacePages(segs []Segment, off, n int64, with Segment) (out, removed, add
 }
 
 // appendMerged appends s, folding it into a preceding hole when both are
-// holes. Empty segments are dropped.
+// holes with the same clear mark. Empty segments are dropped.
 func appendMerged(out []Segment, s Segment) []Segment {
 	if s.Length == 0 {
 		return out
 	}
-	if n := len(out); n > 0 && isHole(out[n-1]) && isHole(s) {
+	if n := len(out); n > 0 && isHole(out[n-1]) && isHole(s) && clearMark(out[n-1]) == clearMark(s) {
 		out[n-1].Length += s.Length
 		return out
 	}
@@ -174,9 +190,10 @@ func AppendRange(out []PageRange, r PageRange) []PageRange {
 
 // PageDiff compares a page blob with an earlier state of it (a snapshot):
 // changed are the pages of cur written since (their data differs), cleared
-// the pages written then and not now. Both are limited to [from, to] and to
-// cur's size. Pages hold the same data when they map to the same bytes of
-// the same extent.
+// the pages written then and not now, and those cleared since by a Clear
+// Pages the earlier state does not share. Both are limited to [from, to]
+// and to cur's size. Pages hold the same data when they map to the same
+// bytes of the same extent.
 func PageDiff(prev, cur []Segment, from, to int64) (changed, cleared []PageRange) {
 	a, b := segCursor{segs: prev}, segCursor{segs: cur}
 	var pos int64
@@ -191,7 +208,7 @@ func PageDiff(prev, cur []Segment, from, to int64) (changed, cleared []PageRange
 			switch {
 			case !isHole(now) && !(wasOK && sameData(now, was, pos-b.pos, pos-a.pos)):
 				changed = AppendRange(changed, r)
-			case isHole(now) && wasOK && !isHole(was):
+			case isHole(now) && clearedSince(now, was, wasOK):
 				cleared = AppendRange(cleared, r)
 			}
 		}
@@ -200,6 +217,16 @@ func PageDiff(prev, cur []Segment, from, to int64) (changed, cleared []PageRange
 		a.advance(pos)
 	}
 	return changed, cleared
+}
+
+// clearedSince reports whether hole now holds pages the earlier state was
+// (wasOK false: the earlier state ended before them) held data in, or that
+// a Clear Pages since that state cleared.
+func clearedSince(now, was Segment, wasOK bool) bool {
+	if wasOK && !isHole(was) {
+		return true
+	}
+	return clearMark(now) != 0 && clearMark(now) != clearMark(was)
 }
 
 // sameData reports whether two segments give the same bytes, at nowAt

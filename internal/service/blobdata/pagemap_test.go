@@ -2,6 +2,7 @@ package blobdata
 
 import (
 	"bytes"
+	"encoding/hex"
 	"math/rand"
 	"reflect"
 	"testing"
@@ -166,5 +167,73 @@ func TestPageDiff(t *testing.T) {
 	changed, cleared = PageDiff(prev, cur, 1024, 3583)
 	if !reflect.DeepEqual(changed, []PageRange{{2048, 2559}}) || cleared != nil {
 		t.Fatalf("ranged: %v %v", changed, cleared)
+	}
+}
+
+// TestPageDiffReportsClearedHoles: pages written and cleared since a
+// snapshot that held nothing there are cleared in the diff (the service's
+// recorded answer, see ClearedHole); a clear the snapshot already had is
+// no change; pages never written are neither.
+func TestPageDiffReportsClearedHoles(t *testing.T) {
+	prev := []Segment{Hole(2048)}
+	cur, _, _ := ReplacePages(prev, 0, 1536, Segment{Extent: "a"})
+	cur, _, _ = ReplacePages(cur, 512, 512, ClearedHole(0, 7))
+	changed, cleared := PageDiff(prev, cur, 0, 1<<40)
+	if !reflect.DeepEqual(changed, []PageRange{{0, 511}, {1024, 1535}}) || !reflect.DeepEqual(cleared, []PageRange{{512, 1023}}) {
+		t.Fatalf("since the empty blob: changed %v cleared %v", changed, cleared)
+	}
+	if c, k := PageDiff(cur, cur, 0, 1<<40); c != nil || k != nil {
+		t.Fatalf("since a state with the same clear: %v %v", c, k)
+	}
+	// A second clear over part of the first is a change since the first.
+	again, _, _ := ReplacePages(cur, 512, 512, ClearedHole(0, 8))
+	if c, k := PageDiff(cur, again, 0, 1<<40); c != nil || !reflect.DeepEqual(k, []PageRange{{512, 1023}}) {
+		t.Fatalf("since the first clear: %v %v", c, k)
+	}
+	// A clear past the end of a shorter earlier state is cleared too.
+	grown, _, _ := ResizePages(cur, 2560)
+	grown, _, _ = ReplacePages(grown, 2048, 512, ClearedHole(0, 9))
+	if _, k := PageDiff(cur, grown, 0, 1<<40); !reflect.DeepEqual(k, []PageRange{{2048, 2559}}) {
+		t.Fatalf("since the shorter state: %v", k)
+	}
+}
+
+// TestClearedHolesKeepTheirMarks: holes merge only with holes of the same
+// mark, and a split keeps the mark on both pieces.
+func TestClearedHolesKeepTheirMarks(t *testing.T) {
+	segs, _, _ := ReplacePages([]Segment{Hole(2048)}, 512, 1024, ClearedHole(0, 5))
+	if want := []Segment{Hole(512), ClearedHole(1024, 5), Hole(512)}; !reflect.DeepEqual(segs, want) {
+		t.Fatalf("clear in a hole: %v, want %v", segs, want)
+	}
+	segs, _, _ = ReplacePages(segs, 1024, 512, ClearedHole(0, 5))
+	if want := []Segment{Hole(512), ClearedHole(1024, 5), Hole(512)}; !reflect.DeepEqual(segs, want) {
+		t.Fatalf("the same mark again: %v, want %v", segs, want)
+	}
+	segs, _, _ = ReplacePages(segs, 768, 256, Segment{Extent: "d"})
+	want := []Segment{Hole(512), ClearedHole(256, 5), {Extent: "d", Length: 256}, ClearedHole(512, 5), Hole(512)}
+	if !reflect.DeepEqual(segs, want) {
+		t.Fatalf("a write splits the clear: %v, want %v", segs, want)
+	}
+}
+
+// TestClearedHoleEncoding pins how a segment list with a cleared hole is
+// stored: the mark is the hole's Offset, a field every segment has always
+// carried, so the encoding is unchanged and a list stored before marks
+// existed (every hole's Offset 0) reads as never-cleared holes.
+func TestClearedHoleEncoding(t *testing.T) {
+	b := &Blob{}
+	b.SetSegments([]Segment{{Extent: "e1", Length: 512}, ClearedHole(512, 0x8DC6DA5F0F1E2A3), Hole(1024)})
+	const golden = "030265310080040000a3c5c787dfb49bee088004000000800800"
+	if got := hex.EncodeToString(b.segments); got != golden {
+		t.Fatalf("encoded %s, want %s", got, golden)
+	}
+	old, err := hex.DecodeString("0302653100800400" + "0000800400" + "0000800800")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.segments = old
+	segs, err := b.Segments()
+	if err != nil || len(segs) != 3 || clearMark(segs[1]) != 0 || !isHole(segs[1]) {
+		t.Fatalf("stored before marks: %v %v", segs, err)
 	}
 }
