@@ -18,6 +18,7 @@ const (
 	InvalidSourceOrDestinationResource  = "InvalidSourceOrDestinationResourceType"
 	LeaseIdMismatchWithPathOperation    = "LeaseIdMismatchWithPathOperation"
 	LeaseNotPresentWithPathOperation    = "LeaseNotPresentWithPathOperation"
+	InvalidSourceUri                    = "InvalidSourceUri"
 )
 
 func init() {
@@ -35,6 +36,7 @@ func init() {
 		InvalidSourceOrDestinationResource:  {409, "The source and destination resource type must be identical."},
 		LeaseIdMismatchWithPathOperation:    {412, "The lease ID specified did not match the lease ID for the path."},
 		LeaseNotPresentWithPathOperation:    {412, "There is currently no lease on the path."},
+		InvalidSourceUri:                    {400, "The source URI is invalid."},
 	} {
 		catalogue[code] = e
 	}

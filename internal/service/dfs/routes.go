@@ -17,6 +17,7 @@ func (s *Service) table() route.Table {
 	const (
 		svc = route.Service
 		ctr = route.Container
+		obj = route.Object
 		GET = http.MethodGet
 		HED = http.MethodHead
 		PUT = http.MethodPut
@@ -24,6 +25,9 @@ func (s *Service) table() route.Table {
 		PAT = http.MethodPatch
 	)
 	filesystem := []route.Cond{route.QueryIs("resource", "filesystem")}
+	// A path's creation may replace one: c or w, and w to replace
+	// (decided by Put Blob in its transaction), as Put Blob's row says.
+	create := auth.OnObject("cw").Replacing("w")
 	t := route.Table{
 		{Op: "ListFilesystems", Method: GET, Level: svc, When: []route.Cond{route.QueryIs("resource", "account")}, Access: auth.OnService("l"), Handle: s.listFilesystems},
 
@@ -31,6 +35,17 @@ func (s *Service) table() route.Table {
 		{Op: "DeleteFilesystem", Method: DEL, Level: ctr, When: filesystem, Access: auth.OnContainer("d").NoServiceSAS(), Handle: s.deleteFilesystem},
 		{Op: "GetFilesystemProperties", Method: HED, Level: ctr, When: filesystem, Access: auth.OnContainer("r").NoServiceSAS(), Handle: s.getFilesystemProperties},
 		{Op: "SetFilesystemProperties", Method: PAT, Level: ctr, When: filesystem, Access: auth.OnContainer("w").NoServiceSAS(), Handle: s.setFilesystemProperties},
+		{Op: "ListPaths", Method: GET, Level: ctr, When: filesystem, Access: auth.OnContainer("l"), Handle: s.listPaths},
+
+		// Path - Create is a rename when it names a source, which moves
+		// (m) the source and writes the destination; the mode is checked
+		// by the handler.
+		{Op: "RenamePath", Method: PUT, Level: obj, When: []route.Cond{route.HeaderSet(renameSourceHeader)}, Access: auth.OnObject("m"), Handle: s.renamePath},
+		{Op: "CreateFile", Method: PUT, Level: obj, When: []route.Cond{route.QueryIs("resource", "file")}, Access: create, Handle: s.createPath},
+		{Op: "CreateDirectory", Method: PUT, Level: obj, When: []route.Cond{route.QueryIs("resource", "directory")}, Access: create, Handle: s.createPath},
+		{Op: "DeletePath", Method: DEL, Level: obj, Access: auth.OnObject("d"), Handle: s.deletePath},
+		// getStatus reads the system properties: read (r) or execute (e).
+		{Op: "GetPathStatus", Method: HED, Level: obj, When: []route.Cond{route.QueryIs("action", "getStatus")}, Access: auth.OnObject("re"), Handle: s.getPathStatus},
 	}
 	t = append(t, s.updateRows()...)
 	return t

@@ -1,0 +1,103 @@
+package dfs
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/lazuli-storage/lazuli/internal/engine/store"
+	"github.com/lazuli-storage/lazuli/internal/frame/request"
+	"github.com/lazuli-storage/lazuli/internal/rule/azerr"
+	"github.com/lazuli-storage/lazuli/internal/rule/cond"
+	"github.com/lazuli-storage/lazuli/internal/service/blobdata"
+)
+
+// deletePage is the most paths one Path - Delete removes in its one
+// transaction: a larger directory is deleted over several requests, each
+// answering x-ms-continuation for the next, as the service pages a large
+// recursive delete ("Path - Delete": continuation). The SDKs resend the
+// request with the token until none comes back.
+var deletePage = 10000
+
+// deletePath is Path - Delete. A file, or on a flat account any path, is
+// deleted as Delete Blob deletes a blob; on an account with a
+// hierarchical namespace a directory is deleted with everything under it
+// when recursive=true and only when empty otherwise (409
+// DirectoryNotEmpty). Conditions and the lease apply to the path named.
+func (s *Service) deletePath(w http.ResponseWriter, r *http.Request) error {
+	q := r.URL.Query()
+	recursive, err := optionalBool(q.Get("recursive"), "recursive")
+	if err != nil {
+		return err
+	}
+	after, err := continuationName(q.Get("continuation"))
+	if err != nil {
+		return err
+	}
+	conds, err := cond.Parse(r.Header)
+	if err != nil {
+		return err
+	}
+	t, account, hns := targetOf(r), request.Of(r).Account, s.hnsAccount(r)
+	next := ""
+	err = s.store.Update(r.Context(), func(tx store.Tx) error {
+		if err := existingFilesystem(tx, account, t.Filesystem); err != nil {
+			return err
+		}
+		now := s.now()
+		b, err := pathForWrite(tx, account, t.Filesystem, t.Path, now)
+		if err != nil {
+			return err
+		}
+		if b == nil {
+			return azerr.New(azerr.PathNotFound)
+		}
+		if err := conds.CheckWrite(resourceOf(b)); err != nil {
+			return err
+		}
+		if err := b.Lease.CheckWrite(leaseID(r), now, leaseKind); err != nil {
+			return err
+		}
+		tree := hns && b.IsDirectory()
+		if tree && !recursive {
+			full, err := blobdata.HasChildren(tx, account, t.Filesystem, t.Path)
+			if err != nil {
+				return err
+			}
+			if full {
+				return directoryNotEmpty()
+			}
+		}
+		pol, err := blobdata.LoadPolicy(tx, account, s.versioningDefault)
+		if err != nil {
+			return err
+		}
+		del := blobdata.TreeDeletion{Account: account, Container: t.Filesystem, Dir: t.Path, Now: now, Policy: pol,
+			Refs: blobdata.RefDelta{}, Limit: deletePage, LeaseID: leaseID(r), Alone: !tree}
+		if next, _, err = del.Run(tx, after); err != nil {
+			return err
+		}
+		return del.Refs.Apply(tx, now)
+	})
+	if err != nil {
+		return err
+	}
+	h := w.Header()
+	if next != "" {
+		h.Set("X-Ms-Continuation", continuationToken(next))
+	}
+	h.Set("Content-Length", "0")
+	w.WriteHeader(http.StatusOK)
+	return nil
+}
+
+// optionalBool reads a true/false query parameter; absent is false and
+// anything else 400 InvalidQueryParameterValue.
+func optionalBool(raw, name string) (bool, error) {
+	switch {
+	case raw == "" || strings.EqualFold(raw, "false"):
+		return false, nil
+	case strings.EqualFold(raw, "true"):
+		return true, nil
+	}
+	return false, azerr.InvalidQuery(name, raw, "")
+}
