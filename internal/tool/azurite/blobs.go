@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/lazuli-storage/lazuli/internal/engine/store"
+	"github.com/lazuli-storage/lazuli/internal/rule/auth"
 	"github.com/lazuli-storage/lazuli/internal/rule/contentprops"
 	"github.com/lazuli-storage/lazuli/internal/service/blob"
 )
@@ -94,8 +95,9 @@ type azBlock struct {
 	Meta        lokiMeta `json:"meta"`
 }
 
-// readBlobs plans the Blob service's import: containers, then blobs and
-// snapshots, then uncommitted blocks, whose content it copies.
+// readBlobs plans the Blob service's import: the accounts' service
+// properties, containers, then blobs and snapshots, then uncommitted
+// blocks, whose content it copies.
 func readBlobs(dir string, c *copier, p *plan) error {
 	db, found, err := readLoki(dir, blobDB)
 	if err != nil || !found {
@@ -104,6 +106,9 @@ func readBlobs(dir string, c *copier, p *plan) error {
 	p.databases++
 	folder, err := readExtentFolder(dir, blobExtentDB, blobFolder)
 	if err != nil {
+		return err
+	}
+	if err := planServiceProps(db, auth.Blob, p); err != nil {
 		return err
 	}
 	if err := each(db, "$CONTAINERS_COLLECTION$", func(d *azContainer) error { return planContainer(d, p) }); err != nil {

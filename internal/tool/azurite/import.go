@@ -17,6 +17,9 @@ type Counts struct {
 	Containers, Blobs, Snapshots, Blocks int
 	Queues, Messages                     int
 	Tables, Entities                     int
+	// ServiceProperties counts the accounts' service properties, one
+	// per account and service that set them.
+	ServiceProperties int
 	// Bytes is the blob content copied.
 	Bytes int64
 }
@@ -24,8 +27,8 @@ type Counts struct {
 // String is the counts per kind, as the import's log line gives them.
 func (c Counts) String() string {
 	return fmt.Sprintf("%d containers, %d blobs, %d snapshots, %d uncommitted blocks (%d bytes of content); "+
-		"%d queues, %d messages; %d tables, %d entities",
-		c.Containers, c.Blobs, c.Snapshots, c.Blocks, c.Bytes, c.Queues, c.Messages, c.Tables, c.Entities)
+		"%d queues, %d messages; %d tables, %d entities; %d service properties",
+		c.Containers, c.Blobs, c.Snapshots, c.Blocks, c.Bytes, c.Queues, c.Messages, c.Tables, c.Entities, c.ServiceProperties)
 }
 
 // ErrNotEmpty is returned by Import when the store already holds Blob,

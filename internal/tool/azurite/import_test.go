@@ -41,19 +41,26 @@ func TestImportAzuriteWorkspace(t *testing.T) {
 	populateBlobs(t, az.ConnectionString)
 	populateQueues(t, az.ConnectionString)
 	populateTables(t, az.ConnectionString)
+	populateServiceProps(t, az.ConnectionString)
 	want := observe(t, az.ConnectionString)
+	observeServiceProps(t, az.ConnectionString, want)
+	hello := lastModified(t, az.ConnectionString, "photos", "a/hello.txt")
 	az.stop()
 	before := fileDigests(t, dir)
 
 	data := filepath.Join(work, "lazuli")
 	counts := importInto(t, dir, "sqlite:"+filepath.Join(data, "lazuli.db"))
 	wantCounts := azurite.Counts{Containers: 2, Blobs: 7, Snapshots: 1, Blocks: 2, Queues: 2, Messages: 4, Tables: 2, Entities: 3,
-		Bytes: bigBlobSize + 12 + 11 + 6 + 19 + 11 + 1024 + 8 + 4}
+		ServiceProperties: 3,
+		Bytes:             bigBlobSize + 12 + 11 + 6 + 19 + 11 + 1024 + 8 + 4}
 	if counts != wantCounts {
 		t.Errorf("counts %+v, want %+v", counts, wantCounts)
 	}
 	srv := lazulitest.Start(t, lazulitest.Options{Persistent: true, Dir: data})
-	compare(t, want, observe(t, srv.ConnectionString))
+	got := observe(t, srv.ConnectionString)
+	observeServiceProps(t, srv.ConnectionString, got)
+	compare(t, want, got)
+	checkConditionals(t, srv.ConnectionString, "photos", "a/hello.txt", hello)
 	checkHiddenMessages(t, srv)
 	if after := fileDigests(t, dir); !equalDigests(before, after) {
 		t.Errorf("the import changed Azurite's files")

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/lazuli-storage/lazuli/internal/engine/store"
+	"github.com/lazuli-storage/lazuli/internal/rule/auth"
 	"github.com/lazuli-storage/lazuli/internal/service/queue"
 )
 
@@ -33,8 +34,9 @@ type azMessage struct {
 // with messagettl=-1 expires in year 9999 there.
 var neverExpires = time.Date(9999, 1, 1, 0, 0, 0, 0, time.UTC)
 
-// readQueues plans the Queue service's import: queues, then messages
-// with their text read from the queue extents.
+// readQueues plans the Queue service's import: the accounts' service
+// properties, queues, then messages with their text read from the queue
+// extents.
 func readQueues(dir string, c *copier, p *plan) error {
 	db, found, err := readLoki(dir, queueDB)
 	if err != nil || !found {
@@ -43,6 +45,9 @@ func readQueues(dir string, c *copier, p *plan) error {
 	p.databases++
 	folder, err := readExtentFolder(dir, queueExtentDB, queueFolder)
 	if err != nil {
+		return err
+	}
+	if err := planServiceProps(db, auth.Queue, p); err != nil {
 		return err
 	}
 	err = each(db, "$QUEUES_COLLECTION$", func(d *azQueue) error {

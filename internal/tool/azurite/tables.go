@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/lazuli-storage/lazuli/internal/engine/store"
+	"github.com/lazuli-storage/lazuli/internal/rule/auth"
 	"github.com/lazuli-storage/lazuli/internal/rule/etag"
 	"github.com/lazuli-storage/lazuli/internal/service/table"
 )
@@ -31,14 +32,18 @@ type azEntity struct {
 	LastModified time.Time       `json:"lastModifiedTime"`
 }
 
-// readTables plans the Table service's import: tables, then their
-// entities with their own timestamps, so their ETags stay.
+// readTables plans the Table service's import: the accounts' service
+// properties, tables, then their entities with their own timestamps, so
+// their ETags stay.
 func readTables(dir string, p *plan) error {
 	db, found, err := readLoki(dir, tableDB)
 	if err != nil || !found {
 		return err
 	}
 	p.databases++
+	if err := planServiceProps(db, auth.Table, p); err != nil {
+		return err
+	}
 	return each(db, "$TABLES_COLLECTION$", func(d *azTable) error {
 		acl, err := policiesOf(d.ACL)
 		if err != nil {
