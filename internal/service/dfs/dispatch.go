@@ -17,8 +17,9 @@ var resources = map[string]bool{"account": true, "filesystem": true, "file": tru
 //     List Paths, Path Create);
 //   - ?action= (Path Update, Get Properties' getStatus and
 //     getAccessControl) and ?mode= (rename, recursive access control);
-//   - a PUT without ?comp= carrying x-ms-lease-action (Path Lease; Blob's
-//     lease operations say comp=lease) or x-ms-rename-source (rename);
+//   - a PUT or POST without ?comp= carrying x-ms-lease-action (Path Lease,
+//     a POST in DataLakeStorage.json; Blob's lease operations say
+//     comp=lease) or x-ms-rename-source (rename);
 //   - a DELETE with ?recursive=, ?continuation= or ?paginated= (Path
 //     Delete of a directory).
 //
@@ -30,7 +31,7 @@ func IsRequest(r *http.Request) bool {
 		return true
 	}
 	switch r.Method {
-	case http.MethodPut:
+	case http.MethodPut, http.MethodPost:
 		return !q.Has("comp") && (r.Header.Get("x-ms-lease-action") != "" || r.Header.Get("x-ms-rename-source") != "")
 	case http.MethodDelete:
 		return q.Has("recursive") || q.Has("continuation") || q.Has("paginated")

@@ -1,8 +1,60 @@
 package dfs
 
-import "github.com/lazuli-storage/lazuli/internal/frame/route"
+import (
+	"net/http"
+
+	"github.com/lazuli-storage/lazuli/internal/frame/route"
+	"github.com/lazuli-storage/lazuli/internal/rule/auth"
+	"github.com/lazuli-storage/lazuli/internal/rule/lease"
+)
 
 // updateRows are the rows of Path Update (append, flush, set properties,
 // set access control), Get Access Control and Path Lease, appended to the
-// route table (routes.go).
-func (s *Service) updateRows() route.Table { return nil }
+// route table (routes.go). Their service SAS letters are those of "Create
+// a service SAS" for a blob or directory: a (add) or w (write) to append,
+// w to flush and set properties, p (permissions) to set permissions and
+// ACLs, o (ownership) besides to set the owner or owning group, e
+// (execute) to read the ACL; a lease takes w, and its break w or d, as
+// Lease Blob's rows do.
+func (s *Service) updateRows() route.Table {
+	const (
+		obj = route.Object
+		PAT = http.MethodPatch
+		HED = http.MethodHead
+		PUT = http.MethodPut
+		PST = http.MethodPost
+	)
+	update := func(action string, more ...route.Cond) []route.Cond {
+		return append([]route.Cond{route.QueryIs("action", action)}, more...)
+	}
+	rows := route.Table{
+		{Op: "AppendData", Method: PAT, Level: obj, When: update("append"), Access: auth.OnObject("aw"), Handle: s.appendData},
+		{Op: "FlushData", Method: PAT, Level: obj, When: update("flush"), Access: auth.OnObject("w"), Handle: s.flushData},
+		{Op: "SetPathProperties", Method: PAT, Level: obj, When: update("setProperties"), Access: auth.OnObject("w"), Handle: s.setPathProperties},
+		{Op: "SetAccessControlRecursive", Method: PAT, Level: obj, When: update("setAccessControlRecursive"), Access: auth.OnObject("p"), Handle: s.setAccessControlRecursive},
+		{Op: "GetAccessControl", Method: HED, Level: obj, When: update("getAccessControl"), Access: auth.OnObject("e"), Handle: s.getAccessControl},
+	}
+	// setAccessControl: an owner or group change needs o, bits or an ACL
+	// p, both when the request makes both (the rows with more conditions
+	// come first).
+	for _, owners := range []string{headerOwner, headerGroup} {
+		for _, bits := range []string{headerPermissions, headerACL} {
+			rows = append(rows, route.Rule{Op: "SetAccessControl", Method: PAT, Level: obj, When: update("setAccessControl", route.HeaderSet(owners), route.HeaderSet(bits)),
+				Access: auth.OnObject("o").And("p"), Handle: s.setAccessControl})
+		}
+	}
+	for _, owners := range []string{headerOwner, headerGroup} {
+		rows = append(rows, route.Rule{Op: "SetAccessControl", Method: PAT, Level: obj, When: update("setAccessControl", route.HeaderSet(owners)),
+			Access: auth.OnObject("o"), Handle: s.setAccessControl})
+	}
+	rows = append(rows, route.Rule{Op: "SetAccessControl", Method: PAT, Level: obj, When: update("setAccessControl"), Access: auth.OnObject("p"), Handle: s.setAccessControl})
+
+	// Path - Lease is a POST in DataLakeStorage.json; a PUT without comp
+	// carrying x-ms-lease-action is served the same.
+	for _, method := range []string{PST, PUT} {
+		rows = append(rows,
+			route.Rule{Op: "BreakPathLease", Method: method, Level: obj, When: []route.Cond{route.HeaderIs(lease.HeaderAction, lease.Break)}, Access: auth.OnObject("wd"), Handle: s.pathLease},
+			route.Rule{Op: "LeasePath", Method: method, Level: obj, When: []route.Cond{route.HeaderSet(lease.HeaderAction)}, Access: auth.OnObject("w"), Handle: s.pathLease})
+	}
+	return rows
+}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/lazuli-storage/lazuli/internal/base/clock"
+	"github.com/lazuli-storage/lazuli/internal/engine/extent"
 	"github.com/lazuli-storage/lazuli/internal/engine/store"
 	"github.com/lazuli-storage/lazuli/internal/frame/request"
 	"github.com/lazuli-storage/lazuli/internal/frame/route"
@@ -31,11 +32,14 @@ type Service struct {
 	// replacement keeps.
 	versioningDefault bool
 	routes            route.Table
+
+	// extents holds the data Path - Update appends (append.go).
+	extents extent.Engine
 }
 
 // New builds the dfs API beside blobs, on the host's storage.
 func New(d server.Deps, blobs *blob.Service) *Service {
-	s := &Service{store: d.Store, clock: d.Clock, logger: d.Logger, blobs: blobs, hns: map[string]bool{},
+	s := &Service{store: d.Store, clock: d.Clock, extents: d.Extents, logger: d.Logger, blobs: blobs, hns: map[string]bool{},
 		versioningDefault: d.BlobVersioning}
 	if s.clock == nil {
 		s.clock = clock.Real{}

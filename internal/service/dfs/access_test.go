@@ -1,0 +1,162 @@
+package dfs_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"testing"
+
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore/to"
+	"github.com/Azure/azure-sdk-for-go/sdk/storage/azdatalake/directory"
+	"github.com/Azure/azure-sdk-for-go/sdk/storage/azdatalake/file"
+)
+
+const someone = "6c2d9a6e-1f7f-4a4b-9c3c-2d9a6e1f7f4a"
+
+// A file made with Shared Key is $superuser's, with 0666 less the
+// default umask; setAccessControl replaces its ACL (the mask is
+// calculated) or its bits, and getAccessControl reads them back.
+func TestSetAndGetAccessControl(t *testing.T) {
+	e := start(t)
+	e.filesystem("lake")
+	f := e.newFile("lake", "f")
+	got, err := f.GetAccessControl(e.ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if *got.Owner != "$superuser" || *got.Group != "$superuser" || *got.Permissions != "rw-r-----" || *got.ACL != "user::rw-,group::r--,other::---" {
+		t.Fatalf("new file: owner %s group %s permissions %s acl %s", *got.Owner, *got.Group, *got.Permissions, *got.ACL)
+	}
+
+	acl := "user::rwx,group::r-x,other::---,user:" + someone + ":r--"
+	if _, err := f.SetAccessControl(e.ctx, &file.SetAccessControlOptions{ACL: &acl, Owner: to.Ptr(someone)}); err != nil {
+		t.Fatal(err)
+	}
+	got, err = f.GetAccessControl(e.ctx, &file.GetAccessControlOptions{UPN: to.Ptr(true)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantACL := "user::rwx,user:" + someone + ":r--,group::r-x,mask::r-x,other::---"
+	if *got.Owner != someone || *got.ACL != wantACL || *got.Permissions != "rwxr-x---+" {
+		t.Fatalf("after set: owner %s acl %s permissions %s", *got.Owner, *got.ACL, *got.Permissions)
+	}
+
+	if _, err := f.SetAccessControl(e.ctx, &file.SetAccessControlOptions{Permissions: to.Ptr("0741")}); err != nil {
+		t.Fatal(err)
+	}
+	got, err = f.GetAccessControl(e.ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if *got.Permissions != "rwxr----x+" || *got.ACL != "user::rwx,user:"+someone+":r--,group::r-x,mask::r--,other::--x" {
+		t.Fatalf("after 0741: permissions %s acl %s", *got.Permissions, *got.ACL)
+	}
+
+	_, err = f.SetAccessControl(e.ctx, &file.SetAccessControlOptions{Permissions: to.Ptr("asdf")})
+	wantCode(t, err, http.StatusBadRequest, "InvalidPermission")
+	_, err = f.SetAccessControl(e.ctx, &file.SetAccessControlOptions{ACL: to.Ptr("user::rwx,group::r-x")})
+	wantCode(t, err, http.StatusBadRequest, "InvaldAccessControlList")
+}
+
+// setAccessControlRecursive changes the directory and everything under
+// it, a page of maxRecords paths at a time, and counts what it changed.
+func TestSetAccessControlRecursive(t *testing.T) {
+	e := start(t)
+	e.filesystem("lake")
+	d := e.dir("lake", "top")
+	if _, err := d.Create(e.ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 3 {
+		e.newFile("lake", fmt.Sprintf("top/sub/f%d", i))
+	}
+	e.newFile("lake", "topfile") // not under top/
+
+	acl := "user::rwx,group::r-x,other::---,default:user:" + someone + ":r-x"
+	resp, err := d.SetAccessControlRecursive(e.ctx, acl, &directory.SetAccessControlRecursiveOptions{BatchSize: to.Ptr(int32(2))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if *resp.DirectoriesSuccessful != 2 || *resp.FilesSuccessful != 3 || *resp.FailureCount != 0 {
+		t.Fatalf("directories %d files %d failures %d", *resp.DirectoriesSuccessful, *resp.FilesSuccessful, *resp.FailureCount)
+	}
+	dirACL, err := e.dir("lake", "top/sub").GetAccessControl(e.ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "user::rwx,group::r-x,other::---,default:user::rwx,default:user:" + someone + ":r-x,default:group::r-x,default:mask::r-x,default:other::---"; *dirACL.ACL != want {
+		t.Fatalf("sub directory's ACL %s\nwant %s", *dirACL.ACL, want)
+	}
+	fileACL, err := e.file("lake", "top/sub/f2").GetAccessControl(e.ctx, nil)
+	if err != nil || *fileACL.ACL != "user::rwx,group::r-x,other::---" {
+		t.Fatalf("file's ACL %v (%v)", fileACL.ACL, err)
+	}
+	outside, err := e.file("lake", "topfile").GetAccessControl(e.ctx, nil)
+	if err != nil || *outside.Permissions != "rw-r-----" {
+		t.Fatalf("a path beside the directory changed: %v (%v)", outside.Permissions, err)
+	}
+
+	// remove takes the named entry out again.
+	if _, err := d.RemoveAccessControlRecursive(e.ctx, "default:user:"+someone, nil); err != nil {
+		t.Fatal(err)
+	}
+	dirACL, err = e.dir("lake", "top/sub").GetAccessControl(e.ctx, nil)
+	if err != nil || *dirACL.ACL != "user::rwx,group::r-x,other::---,default:user::rwx,default:group::r-x,default:mask::r-x,default:other::---" {
+		t.Fatalf("after remove: %v (%v)", dirACL.ACL, err)
+	}
+}
+
+// One page of the raw operation: its JSON body and continuation.
+func TestSetAccessControlRecursivePage(t *testing.T) {
+	e := start(t)
+	e.filesystem("lake")
+	e.newFile("lake", "d/a")
+	e.newFile("lake", "d/b")
+	resp, body := e.raw(http.MethodPatch, "lake/d?action=setAccessControlRecursive&mode=modify&maxRecords=2",
+		http.Header{"X-Ms-Acl": {"user:" + someone + ":rwx"}}, nil)
+	var page struct {
+		Dirs     int               `json:"directoriesSuccessful"`
+		Files    int               `json:"filesSuccessful"`
+		Failures int               `json:"failureCount"`
+		Failed   []json.RawMessage `json:"failedEntries"`
+	}
+	if err := json.Unmarshal(body, &page); err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("%d %s (%v)", resp.StatusCode, body, err)
+	}
+	token := resp.Header.Get("X-Ms-Continuation")
+	if page.Dirs != 1 || page.Files != 1 || page.Failures != 0 || page.Failed == nil || token == "" {
+		t.Fatalf("first page %s, continuation %q", body, token)
+	}
+	resp, body = e.raw(http.MethodPatch, "lake/d?action=setAccessControlRecursive&mode=modify&maxRecords=2&continuation="+token,
+		http.Header{"X-Ms-Acl": {"user:" + someone + ":rwx"}}, nil)
+	if err := json.Unmarshal(body, &page); err != nil || page.Files != 1 || page.Dirs != 0 || resp.Header.Get("X-Ms-Continuation") != "" {
+		t.Fatalf("second page %d %s (%v)", resp.StatusCode, body, err)
+	}
+	resp, body = e.raw(http.MethodPatch, "lake/d?action=setAccessControlRecursive&mode=sideways",
+		http.Header{"X-Ms-Acl": {"user::rwx"}}, nil)
+	wantJSONError(t, resp, body, http.StatusBadRequest, "InvalidQueryParameterValue")
+}
+
+// setProperties replaces the path's properties (its metadata).
+func TestSetPathProperties(t *testing.T) {
+	e := start(t)
+	e.filesystem("lake")
+	f := e.newFile("lake", "f")
+	if _, err := f.SetMetadata(e.ctx, map[string]*string{"old": to.Ptr("1")}, nil); err != nil {
+		t.Fatal(err)
+	}
+	resp, body := e.raw(http.MethodPatch, "lake/f?action=setProperties",
+		http.Header{"X-Ms-Properties": {"color=Ymx1ZQ=="}, "X-Ms-Content-Type": {"text/csv"}}, nil)
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("%d %s", resp.StatusCode, body)
+	}
+	props, err := f.GetProperties(e.ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(props.Metadata) != 1 || props.Metadata["Color"] == nil || *props.Metadata["Color"] != "blue" || *props.ContentType != "text/csv" {
+		t.Fatalf("metadata %v, content type %v", props.Metadata, *props.ContentType)
+	}
+	resp, body = e.raw(http.MethodPatch, "lake/f?action=setProperties", http.Header{"X-Ms-Properties": {"color=not base64"}}, nil)
+	wantJSONError(t, resp, body, http.StatusBadRequest, "InvalidHeaderValue")
+}
