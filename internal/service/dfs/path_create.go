@@ -35,6 +35,10 @@ var standardContentHeaders = []string{"Content-Type", "Content-Encoding", "Conte
 // PathConflict.
 func (s *Service) createPath(w http.ResponseWriter, r *http.Request) error {
 	directory := strings.EqualFold(r.URL.Query().Get("resource"), "directory")
+	access, err := s.accessOnCreate(r, directory)
+	if err != nil {
+		return err
+	}
 	if s.hnsAccount(r) {
 		if err := s.prepareCreate(r, directory); err != nil {
 			return err
@@ -65,12 +69,12 @@ func (s *Service) createPath(w http.ResponseWriter, r *http.Request) error {
 	h.Set("x-ms-blob-type", "BlockBlob")
 	h.Set("Content-Length", "0")
 	blobReq.ContentLength, blobReq.Body = 0, http.NoBody
-	return s.blobs.Handle(&answerHeaders{ResponseWriter: w, fix: func(h http.Header) {
+	return access.finish(s.blobs.Handle(&answerHeaders{ResponseWriter: access.hold(w), fix: func(h http.Header) {
 		// Put Blob's checksums of the empty content are not Path -
 		// Create's answer.
 		h.Del("Content-Md5")
 		h.Del("x-ms-content-crc64")
-	}}, blobReq)
+	}}, blobReq))
 }
 
 // prepareCreate checks, in one transaction, that the filesystem exists
