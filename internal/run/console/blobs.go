@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/url"
 	"path"
+	"strconv"
 )
 
 // blobView is one listed blob, snapshot or version.
@@ -73,7 +74,7 @@ type blobsPage struct {
 // service: prefix, marker and maxresults (pageSize when not given); the
 // service checks them and answers a bad one with its own 400.
 func listPage(q url.Values, query url.Values) url.Values {
-	query.Set("maxresults", pageSize)
+	query.Set("maxresults", strconv.Itoa(pageSize))
 	for _, name := range []string{"prefix", "marker", "maxresults"} {
 		if v := q.Get(name); v != "" {
 			query.Set(name, v)
@@ -84,7 +85,7 @@ func listPage(q url.Values, query url.Values) url.Values {
 
 // pageSize is how many entries a listing view shows at once, so that a
 // container of 100,000 blobs is read a page at a time.
-const pageSize = "100"
+const pageSize = 100
 
 // blobs lists one page of a container's blobs as folders: the blobs
 // directly under prefix, with their snapshots, versions, deleted blobs,

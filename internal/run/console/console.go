@@ -2,8 +2,8 @@
 // page that shows what every account holds (containers and blobs as
 // folders, a page at a time, with their properties, ETags, leases,
 // snapshots, versions and tags; queues with every message, invisible ones
-// included; tables and their entities under an OData filter; shares and
-// their files), refreshed while a test runs, with the clock and fault rules
+// included, and tables with their entities under an OData filter, a page
+// at a time; shares and their files), refreshed while a test runs, with the clock and fault rules
 // of the test-control API, and the actions of a storage explorer: create
 // and delete containers, queues, tables and shares; upload blobs in blocks
 // and files in ranges; edit a blob's content headers, metadata, tags and
@@ -35,6 +35,7 @@ import (
 	"errors"
 	"io/fs"
 	"net/http"
+	"strconv"
 	"time"
 
 	"github.com/lazuli-storage/lazuli/internal/base/clock"
@@ -174,14 +175,31 @@ func orEmpty(names []string, err error) ([]string, error) {
 	return names, err
 }
 
-// messages lists a queue's messages, invisible ones included.
+// messages lists one page of a queue's messages (pageSize of them),
+// invisible ones included, in the order they become visible. No REST
+// operation lists invisible messages, so they are read from the store
+// (queue.Inspect); its scan starts at the queue's first message, so the
+// page's marker is the number of messages before it, and a page reads
+// the messages before it too.
 func (c *Console) messages(r *http.Request) (any, error) {
 	q := r.URL.Query()
-	msgs, err := queue.Inspect(r.Context(), c.opts.Store, q.Get("account"), q.Get("queue"), c.opts.Clock.Now(), 1000)
-	if msgs == nil {
-		msgs = []queue.MessageView{}
+	skip := 0
+	if m := q.Get("marker"); m != "" {
+		var err error
+		if skip, err = strconv.Atoi(m); err != nil || skip < 0 {
+			return nil, badRequest("marker " + strconv.Quote(m) + " is not a count of messages")
+		}
 	}
-	return map[string]any{"messages": msgs}, err
+	msgs, err := queue.Inspect(r.Context(), c.opts.Store, q.Get("account"), q.Get("queue"), c.opts.Clock.Now(), skip+pageSize+1)
+	if err != nil {
+		return nil, err
+	}
+	msgs = msgs[min(skip, len(msgs)):]
+	next := ""
+	if len(msgs) > pageSize {
+		msgs, next = msgs[:pageSize], strconv.Itoa(skip+pageSize)
+	}
+	return map[string]any{"messages": append([]queue.MessageView{}, msgs...), "nextMarker": next}, nil
 }
 
 // clearQueue runs Clear Messages.

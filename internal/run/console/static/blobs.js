@@ -23,8 +23,7 @@ const containerView = {
     const s = this.state, folder = folderOf(r);
     const data = await api("/api/blobs?" + q({account: r.account, container: r.name, prefix: folder + s.filter,
       marker: s.pager.markers[s.pager.index]}));
-    s.next = data.nextMarker;
-    render(document.getElementById("pager"), pagerHTML(s.pager, s.next));
+    showPage(s, data.nextMarker);
     const rows = document.getElementById("rows");
     if (!data.blobs.length && !data.prefixes.length) { render(rows, `<p class="empty">no blobs</p>`); return; }
     render(rows, `<table id="blobs"><tr><th>Name</th><th>Snapshot / version</th><th>Type</th><th>Size</th>

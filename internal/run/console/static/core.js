@@ -221,9 +221,20 @@ function bindListing(state, upload) {
   document.getElementById("upload-input").addEventListener("change", ev => { upload([...ev.target.files]); ev.target.value = ""; });
   dropTarget(document.getElementById("drop"), upload);
   dropTarget(document.getElementById("rows"), upload);
+  bindPager(state);
+}
+
+// bindPager makes #pager's buttons turn the pages of state's listing.
+function bindPager(state) {
   document.getElementById("pager").addEventListener("click", ev => {
     if (!ev.target.dataset.page) return;
     turnPage(state.pager, Number(ev.target.dataset.page), state.next);
     refresh();
   });
+}
+
+// showPage reads a page's nextMarker into state and shows the pager.
+function showPage(state, nextMarker) {
+  state.next = nextMarker;
+  render(document.getElementById("pager"), pagerHTML(state.pager, state.next));
 }

@@ -1,13 +1,15 @@
 // Lazuli console, a queue's page: every message, invisible ones included
-// (from the store: no REST operation lists them), and the client's
-// operations on it: Put Message, Peek Messages, Get Messages, Delete
-// Message (with the pop receipt Get Messages gave) and Clear Messages.
+// (from the store: no REST operation lists them), a page at a time, and
+// the client's operations on it: Put Message, Peek Messages, Get
+// Messages, Delete Message (with the pop receipt Get Messages gave) and
+// Clear Messages.
 "use strict";
 
 const queueView = {
-  received: [],
+  received: [], state: null,
   async mount(r) {
     this.received = [];
+    this.state = newListing();
     const clear = `<button data-post="/api/clear-queue?${esc(q({account: r.account, queue: r.name}))}" data-confirm="Clear every message?">clear queue</button>`;
     view.innerHTML = `<h2>Queue ${esc(r.name)} ${clear}</h2>
       <div class="toolbar">
@@ -17,7 +19,8 @@ const queueView = {
         <button id="peek">Peek</button> <button id="dequeue">Get (dequeue)</button>
         <label>invisible for <input id="dequeue-timeout" size="4" value="30"> s</label>
       </div>
-      <div id="received"></div><h3>Every message, invisible ones included</h3><div id="rows"></div>`;
+      <div id="received"></div><h3>Every message, invisible ones included</h3><div id="rows"></div><div id="pager"></div>`;
+    bindPager(this.state);
     const queue = r.name + "/messages";
     document.getElementById("put-form").addEventListener("submit", ev => {
       ev.preventDefault();
@@ -56,7 +59,9 @@ const queueView = {
         <td>${m.popReceipt ? `<button data-delete-message="${esc(m.id)}">delete</button>` : ""}</td></tr>`).join("") + "</table>" : "");
   },
   async update(r) {
-    const data = await api("/api/messages?" + q({account: r.account, queue: r.name}));
+    const s = this.state;
+    const data = await api("/api/messages?" + q({account: r.account, queue: r.name, marker: s.pager.markers[s.pager.index]}));
+    showPage(s, data.nextMarker);
     const rows = document.getElementById("rows");
     if (!data.messages.length) { render(rows, `<p class="empty">no messages</p>`); return; }
     render(rows, `<table id="messages"><tr><th>Message id</th><th>Text</th><th>Visible</th>

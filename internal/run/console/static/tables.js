@@ -1,5 +1,6 @@
 // Lazuli console, a table's page: its entities under an OData $filter
-// (typed in, or built from property, operator and value), and an editor
+// (typed in, or built from property, operator and value), a page at a
+// time with Query Entities' continuation, and an editor
 // that inserts, replaces (If-Match the entity's ETag) and deletes entities
 // with EDM-typed properties, through the Table service's own operations.
 "use strict";
@@ -45,9 +46,9 @@ function keyPath(table, e) {
 }
 
 const tableView = {
-  entities: [], filter: "", editing: null,
+  entities: [], state: null, editing: null,
   async mount(r) {
-    this.filter = "";
+    this.state = newListing();
     this.editing = null;
     const opts = list => list.map(x => `<option>${x}</option>`).join("");
     view.innerHTML = `<h2>Table ${esc(r.name)}</h2>
@@ -55,7 +56,7 @@ const tableView = {
         <select name="op">${opts(operators)}</select><select name="type">${opts(edmTypes)}</select>
         <input name="value" placeholder="value" size="16"> <button>Add condition</button></form>
       <form id="filter-form"><input name="filter" size="60" placeholder="PartitionKey eq 'p1' and Price gt 10"> <button>Filter</button></form>
-      <div id="entity-rows"></div>
+      <div id="entity-rows"></div><div id="pager"></div>
       <form id="entity-form"><h3 id="entity-title">New entity</h3>
         <label>PartitionKey <input name="pk" required></label> <label>RowKey <input name="rk" required></label>
         <div id="entity-props"></div>
@@ -74,7 +75,8 @@ const tableView = {
     });
     document.getElementById("filter-form").addEventListener("submit", ev => {
       ev.preventDefault();
-      this.filter = box.value;
+      this.state.filter = box.value;
+      this.state.pager = newPager();
       refresh();
     });
     document.getElementById("add-prop").addEventListener("click", () => addPropRow("", "Edm.String", ""));
@@ -83,6 +85,7 @@ const tableView = {
       if (ev.target.classList.contains("remove-prop")) ev.target.closest(".prop").remove();
     });
     document.getElementById("entity-form").addEventListener("submit", ev => { ev.preventDefault(); this.save(r); });
+    bindPager(this.state);
     document.getElementById("entity-rows").addEventListener("click", ev => {
       const e = this.entities[ev.target.dataset.edit ?? ev.target.dataset.deleteEntity];
       if (!e) return;
@@ -118,8 +121,11 @@ const tableView = {
     perform(e ? "entity replaced" : "entity added", call).then(ok => { if (ok) this.edit(null); });
   },
   async update(r) {
-    const data = await api("/api/entities?" + q({account: r.account, table: r.name, filter: this.filter}));
+    const s = this.state;
+    const data = await api("/api/entities?" + q({account: r.account, table: r.name, filter: s.filter,
+      marker: s.pager.markers[s.pager.index]}));
     this.entities = data.entities;
+    showPage(s, data.nextMarker);
     const cols = ["PartitionKey", "RowKey", "Timestamp"];
     for (const e of data.entities) for (const k of propertyNames(e)) if (!cols.includes(k)) cols.push(k);
     render(document.getElementById("entity-rows"), data.entities.length ? `<table id="entities"><tr>${cols.map(c => `<th>${esc(c)}</th>`).join("")}<th>ETag</th><th></th></tr>` +
