@@ -10,19 +10,44 @@ import (
 	"strings"
 )
 
-// ErrNoBoundary reports a Content-Type that is not multipart/mixed with
-// exactly one non-empty boundary parameter.
-var ErrNoBoundary = errors.New("Content-Type must be multipart/mixed with one boundary")
+// The ways a Content-Type fails to name one boundary. Blob Batch answers
+// a multipart/mixed one without a boundary, or with two, in a part of a
+// 202 response, and anything else as a whole (service/blob, batch_parse.go).
+var (
+	// ErrNotMultipart: no Content-Type, or not a multipart/mixed one.
+	ErrNotMultipart = errors.New("Content-Type must be multipart/mixed")
+	// ErrNoBoundary: multipart/mixed with no boundary or an empty one.
+	ErrNoBoundary = errors.New("Content-Type must be multipart/mixed with a boundary")
+	// ErrRepeatedBoundary: multipart/mixed with more than one boundary.
+	ErrRepeatedBoundary = errors.New("Content-Type must name one boundary")
+)
 
 // Boundary reads the boundary of a multipart/mixed Content-Type. The media
-// type and the parameter name match in any case; a missing, empty or
-// repeated boundary is ErrNoBoundary.
+// type and the parameter name match in any case.
 func Boundary(contentType string) (string, error) {
-	mt, params, err := mime.ParseMediaType(quoteBareBoundary(contentType))
-	if err != nil || !strings.EqualFold(mt, "multipart/mixed") || params["boundary"] == "" {
+	mt, _, _ := strings.Cut(contentType, ";")
+	if !strings.EqualFold(strings.TrimSpace(mt), "multipart/mixed") {
+		return "", ErrNotMultipart
+	}
+	if boundaryParams(contentType) > 1 {
+		return "", ErrRepeatedBoundary
+	}
+	_, params, err := mime.ParseMediaType(quoteBareBoundary(contentType))
+	if err != nil || params["boundary"] == "" {
 		return "", ErrNoBoundary
 	}
 	return params["boundary"], nil
+}
+
+// boundaryParams counts the boundary parameters of a Content-Type.
+func boundaryParams(contentType string) int {
+	n := 0
+	for _, p := range strings.Split(contentType, ";")[1:] {
+		if name, _, ok := strings.Cut(p, "="); ok && strings.EqualFold(strings.TrimSpace(name), "boundary") {
+			n++
+		}
+	}
+	return n
 }
 
 // quoteBareBoundary quotes an unquoted boundary parameter. A boundary may

@@ -8,7 +8,8 @@ import "testing"
 // tests/blob/apis/blobbatch.test.ts, "SubmitBatch accepts a boundary
 // containing equals signs", "... a case-insensitive boundary parameter",
 // "... whitespace before the boundary value"); a missing, empty or
-// repeated boundary parameter is no boundary.
+// repeated boundary parameter is told apart from a Content-Type that is
+// not multipart/mixed, which Blob Batch answers differently.
 func TestBoundaryForms(t *testing.T) {
 	for ct, want := range map[string]string{
 		"multipart/mixed; boundary=batch_x==":        "batch_x==",
@@ -22,9 +23,16 @@ func TestBoundaryForms(t *testing.T) {
 			t.Errorf("%q: %q %v, want %q", ct, got, err, want)
 		}
 	}
-	for _, ct := range []string{"", "multipart/mixed", "multipart/mixed; boundary=", "multipart/mixed; boundary=a; boundary=b", "text/plain; boundary=a"} {
-		if got, err := Boundary(ct); err != ErrNoBoundary {
-			t.Errorf("%q: read boundary %q, %v", ct, got, err)
+	for ct, want := range map[string]error{
+		"":                           ErrNotMultipart,
+		"text/plain; boundary=a":     ErrNotMultipart,
+		"multipart/mixed":            ErrNoBoundary,
+		"multipart/mixed; boundary=": ErrNoBoundary,
+		"multipart/mixed; boundary=a; boundary=b": ErrRepeatedBoundary,
+		"multipart/mixed; boundary=a; BOUNDARY=a": ErrRepeatedBoundary,
+	} {
+		if got, err := Boundary(ct); err != want {
+			t.Errorf("%q: read boundary %q, %v, want %v", ct, got, err, want)
 		}
 	}
 }

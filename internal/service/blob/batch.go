@@ -71,6 +71,10 @@ func (s *Service) containerBatch(w http.ResponseWriter, r *http.Request) error {
 
 func (s *Service) batch(w http.ResponseWriter, r *http.Request, container string) error {
 	subs, err := parseBatch(r)
+	var env *envelopeError
+	if errors.As(err, &env) {
+		return writeBatchResponse(w, []subRequest{{}}, []*subResult{s.failedPart(w, env.err)})
+	}
 	if err != nil {
 		return err
 	}
@@ -99,6 +103,21 @@ func (s *Service) batch(w http.ResponseWriter, r *http.Request, container string
 		}
 	}
 	return writeBatchResponse(w, subs, results)
+}
+
+// failedPart is the answer e of the batch itself, as a part: the batch's
+// request id and version, the error code, and the XML error body.
+func (s *Service) failedPart(w http.ResponseWriter, e *azerr.Error) *subResult {
+	res := &subResult{status: e.Status, header: http.Header{}}
+	for _, name := range []string{"X-Ms-Request-Id", "X-Ms-Version", "X-Ms-Client-Request-Id"} {
+		if v := w.Header().Get(name); v != "" {
+			res.header.Set(name, v)
+		}
+	}
+	res.header.Set(azerr.ErrorCodeHeader, e.Code)
+	res.header.Set("Content-Type", "application/xml")
+	res.body.Write(azerr.Body(e, w.Header().Get(azerr.RequestIDHeader), s.now(), azerr.XML))
+	return res
 }
 
 // sameKind refuses a batch that mixes deletes and tier changes.

@@ -54,13 +54,35 @@ func batchKindOf(r *http.Request) batchKind {
 // application/http requests.
 var errBatchBody = errors.New("blob: malformed batch body")
 
+// envelopeError is a fault of a batch's multipart/mixed Content-Type that
+// the service answers as the one part of a 202 response, not as the
+// batch's status: a Content-Type without "boundary=" is 202 with a part
+// "400 ... x-ms-error-code: InvalidHeaderValue" (the live response quoted
+// in Azure/Azurite#2421); an empty boundary is the same and two boundaries
+// InvalidInput (Azurite's tests/blob/apis/blobbatch.test.ts, "SubmitBatch
+// rejects an empty boundary", "... duplicate boundary parameters").
+type envelopeError struct{ err *azerr.Error }
+
+func (e *envelopeError) Error() string { return e.err.Error() }
+
+// Unwrap lets the batch's own error answer stand in, should an envelope
+// error ever reach the renderer.
+func (e *envelopeError) Unwrap() error { return e.err }
+
 // parseBatch reads a Blob Batch body: multipart/mixed parts, each an HTTP
 // request line and headers. More than 256 parts is 400
-// ExceedsMaxBatchRequestCount, a malformed body 400 InvalidInput.
+// ExceedsMaxBatchRequestCount, a malformed body 400 InvalidInput, a
+// Content-Type that is not multipart/mixed 400 InvalidHeaderValue, and one
+// without a single boundary an envelopeError.
 func parseBatch(r *http.Request) ([]subRequest, error) {
 	ct := r.Header.Get("Content-Type")
 	boundary, err := batchmime.Boundary(ct)
-	if err != nil {
+	switch {
+	case errors.Is(err, batchmime.ErrNoBoundary):
+		return nil, &envelopeError{azerr.InvalidHeader("Content-Type", ct)}
+	case errors.Is(err, batchmime.ErrRepeatedBoundary):
+		return nil, &envelopeError{azerr.New(azerr.InvalidInput)}
+	case err != nil:
 		return nil, azerr.InvalidHeader("Content-Type", ct)
 	}
 	body, err := request.ReadBody(r, maxBatchBody)
