@@ -265,3 +265,38 @@ func TestExpiredSASDetail(t *testing.T) {
 		t.Fatalf("expired SAS: %d %s", resp.StatusCode, body)
 	}
 }
+
+// TestAnonymousHeadOnPrivateBlob pins the answer to an anonymous Get Blob
+// Properties (HEAD) of a blob in a private container: 404 with
+// x-ms-error-code ResourceNotFound and no body, the same as for a blob
+// that does not exist, so that an anonymous caller cannot tell which
+// private blobs exist (by design, as the Storage team states in
+// Azure/azure-storage-cpp#397). A HEAD error carries its code in the
+// header alone, as the service's recorded HEAD 404s show (azure-sdk-for-js
+// storage-file-share recordings: reply(404, "") with 'x-ms-error-code',
+// 'ResourceNotFound' and no Content-Type). No recording of an anonymous
+// HEAD of a private blob was found in the SDKs' recordings searched
+// (azure-sdk-for-js recordings/, azure-sdk-for-net SessionRecords).
+func TestAnonymousHeadOnPrivateBlob(t *testing.T) {
+	e := start(t)
+	c := e.container("privatehead")
+	e.upload(c, "b", []byte("secret"))
+	for _, name := range []string{"b", "missing"} {
+		req, err := http.NewRequest(http.MethodHead, e.in.BlobURL+"privatehead/"+name, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("x-ms-version", "2025-01-05")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		h := resp.Header
+		if resp.StatusCode != http.StatusNotFound || h.Get("x-ms-error-code") != "ResourceNotFound" ||
+			len(body) != 0 || h.Get("Content-Type") != "" || h.Get("x-ms-request-id") == "" {
+			t.Errorf("%s: %d %v %q", name, resp.StatusCode, h, body)
+		}
+	}
+}
