@@ -137,6 +137,10 @@ func TestConsoleFoldersAndPages(t *testing.T) {
 	if !strings.Contains(text, "many/") || !strings.Contains(text, "a/") || strings.Contains(text, "item-") {
 		t.Errorf("the root shows folders and its own blobs only:\n%s", text)
 	}
+	var treeHidden bool
+	if err := chromedp.Run(ctx, chromedp.Evaluate(`document.getElementById('tree').hidden`, &treeHidden)); err != nil || !treeHidden {
+		t.Errorf("an account without a hierarchical namespace shows a directory tree (hidden %v, %v)", treeHidden, err)
+	}
 	screenshot(t, ctx, "console-folders")
 	var counts []int
 	if err := chromedp.Run(ctx, chromedp.Click(`#blobs tr.folder a[href$="/many"]`), waitText(ctx, "#crumbs", "many"), waitText(ctx, "#blobs", "item-000")); err != nil {

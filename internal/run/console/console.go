@@ -1,7 +1,8 @@
 // Package console is the web console on the admin listener's root path: a
 // page that shows what every account holds (containers and blobs as
 // folders, a page at a time, with their properties, ETags, leases,
-// snapshots, versions and tags; queues with every message, invisible ones
+// snapshots, versions and tags, and with a hierarchical namespace a tree
+// of their directories; queues with every message, invisible ones
 // included, and tables with their entities under an OData filter, a page
 // at a time; shares and their files), refreshed while a test runs, with the clock and fault rules
 // of the test-control API, and the actions of a storage explorer: create
@@ -77,6 +78,7 @@ func (c *Console) Register(handle func(pattern string, h http.Handler)) {
 	handle("GET /console/", http.StripPrefix("/console/", http.FileServerFS(files)))
 	handle("GET /api/overview", c.api(c.overview))
 	handle("GET /api/blobs", c.api(c.blobs))
+	handle("GET /api/tree", c.api(c.tree))
 	handle("GET /api/messages", c.api(c.messages))
 	handle("GET /api/entities", c.api(c.entities))
 	handle("GET /api/files", c.api(c.files))

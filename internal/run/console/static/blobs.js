@@ -11,7 +11,9 @@ const containerView = {
   async mount(r) {
     this.state = newListing();
     view.innerHTML = `<h2>Container ${esc(r.name)} <button id="container-sas">SAS URL…</button></h2>
-      ${listingToolbar()}<section id="props" hidden></section>`;
+      <div class="with-tree"><nav id="tree" hidden></nav><div class="listing">${listingToolbar()}</div></div>
+      <section id="props" hidden></section>`;
+    mountTree(r);
     const folder = folderOf(r);
     bindListing(this.state, files => uploadBlobs(r.account, r.name, folder, files));
     document.getElementById("rows").addEventListener("click", ev => {
@@ -20,10 +22,12 @@ const containerView = {
     document.getElementById("container-sas").addEventListener("click", () => openSAS(r.account, r.name, ""));
   },
   async update(r) {
+    await updateTree(r);
     const s = this.state, folder = folderOf(r);
     const data = await api("/api/blobs?" + q({account: r.account, container: r.name, prefix: folder + s.filter,
       marker: s.pager.markers[s.pager.index]}));
     showPage(s, data.nextMarker);
+    if (dirTree.hns) foldDirectories(data);
     const rows = document.getElementById("rows");
     if (!data.blobs.length && !data.prefixes.length) { render(rows, `<p class="empty">no blobs</p>`); return; }
     render(rows, `<table id="blobs"><tr><th>Name</th><th>Snapshot / version</th><th>Type</th><th>Size</th>
@@ -32,6 +36,15 @@ const containerView = {
       data.blobs.map(b => blobRow(r, b, folder)).join("") + "</table>");
   },
 };
+
+// foldDirectories lists an account's directory blobs (hdi_isfolder) with
+// the folders, once each, rather than as blobs: with a hierarchical
+// namespace they are the directories the tree shows.
+function foldDirectories(data) {
+  const dirs = data.blobs.filter(isFolderBlob).map(b => b.name + "/");
+  data.blobs = data.blobs.filter(b => !isFolderBlob(b));
+  data.prefixes = [...new Set([...data.prefixes, ...dirs])].sort();
+}
 
 function blobRow(r, b, folder) {
   const p = b.properties;
