@@ -83,8 +83,14 @@ func (c accessChange) apply(state blobdata.PosixState, dir bool) (blobdata.Posix
 
 // setAccessControl is Path - Update action=setAccessControl: the owner,
 // owning group, permissions or ACL of a file or directory, under its
-// lease and the conditional headers; the path gets a new ETag.
+// lease and the conditional headers; the path gets a new ETag. Paths of a
+// flat account have no ACLs (400 HierarchicalNamespaceNotEnabled), nor
+// does getAccessControl or setAccessControlRecursive read or change any
+// there.
 func (s *Service) setAccessControl(w http.ResponseWriter, r *http.Request) error {
+	if err := s.onlyHNS(r); err != nil {
+		return err
+	}
 	change, err := parseAccessChange(r.Header, true)
 	if err != nil {
 		return err
@@ -115,6 +121,9 @@ func (s *Service) setAccessControl(w http.ResponseWriter, r *http.Request) error
 // for user principal names instead of object IDs; Lazuli has no
 // directory to look them up in, so the IDs are answered as stored.
 func (s *Service) getAccessControl(w http.ResponseWriter, r *http.Request) error {
+	if err := s.onlyHNS(r); err != nil {
+		return err
+	}
 	if _, err := queryBool(r, "upn"); err != nil {
 		return err
 	}

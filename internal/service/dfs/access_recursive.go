@@ -106,6 +106,9 @@ type failedEntry struct {
 // change fails on is a failed entry; without forceFlag=true the request
 // stops at the first one.
 func (s *Service) setAccessControlRecursive(w http.ResponseWriter, r *http.Request) error {
+	if err := s.onlyHNS(r); err != nil {
+		return err
+	}
 	a, err := parseRecursiveACL(r)
 	if err != nil {
 		return err

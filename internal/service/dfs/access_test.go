@@ -160,3 +160,16 @@ func TestSetPathProperties(t *testing.T) {
 	resp, body = e.raw(http.MethodPatch, "lake/f?action=setProperties", http.Header{"X-Ms-Properties": {"color=not base64"}}, nil)
 	wantJSONError(t, resp, body, http.StatusBadRequest, "InvalidHeaderValue")
 }
+
+// A flat account's paths have no ACLs.
+func TestAccessControlNeedsHierarchicalNamespace(t *testing.T) {
+	e := startFlat(t)
+	e.filesystem("lake")
+	f := e.newFile("lake", "f")
+	_, err := f.GetAccessControl(e.ctx, nil)
+	wantCode(t, err, http.StatusBadRequest, "HierarchicalNamespaceNotEnabled")
+	_, err = f.SetAccessControl(e.ctx, &file.SetAccessControlOptions{Permissions: to.Ptr("0700")})
+	wantCode(t, err, http.StatusBadRequest, "HierarchicalNamespaceNotEnabled")
+	resp, body := e.raw(http.MethodPatch, "lake/f?action=setAccessControlRecursive&mode=set", http.Header{"X-Ms-Acl": {"user::rwx,group::---,other::---"}}, nil)
+	wantJSONError(t, resp, body, http.StatusBadRequest, "HierarchicalNamespaceNotEnabled")
+}
