@@ -237,3 +237,33 @@ func TestCommitConditionsOnStagedBlob(t *testing.T) {
 		t.Fatalf("If-None-Match: * on a staged-only blob: %v", err)
 	}
 }
+
+// TestDeleteBlobOfStagedBlocksOnly pins Delete Blob on a name that has
+// only uncommitted blocks: 404 BlobNotFound, the staged blocks left to be
+// committed or to expire. The service offers no way to delete staged
+// blocks other than writing the blob: Microsoft's troubleshooting advice
+// for InvalidBlockList, quoted in Azure/azure-sdk-for-js#22731, is to
+// commit the uncommitted blocks and then delete the blob. Azurite (v3,
+// LokiBlobMetadataStore.deleteBlob) deletes such a blob instead; no
+// recording of the service's answer was found (azure-sdk-for-js
+// recordings/, azure-sdk-for-net SessionRecords, Azurite's tests).
+func TestDeleteBlobOfStagedBlocksOnly(t *testing.T) {
+	e := start(t)
+	c := e.container("staged-delete")
+	b := c.NewBlockBlobClient("b")
+	if _, err := b.StageBlock(e.ctx, blockID(0), nopCloser([]byte("x")), nil); err != nil {
+		t.Fatal(err)
+	}
+	_, err := b.Delete(e.ctx, nil)
+	wantCode(t, err, 404, string(bloberror.BlobNotFound))
+	list, err := b.GetBlockList(e.ctx, blockblob.BlockListTypeUncommitted, nil)
+	if err != nil || len(list.UncommittedBlocks) != 1 {
+		t.Fatalf("staged blocks after the delete: %+v %v", list, err)
+	}
+	if _, err := b.CommitBlockList(e.ctx, []string{blockID(0)}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.Delete(e.ctx, nil); err != nil {
+		t.Fatalf("delete once committed: %v", err)
+	}
+}
