@@ -21,6 +21,7 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azfile/share"
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azqueue"
 
+	"github.com/lazuli-storage/lazuli/internal/check/netns"
 	"github.com/lazuli-storage/lazuli/internal/rule/auth"
 )
 
@@ -42,7 +43,7 @@ const nonroot = 65532
 const imageAdminToken = "image-test-token"
 
 func TestImage(t *testing.T) {
-	requireNamespaces(t)
+	netns.Require(t)
 	df := readDockerfile(t, "../../Dockerfile")
 	root := buildImageRoot(t, df)
 	t.Run("every service from outside", func(t *testing.T) {
@@ -69,26 +70,6 @@ func TestImage(t *testing.T) {
 			t.Fatalf("blob through the azurite command: %v", err)
 		}
 	})
-}
-
-// requireNamespaces skips where the test cannot make namespaces: as
-// another user than root, or (outside CI, which installs them) without
-// iproute2's ip and util-linux's nsenter.
-func requireNamespaces(t *testing.T) {
-	t.Helper()
-	if os.Geteuid() != 0 {
-		t.Skip("the image test makes a network namespace and chroots: it runs as root")
-	}
-	_, ipErr := exec.LookPath("ip")
-	_, nsErr := exec.LookPath("nsenter")
-	if ipErr == nil && nsErr == nil {
-		return
-	}
-	msg := "the image test needs iproute2's ip and util-linux's nsenter to make a network namespace"
-	if os.Getenv("CI") == "true" {
-		t.Fatal(msg)
-	}
-	t.Skip(msg)
 }
 
 // dockerfile is what the test reads from the Dockerfile: the build stage's
@@ -210,34 +191,10 @@ func startInImage(t *testing.T, root string, args []string) *imageProcess {
 		t.Fatalf("start %v in the image layout: %v", args, err)
 	}
 	t.Cleanup(func() { _ = p.cmd.Process.Kill(); _ = p.cmd.Wait() })
-	p.addr, p.veth = linkNamespace(t, p.cmd.Process.Pid, p.output.String)
-	t.Cleanup(func() { _ = exec.Command("ip", "link", "del", p.veth).Run() })
+	link := netns.LinkProcess(t, p.cmd.Process.Pid, p.output.String)
+	p.addr, p.veth = link.NSIP, link.HostEnd
 	p.waitForPort(t, "10000")
 	return p
-}
-
-// linkNamespace joins the network namespace of pid to the host's with a
-// veth pair on a /30 of its own and answers the namespace's address.
-func linkNamespace(t *testing.T, pid int, said func() string) (addr, hostEnd string) {
-	t.Helper()
-	n := pid % 250
-	hostEnd, nsEnd := fmt.Sprintf("lzimg%dh", pid), fmt.Sprintf("lzimg%dn", pid)
-	hostIP, nsIP := fmt.Sprintf("10.213.%d.1", n), fmt.Sprintf("10.213.%d.2", n)
-	ns := []string{"nsenter", "-t", fmt.Sprint(pid), "-n", "ip"}
-	for _, c := range [][]string{
-		{"ip", "link", "add", hostEnd, "type", "veth", "peer", "name", nsEnd},
-		{"ip", "link", "set", nsEnd, "netns", fmt.Sprint(pid)},
-		{"ip", "addr", "add", hostIP + "/30", "dev", hostEnd},
-		{"ip", "link", "set", hostEnd, "up"},
-		append(ns, "addr", "add", nsIP+"/30", "dev", nsEnd),
-		append(ns, "link", "set", nsEnd, "up"),
-		append(ns, "link", "set", "lo", "up"),
-	} {
-		if out, err := exec.Command(c[0], c[1:]...).CombinedOutput(); err != nil {
-			t.Fatalf("%v: %v\n%s\nthe process said:\n%s", c, err, out, said())
-		}
-	}
-	return nsIP, hostEnd
 }
 
 func (p *imageProcess) waitForPort(t *testing.T, port string) {

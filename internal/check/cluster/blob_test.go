@@ -140,7 +140,7 @@ func TestBlobLeaseAcrossNodes(t *testing.T) {
 		t.Fatalf("node 1 reads %q after the leased write on node 2", data)
 	}
 
-	c.nodes[0].Fake.Advance(16 * time.Second)
+	c.advance(t, 16*time.Second)
 	props, err := c.blob(0, "leases", "b").GetProperties(c.ctx, nil)
 	must(t, err)
 	if *props.LeaseState != lease.StateTypeExpired {

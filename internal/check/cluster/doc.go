@@ -11,6 +11,12 @@
 // records and instants. The nodes share one fake clock, as servers share
 // real time (leases and visibility expire on every node alike).
 //
+// Two further passes of the test binary run the cross-node tests again:
+// with content on S3 (TestClusterWithContentOnS3), and with each node a
+// process alone in a network namespace of its own, reaching PostgreSQL
+// and S3 on the host across a veth pair (TestClusterInNetworkNamespaces,
+// as root).
+//
 // The package has no code besides these tests. It needs PostgreSQL: the
 // tests use the server named by LAZULI_TEST_POSTGRES or start a throwaway
 // one (see internal/engine/store/postgres/pgtest), and skip when none can start.

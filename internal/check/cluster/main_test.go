@@ -3,6 +3,7 @@ package cluster_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"testing"
 
@@ -19,12 +20,11 @@ import (
 )
 
 func TestMain(m *testing.M) {
-	if url := os.Getenv(childStoreEnv); url != "" {
-		services := os.Getenv(childServicesEnv)
-		if services == "" {
-			services = "blob,queue,table"
-		}
-		os.Exit(runChild(url, os.Getenv(childClockEnv), services))
+	if spec, ok, err := childSpecFromEnv(); err != nil {
+		fmt.Fprintln(os.Stderr, "child node:", err)
+		os.Exit(2)
+	} else if ok {
+		os.Exit(runChild(spec))
 	}
 	os.Exit(pgtest.Main(m))
 }
@@ -40,6 +40,9 @@ type cluster struct {
 	// extents is the nodes' --extents URL, "" when content lives in the
 	// database.
 	extents string
+	// admins are the admin listeners of node processes (the namespaced
+	// pass's), through which their clocks move.
+	admins []string
 }
 
 // nodes is how many nodes a cluster has; clients pick one with i%nodes.
@@ -58,6 +61,13 @@ func startClusterWith(t *testing.T, configure func(*config.Config), services ...
 	db := lazulitest.PostgresDatabase(t, pgtest.URL(t))
 	c := &cluster{ctx: context.Background()}
 	c.extents = clusterExtents(t)
+	if os.Getenv(netnsEnv) != "" {
+		if configure != nil {
+			t.Fatal("a node in a network namespace is a process: its configuration cannot be edited in place")
+		}
+		c.startNamespacedNodes(t, db, services)
+		return c
+	}
 	opts := lazulitest.Options{Store: db, Services: services, Configure: configure, Extents: c.extents}
 	c.nodes = lazulitest.StartNodes(t, nodes, opts)
 	for _, n := range c.nodes {

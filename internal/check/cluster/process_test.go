@@ -30,29 +30,84 @@ const (
 	childStoreEnv    = "LAZULI_CLUSTER_CHILD_STORE"
 	childClockEnv    = "LAZULI_CLUSTER_CHILD_CLOCK"
 	childServicesEnv = "LAZULI_CLUSTER_CHILD_SERVICES"
+	childExtentsEnv  = "LAZULI_CLUSTER_CHILD_EXTENTS"
+	childHostEnv     = "LAZULI_CLUSTER_CHILD_HOST"
 	childSkew        = -10 * time.Minute
 )
 
-// runChild serves the store at url from this process, with a clock
-// standing at clockAt, until stdin closes. It prints its connection string
-// and, when it runs the SMB endpoint, "SMB=host:port".
-func runChild(url, clockAt, services string) int {
-	at, err := time.Parse(time.RFC3339Nano, clockAt)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "child node: clock:", err)
-		return 2
+// childAdminToken admits the test to the admin listener of a child node
+// that listens on another address than loopback.
+const childAdminToken = "cluster-child-admin-token"
+
+// childSpec is what a child node serves, and where.
+type childSpec struct {
+	store, extents, services string
+	// at is where the child's fake clock stands at its start.
+	at time.Time
+	// host is the address the child's listeners bind, its admin listener
+	// (admitting childAdminToken) among them; "" keeps them on loopback
+	// with no admin listener.
+	host string
+}
+
+// childSpecFromEnv is the spec a child node reads from its environment;
+// ok is false in the test binary's ordinary run.
+func childSpecFromEnv() (spec childSpec, ok bool, err error) {
+	spec.store = os.Getenv(childStoreEnv)
+	if spec.store == "" {
+		return spec, false, nil
 	}
-	cfg, err := config.Parse([]string{"--blobPort", "0", "--queuePort", "0", "--tablePort", "0", "--filePort", "0", "--smbPort", "0", "--noAdmin",
-		"--store", url, "--services", services}, func(string) string { return "" }, io.Discard)
+	spec.services, spec.extents, spec.host = os.Getenv(childServicesEnv), os.Getenv(childExtentsEnv), os.Getenv(childHostEnv)
+	if spec.services == "" {
+		spec.services = "blob,queue,table"
+	}
+	spec.at, err = time.Parse(time.RFC3339Nano, os.Getenv(childClockEnv))
+	return spec, true, err
+}
+
+// env is the environment that passes spec to a child.
+func (spec childSpec) env() []string {
+	return append(os.Environ(), childStoreEnv+"="+spec.store, childClockEnv+"="+spec.at.Format(time.RFC3339Nano),
+		childServicesEnv+"="+spec.services, childExtentsEnv+"="+spec.extents, childHostEnv+"="+spec.host)
+}
+
+// args is the child's command line, as lazuli serve would take it.
+func (spec childSpec) args() []string {
+	args := []string{"--store", spec.store, "--services", spec.services}
+	for _, svc := range []string{"blob", "queue", "table", "file", "smb"} {
+		args = append(args, "--"+svc+"Port", "0")
+		if spec.host != "" {
+			args = append(args, "--"+svc+"Host", spec.host)
+		}
+	}
+	if spec.host == "" {
+		args = append(args, "--noAdmin")
+	} else {
+		args = append(args, "--adminHost", spec.host, "--adminPort", "0", "--adminToken", childAdminToken)
+	}
+	if spec.extents != "" {
+		args = append(args, "--extents", spec.extents)
+	}
+	return args
+}
+
+// runChild serves spec from this process until stdin closes. It prints its
+// connection string and, when it runs them, "SMB=host:port" and
+// "ADMIN=url" before it.
+func runChild(spec childSpec) int {
+	cfg, err := config.Parse(spec.args(), func(string) string { return "" }, io.Discard)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "child node: config:", err)
 		return 2
 	}
 	logger := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	a, err := app.Start(context.Background(), cfg, app.Options{Clock: clock.NewFake(at), Logger: logger})
+	a, err := app.Start(context.Background(), cfg, app.Options{Clock: clock.NewFake(spec.at), Logger: logger})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "child node: start:", err)
 		return 1
+	}
+	if admin := a.AdminURL(); admin != "" {
+		fmt.Println("ADMIN=" + admin)
 	}
 	fmt.Println(a.ConnectionString())
 	if a.SMBAddr != "" {
@@ -89,9 +144,9 @@ func startChild(t *testing.T, url string, at time.Time) string {
 
 // childNode is a node running as a separate process.
 type childNode struct {
-	connStr, smbAddr string
-	cmd              *exec.Cmd
-	killed           bool
+	connStr, smbAddr, adminURL string
+	cmd                        *exec.Cmd
+	killed                     bool
 }
 
 // kill ends the process at once, as a crash would: nothing is released.
@@ -108,9 +163,14 @@ func startChildNode(t *testing.T, url string, at time.Time, services string) *ch
 	t.Helper()
 	exe, err := os.Executable()
 	must(t, err)
-	cmd := exec.Command(exe, "-test.run=^$")
-	cmd.Env = append(os.Environ(), childStoreEnv+"="+url, childClockEnv+"="+at.Format(time.RFC3339Nano),
-		childServicesEnv+"="+services)
+	return startChildCommand(t, exec.Command(exe, "-test.run=^$"), childSpec{store: url, at: at, services: services})
+}
+
+// startChildCommand runs cmd, a command that runs this test binary, as a
+// node serving spec.
+func startChildCommand(t *testing.T, cmd *exec.Cmd, spec childSpec) *childNode {
+	t.Helper()
+	cmd.Env = spec.env()
 	cmd.Stderr = os.Stderr
 	stdin, err := cmd.StdinPipe()
 	must(t, err)
@@ -135,12 +195,14 @@ func startChildNode(t *testing.T, url string, at time.Time, services string) *ch
 			line := sc.Text()
 			if strings.HasPrefix(line, "DefaultEndpointsProtocol=") {
 				c.connStr = line
-				if !strings.Contains(services, "file") {
+				if !strings.Contains(spec.services, "file") {
 					close(ready)
 				}
 			} else if addr, ok := strings.CutPrefix(line, "SMB="); ok {
 				c.smbAddr = addr
 				close(ready)
+			} else if url, ok := strings.CutPrefix(line, "ADMIN="); ok {
+				c.adminURL = url
 			}
 		}
 		_, _ = io.Copy(io.Discard, stdout)

@@ -113,7 +113,7 @@ func TestQueueVisibilityAcrossNodes(t *testing.T) {
 		&azqueue.UpdateMessageOptions{VisibilityTimeout: to.Ptr(int32(30))})
 	must(t, err)
 
-	c.nodes[0].Fake.Advance(31 * time.Second)
+	c.advance(t, 31*time.Second)
 	again, err := q2.DequeueMessage(c.ctx, nil)
 	must(t, err)
 	if len(again.Messages) != 1 || *again.Messages[0].MessageText != "hello again" || *again.Messages[0].DequeueCount != 2 {

@@ -1,0 +1,195 @@
+// Package netns gives tests network namespaces joined to the host's by veth
+// pairs, so that a server process is reached from another address than
+// loopback and reaches the host's servers across a link, as a container or
+// a second machine would: the image test starts the image's command in one,
+// the cluster tests start each node in one of its own. It also relays a
+// host service bound to loopback (the test PostgreSQL and S3 servers) to a
+// link's host address. Making namespaces needs root and iproute2's ip.
+package netns
+
+import (
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"sync"
+	"sync/atomic"
+	"testing"
+)
+
+// Require skips t where it cannot make namespaces: as another user than
+// root, or without iproute2's ip (with its netns command) and util-linux's
+// nsenter. Under CI, which runs as root and installs both, it fails t
+// instead, so that the tests do not pass by not running.
+func Require(t testing.TB) {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		t.Skip("making network namespaces needs root")
+	}
+	_, nsErr := exec.LookPath("nsenter")
+	out, ipErr := exec.Command("ip", "netns", "list").CombinedOutput()
+	if ipErr == nil && nsErr == nil {
+		return
+	}
+	msg := fmt.Sprintf("making network namespaces needs iproute2's ip netns (%v: %s) and util-linux's nsenter (%v)", ipErr, out, nsErr)
+	if os.Getenv("CI") != "" {
+		t.Fatal(msg)
+	}
+	t.Skip(msg)
+}
+
+// Link is a veth pair on a /30 of its own: one end in the host's
+// namespace, the other in a namespace of its own.
+type Link struct {
+	// HostIP is the host end's address, NSIP the namespace end's.
+	HostIP, NSIP string
+	// HostEnd names the host end's interface; deleting it deletes both.
+	HostEnd string
+}
+
+// links and namespaces count the pairs and the named namespaces this
+// process made, to give each its own names (and each pair its /30).
+var links, namespaces atomic.Int32
+
+// newLink picks the names and addresses of this process's next pair: a
+// /30 of 10.213.P.0/24, P from the process id, so that test binaries
+// running side by side rarely share a /24.
+func newLink() (l Link, nsEnd string) {
+	k := int(links.Add(1)) - 1
+	if k >= 64 {
+		panic("netns: more than 64 links in one test process")
+	}
+	pid := os.Getpid()
+	l.HostEnd, nsEnd = fmt.Sprintf("lz%d-%dh", pid, k), fmt.Sprintf("lz%d-%dn", pid, k)
+	l.HostIP, l.NSIP = fmt.Sprintf("10.213.%d.%d", pid%250, 4*k+1), fmt.Sprintf("10.213.%d.%d", pid%250, 4*k+2)
+	return l, nsEnd
+}
+
+// LinkProcess joins the network namespace of process pid (one it made
+// with CLONE_NEWNET) to the host's. said gives what the process printed,
+// for the failure message. The pair goes when the test ends.
+func LinkProcess(t testing.TB, pid int, said func() string) Link {
+	t.Helper()
+	return link(t, fmt.Sprint(pid), []string{"nsenter", "-t", fmt.Sprint(pid), "-n", "ip"}, said)
+}
+
+// Namespace is a named network namespace (ip netns add) linked to the
+// host's.
+type Namespace struct {
+	Name string
+	Link
+}
+
+// New makes a namespace linked to the host's, deleted when the test ends.
+func New(t testing.TB) *Namespace {
+	t.Helper()
+	name := fmt.Sprintf("lzt%d-%d", os.Getpid(), namespaces.Add(1))
+	if out, err := exec.Command("ip", "netns", "add", name).CombinedOutput(); err != nil {
+		t.Fatalf("ip netns add %s: %v\n%s", name, err, out)
+	}
+	t.Cleanup(func() { _ = exec.Command("ip", "netns", "del", name).Run() })
+	l := link(t, name, []string{"ip", "-n", name}, func() string { return "" })
+	return &Namespace{Name: name, Link: l}
+}
+
+// Command is a command that runs name with args inside the namespace.
+func (n *Namespace) Command(name string, args ...string) *exec.Cmd {
+	return exec.Command("ip", append([]string{"netns", "exec", n.Name, name}, args...)...)
+}
+
+// link moves a new pair's far end into the namespace target names (a pid
+// or a netns name, as ip link set ... netns takes), addresses both ends
+// and brings them and the namespace's loopback up; inNS is the ip command
+// line run inside the namespace.
+func link(t testing.TB, target string, inNS []string, said func() string) Link {
+	t.Helper()
+	l, nsEnd := newLink()
+	t.Cleanup(func() { _ = exec.Command("ip", "link", "del", l.HostEnd).Run() })
+	for _, c := range [][]string{
+		{"ip", "link", "add", l.HostEnd, "type", "veth", "peer", "name", nsEnd},
+		{"ip", "link", "set", nsEnd, "netns", target},
+		{"ip", "addr", "add", l.HostIP + "/30", "dev", l.HostEnd},
+		{"ip", "link", "set", l.HostEnd, "up"},
+		append(inNS[:len(inNS):len(inNS)], "addr", "add", l.NSIP+"/30", "dev", nsEnd),
+		append(inNS[:len(inNS):len(inNS)], "link", "set", nsEnd, "up"),
+		append(inNS[:len(inNS):len(inNS)], "link", "set", "lo", "up"),
+	} {
+		if out, err := exec.Command(c[0], c[1:]...).CombinedOutput(); err != nil {
+			t.Fatalf("%v: %v\n%s\nthe process said:\n%s", c, err, out, said())
+		}
+	}
+	return l
+}
+
+// Relay listens on host (a link's HostIP) and copies each connection to
+// and from target, a server the host runs on loopback, until the test
+// ends; it returns the address it listens on. It stands for the host
+// publishing a loopback service on an address the namespace can reach,
+// without changing what address the service binds.
+func Relay(t testing.TB, host, target string) string {
+	t.Helper()
+	l, err := net.Listen("tcp", net.JoinHostPort(host, "0"))
+	if err != nil {
+		t.Fatalf("netns: relay to %s: %v", target, err)
+	}
+	var conns sync.WaitGroup
+	var mu sync.Mutex
+	open := map[net.Conn]bool{}
+	track := func(c net.Conn, add bool) {
+		mu.Lock()
+		defer mu.Unlock()
+		if add {
+			open[c] = true
+		} else {
+			delete(open, c)
+		}
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for {
+			in, err := l.Accept()
+			if err != nil {
+				return
+			}
+			conns.Go(func() { relay(in, target, track) })
+		}
+	}()
+	t.Cleanup(func() {
+		l.Close()
+		<-done
+		mu.Lock()
+		for c := range open {
+			c.Close()
+		}
+		mu.Unlock()
+		conns.Wait()
+	})
+	return l.Addr().String()
+}
+
+// relay copies between in and a new connection to target until either
+// side ends, then closes both: the clients relayed (PostgreSQL's, HTTP's)
+// never half-close a connection.
+func relay(in net.Conn, target string, track func(net.Conn, bool)) {
+	track(in, true)
+	defer track(in, false)
+	defer in.Close()
+	out, err := net.Dial("tcp", target)
+	if err != nil {
+		return
+	}
+	track(out, true)
+	defer track(out, false)
+	defer out.Close()
+	copied := make(chan struct{})
+	go func() {
+		defer close(copied)
+		_, _ = io.Copy(out, in)
+		out.Close()
+	}()
+	_, _ = io.Copy(in, out)
+	in.Close()
+	<-copied
+}
