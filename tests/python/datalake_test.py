@@ -28,10 +28,7 @@ from azure.storage.filedatalake import (
 # run when it passes ("unexpected success"), so that an operation leaves
 # this list when it is served.
 NOT_YET_SERVED = {
-    "Path Create",
-    "Path Create (rename)",
     "Path Delete",
-    "Path List",
     "Path Update (append, flush)",
     "Path Update (setAccessControl)",
     "Path Update (setAccessControlRecursive)",

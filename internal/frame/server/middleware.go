@@ -329,6 +329,10 @@ func (c *chain) resolveAccount(r *http.Request, info *request.Info) error {
 		return azerr.New(azerr.InvalidUri)
 	}
 	if _, ok := c.opts.Auth.Accounts.Lookup(acct); !ok {
+		if acct, ok := c.renameSourceAccount(r); ok {
+			info.Account, info.PathStyle, info.Path = acct, true, path
+			return nil
+		}
 		// Azure has no such request (its accounts are host names); this
 		// is Azurite's answer, so that code written against it runs.
 		return azerr.Newf(azerr.InvalidOperation, "Invalid storage account.")
@@ -338,6 +342,22 @@ func (c *chain) resolveAccount(r *http.Request, info *request.Info) error {
 		info.Path = "/" + rest
 	}
 	return nil
+}
+
+// renameSourceAccount is the account of a path-style dfs rename whose
+// path lacks it: the JavaScript DataLake SDK's move (DataLakePathClient
+// .move, @azure/storage-file-datalake 12.29) replaces the whole URL path
+// by /filesystem/path, dropping an emulator URL's account segment, while
+// its x-ms-rename-source keeps /account/filesystem/path; it signs the
+// request as the account's, so authentication decides as for any other.
+func (c *chain) renameSourceAccount(r *http.Request) (string, bool) {
+	source := strings.TrimPrefix(r.Header.Get("x-ms-rename-source"), "/")
+	acct, _, found := strings.Cut(source, "/")
+	if !found || r.Method != http.MethodPut {
+		return "", false
+	}
+	_, known := c.opts.Auth.Accounts.Lookup(acct)
+	return acct, known
 }
 
 // hostAccount takes the account, and whether its secondary endpoint was
