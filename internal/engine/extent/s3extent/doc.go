@@ -48,4 +48,11 @@
 // from its last uploaded part, so that an upload a crash cut short is an
 // orphan to the collector like any unreferenced extent; Remove aborts it.
 // A live upload whose parts keep arriving always looks young.
+//
+// # Traffic
+//
+// The engine counts every request it sends by S3 operation (Traffic,
+// Kinds) and the body bytes it sends and receives, at its HTTP transport,
+// so that retries and the client's own requests count as the server sees
+// them; the server exposes the counts at /metrics as lazuli_s3_*.
 package s3extent

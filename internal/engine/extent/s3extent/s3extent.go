@@ -105,6 +105,7 @@ type Engine struct {
 	removeHold time.Duration
 	clock      clock.Clock
 	bufs       sync.Pool // *[]byte part buffers for Write
+	traffic    *traffic
 
 	mu     sync.Mutex
 	closed bool
@@ -126,7 +127,13 @@ func Open(ctx context.Context, loc Location, opts Options) (*Engine, error) {
 	if creds == nil {
 		creds = credentials.NewEnvAWS()
 	}
-	client, err := minio.New(loc.Endpoint, &minio.Options{Creds: creds, Secure: loc.Secure, Region: loc.Region})
+	transport, err := minio.DefaultTransport(loc.Secure)
+	if err != nil {
+		return nil, fmt.Errorf("s3extent: %w", err)
+	}
+	counts := &traffic{}
+	client, err := minio.New(loc.Endpoint, &minio.Options{Creds: creds, Secure: loc.Secure, Region: loc.Region,
+		Transport: &countingTransport{next: transport, traffic: counts}})
 	if err != nil {
 		return nil, fmt.Errorf("s3extent: %w", err)
 	}
@@ -138,7 +145,7 @@ func Open(ctx context.Context, loc Location, opts Options) (*Engine, error) {
 		return nil, fmt.Errorf("s3extent: bucket %s does not exist at %s", loc.Bucket, loc.Endpoint)
 	}
 	e := &Engine{client: client, core: minio.Core{Client: client}, bucket: loc.Bucket, prefix: loc.Prefix,
-		partSize: part, removeHold: opts.RemoveHold, clock: opts.Clock}
+		partSize: part, removeHold: opts.RemoveHold, clock: opts.Clock, traffic: counts}
 	if e.removeHold <= 0 {
 		e.removeHold = DefaultRemoveHold
 	}
