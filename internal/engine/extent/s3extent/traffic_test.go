@@ -88,6 +88,8 @@ func TestTraffic(t *testing.T) {
 	if d.Requests[KindGet] < 1 || d.BytesDown < 1<<10 || d.BytesUp != 0 {
 		t.Errorf("a 1 KiB read cost %v", d)
 	}
+	_, d = write(MinPartSize)
+	want(t, "a write of exactly one part", d, map[string]int64{KindPut: 1}, MinPartSize, 0)
 	const large = 2*MinPartSize + 17
 	big, d := write(large)
 	// Three parts, the upload's create and complete, and the PUT of the

@@ -34,6 +34,9 @@ func (e *Engine) Write(ctx context.Context, r io.Reader, limit int64) (extent.In
 		w.src = io.LimitReader(r, limit+1)
 	}
 	n, last, err := w.readPart()
+	if err == nil && !last {
+		last, err = w.endsAfterPart()
+	}
 	if err != nil {
 		return extent.Info{}, err
 	}
@@ -81,6 +84,25 @@ func (w *writer) readPart() (n int, last bool, err error) {
 		return n, true, nil
 	}
 	return 0, false, fmt.Errorf("s3extent: reading content: %w", rerr)
+}
+
+// endsAfterPart reports whether the input ends right after a full first
+// part, so that content of exactly one part (an 8 MiB block, as the SDKs
+// stage large uploads) goes up in one PUT, not as an upload of one part:
+// create, part, complete and done marker, four requests. A byte read
+// ahead is put back in front of the input, where readPart counts and
+// hashes it.
+func (w *writer) endsAfterPart() (bool, error) {
+	var next [1]byte
+	n, err := io.ReadFull(w.src, next[:])
+	switch {
+	case n == 1:
+		w.src = io.MultiReader(bytes.NewReader(next[:]), w.src)
+		return false, nil
+	case err == io.EOF:
+		return true, nil
+	}
+	return false, fmt.Errorf("s3extent: reading content: %w", err)
 }
 
 // putWhole stores the n buffered bytes, the whole content, in one PUT. The
