@@ -52,6 +52,17 @@ func TestSetAndGetAccessControl(t *testing.T) {
 		t.Fatalf("after 0741: permissions %s acl %s", *got.Permissions, *got.ACL)
 	}
 
+	// The file client's UpdateAccessControl is setAccessControlRecursive
+	// with mode=modify on the one file; the mask, not named, is
+	// recalculated.
+	if _, err := f.UpdateAccessControl(e.ctx, "other::r--", nil); err != nil {
+		t.Fatal(err)
+	}
+	got, err = f.GetAccessControl(e.ctx, nil)
+	if err != nil || *got.Permissions != "rwxr-xr--+" {
+		t.Fatalf("after modify: %s %s (%v)", *got.Permissions, *got.ACL, err)
+	}
+
 	_, err = f.SetAccessControl(e.ctx, &file.SetAccessControlOptions{Permissions: to.Ptr("asdf")})
 	wantCode(t, err, http.StatusBadRequest, "InvalidPermission")
 	_, err = f.SetAccessControl(e.ctx, &file.SetAccessControlOptions{ACL: to.Ptr("user::rwx,group::r-x")})
