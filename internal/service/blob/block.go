@@ -94,7 +94,7 @@ func (s *Service) commitBlock(w http.ResponseWriter, r *http.Request, id string,
 				return err
 			}
 		}
-		return s.stageBlock(tx, r, b, id, blobdata.Block{ID: id, Extent: info.ID, Size: info.Size})
+		return s.stageBlock(tx, r, b, id, blobdata.Block{ID: id, Extent: info.ID, Size: info.Size, KeySHA256: keyOf(r).SHA256})
 	})
 	if err != nil {
 		return err

@@ -78,7 +78,7 @@ func (s *Service) putBlockList(w http.ResponseWriter, r *http.Request) error {
 		if old != nil && old.Type != blobdata.BlockBlob {
 			return nil, azerr.New(azerr.InvalidBlobType)
 		}
-		segs, err := resolveBlocks(tx, account, t, old, a.entries)
+		segs, err := resolveBlocks(tx, account, t, old, a.entries, keyOf(r).SHA256)
 		if err != nil {
 			return nil, err
 		}
@@ -106,7 +106,12 @@ func (s *Service) putBlockList(w http.ResponseWriter, r *http.Request) error {
 // resolveBlocks maps a block list to segments: Committed entries must name
 // a committed block, Uncommitted ones an uncommitted block, Latest ones
 // either (the uncommitted one wins); anything else is 400 InvalidBlockList.
-func resolveBlocks(tx store.Tx, account string, t target, old *blobdata.Blob, entries []blocklist.Entry) ([]blobdata.Segment, error) {
+// An uncommitted block staged under a customer-provided key needs that key
+// (keyHash, the request's): without it 409
+// BlobUsesCustomerSpecifiedEncryption, as azure-sdk-for-python's recorded
+// test_cpk.test_put_block_from_url_and_commit answers, with another the
+// mismatch.
+func resolveBlocks(tx store.Tx, account string, t target, old *blobdata.Blob, entries []blocklist.Entry, keyHash string) ([]blobdata.Segment, error) {
 	committed := map[string]blobdata.Segment{}
 	staged := map[string]blobdata.Block{}
 	if old != nil {
@@ -137,6 +142,11 @@ func resolveBlocks(tx store.Tx, account string, t target, old *blobdata.Blob, en
 		c, isCommitted := committed[e.ID]
 		switch {
 		case isStaged && (e.Kind == blocklist.Uncommitted || e.Kind == blocklist.Latest):
+			if u.KeySHA256 != "" {
+				if err := matchKey(u.KeySHA256, keyHash); err != nil {
+					return nil, err
+				}
+			}
 			segs = append(segs, blobdata.Segment{Extent: u.Extent, Length: u.Size, BlockID: e.ID})
 		case isCommitted && (e.Kind == blocklist.Committed || e.Kind == blocklist.Latest):
 			segs = append(segs, c)

@@ -24,7 +24,8 @@ import (
 //   - writes that make new content (Put Blob, page and append blob
 //     creation, Put Blob From URL, Put Block List) store the request's key
 //     hash, whatever the blob had before; Put Block and Put Block From URL
-//     take a key for the staged block; Resize takes one and checks nothing;
+//     take a key for the staged block, which Put Block List must give to
+//     commit it (block_list.go); Resize takes one and checks nothing;
 //   - writes to existing content (Set Blob Metadata, Snapshot Blob, Append
 //     Block, Put Page and their From URL forms) and reads (Get Blob, Get
 //     Blob Properties, Get Blob Metadata, Query Blob Contents) need the

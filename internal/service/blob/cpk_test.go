@@ -150,6 +150,37 @@ func TestCustomerProvidedKeyBlocks(t *testing.T) {
 	wantCode(t, err, http.StatusConflict, "BlobUsesCustomerSpecifiedEncryption")
 }
 
+// TestCustomerProvidedKeyCommitOfStagedBlocks: blocks staged under a key
+// are committed only with that key. azure-sdk-for-python's recorded
+// test_put_block_from_url_and_commit (tests/recordings/
+// test_cpk.test_put_block_from_url_and_commit.yaml) commits two blocks
+// staged with a key without it: 409 BlobUsesCustomerSpecifiedEncryption,
+// the blocks staying staged, and the commit with the key then succeeds.
+// Another key is the mismatch a read with another key gets.
+func TestCustomerProvidedKeyCommitOfStagedBlocks(t *testing.T) {
+	e := startTLS(t, nil)
+	c := e.container("cpk")
+	cpk, other := newCPK(4), newCPK(5)
+	b := c.NewBlockBlobClient("staged")
+	ids := []string{base64.StdEncoding.EncodeToString([]byte("1")), base64.StdEncoding.EncodeToString([]byte("2"))}
+	for _, id := range ids {
+		if _, err := b.StageBlock(e.ctx, id, nopCloser([]byte("AAA")), &blockblob.StageBlockOptions{CPKInfo: &cpk}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, err := b.CommitBlockList(e.ctx, ids, nil)
+	wantCode(t, err, http.StatusConflict, "BlobUsesCustomerSpecifiedEncryption")
+	_, err = b.CommitBlockList(e.ctx, ids, &blockblob.CommitBlockListOptions{CPKInfo: &other})
+	wantCode(t, err, http.StatusConflict, "BlobCustomerSpecifiedEncryptionMismatch")
+	list, err := b.GetBlockList(e.ctx, blockblob.BlockListTypeAll, nil)
+	if err != nil || len(list.UncommittedBlocks) != 2 || len(list.CommittedBlocks) != 0 {
+		t.Fatalf("blocks after the refused commits: %+v %v", list, err)
+	}
+	if _, err := b.CommitBlockList(e.ctx, ids, &blockblob.CommitBlockListOptions{CPKInfo: &cpk}); err != nil {
+		t.Fatalf("commit with the key: %v", err)
+	}
+}
+
 // Append and page blobs: creation stores the key, every block or page
 // written to them needs it.
 func TestCustomerProvidedKeyAppendAndPageBlobs(t *testing.T) {

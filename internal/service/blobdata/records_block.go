@@ -12,6 +12,11 @@ type Block struct {
 	Size   int64
 	// Staged orders Get Block List's uncommitted list by upload.
 	Staged int64
+	// KeySHA256 is the hash of the customer-provided key the block was
+	// staged with: Put Block List must give the same key to commit it.
+	// Stored after Staged only when set, so records written before it read
+	// as staged without a key.
+	KeySHA256 string
 }
 
 func BlockKey(account, container, blob, id string) []byte {
@@ -29,6 +34,9 @@ func (u *Block) Encode() []byte {
 	e.Str(u.Extent)
 	e.Uvarint(uint64(u.Size))
 	e.Varint(u.Staged)
+	if u.KeySHA256 != "" {
+		e.Str(u.KeySHA256)
+	}
 	return e.Bytes()
 }
 
@@ -45,6 +53,9 @@ func DecodeBlock(key, v []byte) (Block, error) {
 	u.Extent = d.Str()
 	u.Size = int64(d.Uvarint())
 	u.Staged = d.Varint()
+	if d.Len() > 0 {
+		u.KeySHA256 = d.Str()
+	}
 	return u, d.Err()
 }
 
