@@ -28,7 +28,6 @@ from azure.storage.filedatalake import (
 # run when it passes ("unexpected success"), so that an operation leaves
 # this list when it is served.
 NOT_YET_SERVED = {
-    "Path Delete",
     "Path Update (append, flush)",
     "Path Update (setAccessControl)",
     "Path Update (setAccessControlRecursive)",

@@ -2,6 +2,7 @@ package dfs
 
 import (
 	"net/http"
+	"net/url"
 	"strings"
 )
 
@@ -21,7 +22,7 @@ var resources = map[string]bool{"account": true, "filesystem": true, "file": tru
 //     a POST in DataLakeStorage.json; Blob's lease operations say
 //     comp=lease) or x-ms-rename-source (rename);
 //   - a DELETE with ?recursive=, ?continuation= or ?paginated= (Path
-//     Delete of a directory).
+//     Delete of a directory), or accepting JSON only (jsonDelete).
 //
 // Path Read (GET) and a plain HEAD (Get Properties) carry none of them and
 // are the Blob service's Get Blob and Get Blob Properties.
@@ -34,7 +35,23 @@ func IsRequest(r *http.Request) bool {
 	case http.MethodPut, http.MethodPost:
 		return !q.Has("comp") && (r.Header.Get("x-ms-lease-action") != "" || r.Header.Get("x-ms-rename-source") != "")
 	case http.MethodDelete:
-		return q.Has("recursive") || q.Has("continuation") || q.Has("paginated")
+		return q.Has("recursive") || q.Has("continuation") || q.Has("paginated") || jsonDelete(r, q)
 	}
 	return false
+}
+
+// jsonDelete reports whether a DELETE with no Blob query parameter asks
+// for a JSON answer: the Python SDK's delete_file sends Path - Delete with
+// no recursive= at all and Accept: application/json, as every generated
+// dfs operation does, where every Blob SDK's Delete Blob accepts
+// application/xml. Path - Delete answers 200, Delete Blob 202, and the
+// SDK refuses the other.
+func jsonDelete(r *http.Request, q url.Values) bool {
+	for _, name := range []string{"comp", "restype", "snapshot", "versionid", "deletetype"} {
+		if q.Has(name) {
+			return false
+		}
+	}
+	accept := strings.ToLower(r.Header.Get("Accept"))
+	return strings.Contains(accept, "application/json") && !strings.Contains(accept, "xml")
 }

@@ -28,6 +28,10 @@ func TestIsRequest(t *testing.T) {
 		{"delete directory", "DELETE", "/acct/fs/d?recursive=true", nil, true},
 		{"delete page", "DELETE", "/acct/fs/d?continuation=abc", nil, true},
 		{"delete paginated", "DELETE", "/acct/fs/d?paginated=true", nil, true},
+		{"delete accepting json", "DELETE", "/acct/fs/f", map[string]string{"Accept": "application/json"}, true},
+		{"delete blob accepting xml", "DELETE", "/acct/c/b", map[string]string{"Accept": "application/xml"}, false},
+		{"delete snapshot accepting json", "DELETE", "/acct/c/b?snapshot=2020-01-01T00:00:00.0000000Z", map[string]string{"Accept": "application/json"}, false},
+		{"delete container accepting json", "DELETE", "/acct/c?restype=container", map[string]string{"Accept": "application/json"}, false},
 
 		{"blob lease", "PUT", "/acct/c/b?comp=lease", map[string]string{"x-ms-lease-action": "acquire"}, false},
 		{"container lease", "PUT", "/acct/c?restype=container&comp=lease", map[string]string{"x-ms-lease-action": "acquire"}, false},
