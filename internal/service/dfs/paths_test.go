@@ -272,3 +272,19 @@ func TestChainErrorsAreJSON(t *testing.T) {
 	body, _ := io.ReadAll(resp.Body)
 	wantJSONError(t, resp, body, http.StatusForbidden, "AuthenticationFailed")
 }
+
+// TestGetPropertiesSaysResourceType: the SDK's GetProperties, a Blob
+// HEAD, tells a directory from a file on a hierarchical namespace.
+func TestGetPropertiesSaysResourceType(t *testing.T) {
+	e := start(t)
+	e.filesystem("lake")
+	e.write("lake", "d/f", "x")
+	dir, err := e.dir("lake", "d").GetProperties(e.ctx, nil)
+	if err != nil || dir.ResourceType == nil || *dir.ResourceType != "directory" {
+		t.Fatalf("directory properties: %v %v", dir.ResourceType, err)
+	}
+	f, err := e.file("lake", "d/f").GetProperties(e.ctx, nil)
+	if err != nil || f.ResourceType == nil || *f.ResourceType != "file" {
+		t.Fatalf("file properties: %v %v", f.ResourceType, err)
+	}
+}

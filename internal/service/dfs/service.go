@@ -147,7 +147,7 @@ func (e *Endpoint) Handle(w http.ResponseWriter, r *http.Request) error {
 	if IsRequest(r) {
 		return dfsError(e.DFS.Handle(w, r))
 	}
-	return e.Blob.Handle(w, r)
+	return e.Blob.Handle(e.withResourceType(w, r), r)
 }
 
 // ErrorFormat is JSON for dfs operations and XML for Blob ones.
