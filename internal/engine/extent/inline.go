@@ -46,6 +46,10 @@ type inlining struct {
 	limit int
 }
 
+// Unwrap is the engine content over the limit goes to, for callers that
+// read what that engine alone reports (its S3 traffic).
+func (in *inlining) Unwrap() Engine { return in.Engine }
+
 func (in *inlining) Write(ctx context.Context, r io.Reader, limit int64) (Info, error) {
 	head := make([]byte, in.limit+1)
 	n, err := io.ReadFull(r, head)

@@ -3,6 +3,8 @@ package app
 import (
 	"context"
 
+	"github.com/lazuli-storage/lazuli/internal/engine/extent"
+	"github.com/lazuli-storage/lazuli/internal/engine/extent/s3extent"
 	"github.com/lazuli-storage/lazuli/internal/run/admin"
 	"github.com/lazuli-storage/lazuli/internal/run/config"
 	"github.com/lazuli-storage/lazuli/internal/run/console"
@@ -11,9 +13,9 @@ import (
 )
 
 // newMetrics builds the server's metrics; queue depths are read from its
-// store at scrape time.
+// store at scrape time, and the S3 traffic from its extent engine.
 func newMetrics(a *App) *metrics.Metrics {
-	return metrics.New(metrics.Options{QueueDepths: func(ctx context.Context) ([]metrics.QueueDepth, error) {
+	return metrics.New(metrics.Options{S3Traffic: s3Traffic(a.Extents), QueueDepths: func(ctx context.Context) ([]metrics.QueueDepth, error) {
 		depths, err := queue.Depths(ctx, a.Store, a.Clock.Now())
 		out := make([]metrics.QueueDepth, len(depths))
 		for i, d := range depths {
@@ -21,6 +23,21 @@ func newMetrics(a *App) *metrics.Metrics {
 		}
 		return out, err
 	}})
+}
+
+// s3Traffic is the Traffic method of the S3 engine ext is or wraps, nil
+// when the content lives elsewhere.
+func s3Traffic(ext extent.Engine) func() s3extent.Traffic {
+	for {
+		switch e := ext.(type) {
+		case *s3extent.Engine:
+			return e.Traffic
+		case interface{ Unwrap() extent.Engine }:
+			ext = e.Unwrap()
+		default:
+			return nil
+		}
+	}
 }
 
 // listenAdmin binds the admin listener unless --noAdmin.

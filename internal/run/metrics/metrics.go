@@ -1,8 +1,9 @@
 // Package metrics collects what Lazuli exposes at /metrics on its admin
 // listener, in the Prometheus text format: requests by service, operation,
 // status and error code, their latency and bytes, the store's transactions
-// and group commits, queue depths and open connections. Each server has its
-// own registry, so several servers in one test process never mix figures.
+// and group commits, queue depths, open connections and, with content on
+// S3, the object store's requests and bytes. Each server has its own
+// registry, so several servers in one test process never mix figures.
 package metrics
 
 import (
@@ -16,6 +17,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/lazuli-storage/lazuli/internal/engine/extent/s3extent"
 )
 
 // Metrics is one server's set of metrics.
@@ -61,6 +64,9 @@ type QueueDepth struct {
 type Options struct {
 	// QueueDepths lists every queue's depth; nil leaves the metric out.
 	QueueDepths func(ctx context.Context) ([]QueueDepth, error)
+	// S3Traffic reads what the S3 extent engine sent and received; nil
+	// (content elsewhere) leaves the lazuli_s3_* metrics out.
+	S3Traffic func() s3extent.Traffic
 }
 
 // New registers every metric in a fresh registry.
@@ -90,6 +96,9 @@ func New(opts Options) *Metrics {
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	if opts.QueueDepths != nil {
 		m.registry.MustRegister(&queueDepths{list: opts.QueueDepths})
+	}
+	if opts.S3Traffic != nil {
+		m.registry.MustRegister(&s3Traffic{read: opts.S3Traffic})
 	}
 	return m
 }
