@@ -86,7 +86,7 @@ func dropBlockAt(tx store.Tx, key []byte, refs RefDelta) error {
 // uncommitted data is deleted", retainUncommittedData); appends before it
 // that the flush did not take are dropped either way.
 func FlushAppends(tx store.Tx, account, container, name string, b *Blob, position int64, retain bool, refs RefDelta) error {
-	staged, err := stagedAppends(tx, account, container, name, b)
+	staged, others, err := stagedAppends(tx, account, container, name, b)
 	if err != nil {
 		return err
 	}
@@ -98,7 +98,7 @@ func FlushAppends(tx store.Tx, account, container, name string, b *Blob, positio
 	if err != nil {
 		return err
 	}
-	kept := 0
+	kept := others
 	for _, a := range staged {
 		if _, used := taken[a.position]; used || !retain || a.position < position {
 			refs.Drop(a.Extent)
@@ -131,23 +131,26 @@ type stagedAppend struct {
 	position int64
 }
 
-// stagedAppends returns b's staged appends in position order.
-func stagedAppends(tx store.Tx, account, container, name string, b *Blob) ([]stagedAppend, error) {
-	if !b.HasUncommitted || b.BlockIDLen != appendIDLen {
-		return nil, nil
+// stagedAppends returns b's staged appends in position order, and how
+// many other uncommitted blocks it has (Put Block's, which a flush
+// leaves alone).
+func stagedAppends(tx store.Tx, account, container, name string, b *Blob) (appends []stagedAppend, others int, err error) {
+	if !b.HasUncommitted {
+		return nil, 0, nil
 	}
 	blocks, err := LoadBlocks(tx, account, container, name)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	var out []stagedAppend
 	for _, blk := range blocks {
 		if p, ok := appendPosition(blk.ID); ok {
-			out = append(out, stagedAppend{blk, p})
+			appends = append(appends, stagedAppend{blk, p})
+		} else {
+			others++
 		}
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].position < out[j].position })
-	return out, nil
+	sort.Slice(appends, func(i, j int) bool { return appends[i].position < appends[j].position })
+	return appends, others, nil
 }
 
 // contiguousAppends picks the appends that fill [from, to) end to end and

@@ -80,3 +80,31 @@ func isCode(err error, code string) bool {
 	e, ok := azerr.As(err)
 	return ok && e.Code == code
 }
+
+// A block Put Block staged with an ID of the appends' length is not an
+// append: a flush leaves it staged, and the file still says it has one.
+func TestFlushKeepsOtherBlocks(t *testing.T) {
+	s := memory.New()
+	stageAll(t, s, map[int64]int64{0: 4})
+	other := Block{ID: "blockblockblockblock", Extent: "put-block", Size: 9}
+	err := s.Update(context.Background(), func(tx store.Tx) error {
+		return tx.Put(BlockKey("a", "c", "f", other.ID), other.Encode())
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := flush(t, s, 4, false)
+	if err != nil || b.Size != 4 || !b.HasUncommitted || b.BlockIDLen != appendIDLen {
+		t.Fatalf("flush: %+v (%v)", b, err)
+	}
+	err = s.View(context.Background(), func(tx store.Tx) error {
+		blocks, err := LoadBlocks(tx, "a", "c", "f")
+		if err == nil && (len(blocks) != 1 || blocks[0].ID != other.ID) {
+			t.Errorf("staged after the flush: %+v", blocks)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
