@@ -184,3 +184,41 @@ func TestAccessControlNeedsHierarchicalNamespace(t *testing.T) {
 	resp, body := e.raw(http.MethodPatch, "lake/f?action=setAccessControlRecursive&mode=set", http.Header{"X-Ms-Acl": {"user::rwx,group::---,other::---"}}, nil)
 	wantJSONError(t, resp, body, http.StatusBadRequest, "HierarchicalNamespaceNotEnabled")
 }
+
+// A path the recursive change cannot make valid is a failed entry: with
+// forceFlag=true the others still change; without, the request stops
+// there and its continuation resumes after it.
+func TestSetAccessControlRecursiveFailures(t *testing.T) {
+	e := start(t)
+	e.filesystem("lake")
+	e.newFile("lake", "d/a")
+	e.newFile("lake", "d/b")
+	named := "user::rw-,user:" + someone + ":r--,group::r--,other::---"
+	if _, err := e.file("lake", "d/a").SetAccessControl(e.ctx, &file.SetAccessControlOptions{ACL: &named}); err != nil {
+		t.Fatal(err)
+	}
+	type page struct {
+		Dirs     int                                         `json:"directoriesSuccessful"`
+		Files    int                                         `json:"filesSuccessful"`
+		Failures int                                         `json:"failureCount"`
+		Failed   []struct{ ErrorMessage, Name, Type string } `json:"failedEntries"`
+	}
+	removeMask := func(force string) (page, string) {
+		t.Helper()
+		resp, body := e.raw(http.MethodPatch, "lake/d?action=setAccessControlRecursive&mode=remove&forceFlag="+force,
+			http.Header{"X-Ms-Acl": {"mask"}}, nil)
+		var p page
+		if err := json.Unmarshal(body, &p); err != nil || resp.StatusCode != http.StatusOK {
+			t.Fatalf("%d %s (%v)", resp.StatusCode, body, err)
+		}
+		return p, resp.Header.Get("X-Ms-Continuation")
+	}
+	p, next := removeMask("false")
+	if p.Dirs != 1 || p.Files != 0 || p.Failures != 1 || len(p.Failed) != 1 || p.Failed[0].Name != "d/a" || p.Failed[0].Type != "FILE" || next == "" {
+		t.Fatalf("without force: %+v, continuation %q", p, next)
+	}
+	p, next = removeMask("true")
+	if p.Dirs != 1 || p.Files != 1 || p.Failures != 1 || next != "" {
+		t.Fatalf("with force: %+v, continuation %q", p, next)
+	}
+}
