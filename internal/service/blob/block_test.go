@@ -238,15 +238,14 @@ func TestCommitConditionsOnStagedBlob(t *testing.T) {
 	}
 }
 
-// TestDeleteBlobOfStagedBlocksOnly pins Delete Blob on a name that has
-// only uncommitted blocks: 404 BlobNotFound, the staged blocks left to be
-// committed or to expire. The service offers no way to delete staged
-// blocks other than writing the blob: Microsoft's troubleshooting advice
-// for InvalidBlockList, quoted in Azure/azure-sdk-for-js#22731, is to
-// commit the uncommitted blocks and then delete the blob. Azurite (v3,
-// LokiBlobMetadataStore.deleteBlob) deletes such a blob instead; no
-// recording of the service's answer was found (azure-sdk-for-js
-// recordings/, azure-sdk-for-net SessionRecords, Azurite's tests).
+// TestDeleteBlobOfStagedBlocksOnly: Delete Blob on a name that has only
+// staged blocks deletes them, and Get Block List then finds no blob, as
+// the service answered in Azure/azure-storage-node#350 (a live deleteBlob
+// after createBlockFromText "can successfully remove the blob and blocks,
+// and the list blocks function call will return a 'specified blob does
+// not exist' error"), as the Storage team advises for clearing staged
+// blocks (Azure/azure-sdk-for-cpp#3911: "1. Delete blob") and as Azurite
+// does (LokiBlobMetadataStore.deleteBlob finds uncommitted blobs).
 func TestDeleteBlobOfStagedBlocksOnly(t *testing.T) {
 	e := start(t)
 	c := e.container("staged-delete")
@@ -254,16 +253,14 @@ func TestDeleteBlobOfStagedBlocksOnly(t *testing.T) {
 	if _, err := b.StageBlock(e.ctx, blockID(0), nopCloser([]byte("x")), nil); err != nil {
 		t.Fatal(err)
 	}
-	_, err := b.Delete(e.ctx, nil)
-	wantCode(t, err, 404, string(bloberror.BlobNotFound))
-	list, err := b.GetBlockList(e.ctx, blockblob.BlockListTypeUncommitted, nil)
-	if err != nil || len(list.UncommittedBlocks) != 1 {
-		t.Fatalf("staged blocks after the delete: %+v %v", list, err)
-	}
-	if _, err := b.CommitBlockList(e.ctx, []string{blockID(0)}, nil); err != nil {
-		t.Fatal(err)
-	}
 	if _, err := b.Delete(e.ctx, nil); err != nil {
-		t.Fatalf("delete once committed: %v", err)
+		t.Fatalf("delete of a blob of staged blocks: %v", err)
 	}
+	_, err := b.GetBlockList(e.ctx, blockblob.BlockListTypeUncommitted, nil)
+	wantCode(t, err, 404, string(bloberror.BlobNotFound))
+	if names := e.listed(c, container.ListBlobsInclude{UncommittedBlobs: true}, 0); names != "" {
+		t.Fatalf("listed after the delete: %q", names)
+	}
+	_, err = b.Delete(e.ctx, nil)
+	wantCode(t, err, 404, string(bloberror.BlobNotFound))
 }

@@ -114,10 +114,23 @@ func runDelete(tx store.Tx, d *blobdata.Deletion, r *http.Request, a deleteArgs)
 	if err != nil {
 		return err
 	}
-	if base == nil || !base.Committed {
+	switch {
+	case base == nil:
 		return blobNotFound()
+	case !base.Committed:
+		return deleteStaged(tx, d, base)
 	}
 	return deleteBase(tx, d, r, a, base)
+}
+
+// deleteStaged deletes a blob that has only staged blocks: its blocks go
+// for good, there being no content to keep. The service does so
+// (Azure/azure-storage-node#350: Put Block, Delete Blob, then Get Block
+// List finds no blob), and it is how the Storage team says staged blocks
+// are cleared (Azure/azure-sdk-for-cpp#3911).
+func deleteStaged(tx store.Tx, d *blobdata.Deletion, base *blobdata.Blob) error {
+	d.Permanent = true
+	return blobdata.RemoveBlob(tx, d.Account, d.Container, d.Name, base, d.Refs)
 }
 
 // deleteState deletes one snapshot or previous version: soft-deleted when
