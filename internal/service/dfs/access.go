@@ -116,10 +116,10 @@ func (s *Service) setAccessControl(w http.ResponseWriter, r *http.Request) error
 }
 
 // getAccessControl is Path - Get Properties action=getAccessControl: the
-// path's x-ms-owner, x-ms-group, x-ms-permissions (symbolic, '+' when the
-// ACL has more than the three base entries) and x-ms-acl. ?upn=true asks
-// for user principal names instead of object IDs; Lazuli has no
-// directory to look them up in, so the IDs are answered as stored.
+// path's x-ms-owner, x-ms-group, x-ms-permissions and x-ms-acl
+// (writeAccess). ?upn=true asks for user principal names instead of
+// object IDs; Lazuli has no directory to look them up in, so the IDs are
+// answered as stored.
 func (s *Service) getAccessControl(w http.ResponseWriter, r *http.Request) error {
 	if err := s.onlyHNS(r); err != nil {
 		return err
@@ -142,12 +142,50 @@ func (s *Service) getAccessControl(w http.ResponseWriter, r *http.Request) error
 	if err := conds.CheckRead(resourceOf(b), request.Of(r).Version); err != nil {
 		return err
 	}
-	state := b.Access(b.IsDirectory())
+	writeAccess(w.Header(), b.Access(b.IsDirectory()))
+	w.Header().Set("Content-Length", "0")
+	return answerChange(w, b, http.StatusOK)
+}
+
+// getRootAccessControl is getAccessControl of a filesystem's root
+// directory (the filesystem URL, or with a trailing slash), which no blob
+// record holds: $superuser's rwxr-x--- without a default ACL
+// (blobdata.RootPosixState), under the filesystem's ETag.
+func (s *Service) getRootAccessControl(w http.ResponseWriter, r *http.Request) error {
+	if err := s.onlyHNS(r); err != nil {
+		return err
+	}
+	if _, err := queryBool(r, "upn"); err != nil {
+		return err
+	}
+	var c *blobdata.Container
+	err := s.store.View(r.Context(), func(tx store.Tx) error {
+		var found bool
+		var err error
+		c, found, err = blobdata.LoadContainer(tx, request.Of(r).Account, targetOf(r).Filesystem)
+		if err == nil && !found {
+			err = azerr.New(azerr.FilesystemNotFound)
+		}
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	writeAccess(w.Header(), blobdata.RootPosixState())
 	h := w.Header()
+	h.Set("ETag", c.ETag.String())
+	h.Set("Last-Modified", httpTime(c.ETag.Time()))
+	h.Set("Content-Length", "0")
+	w.WriteHeader(http.StatusOK)
+	return nil
+}
+
+// writeAccess writes a path's access control as getAccessControl
+// answers it: x-ms-permissions symbolic, with '+' when the ACL has more
+// than the three base entries.
+func writeAccess(h http.Header, state blobdata.PosixState) {
 	h.Set(headerOwner, state.Owner)
 	h.Set(headerGroup, state.Group)
 	h.Set(headerPermissions, state.Mode().Symbolic(state.ACL.Extended()))
 	h.Set(headerACL, state.ACL.String())
-	h.Set("Content-Length", "0")
-	return answerChange(w, b, http.StatusOK)
 }

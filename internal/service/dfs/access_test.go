@@ -222,3 +222,22 @@ func TestSetAccessControlRecursiveFailures(t *testing.T) {
 		t.Fatalf("with force: %+v, continuation %q", p, next)
 	}
 }
+
+// The filesystem's root directory answers getAccessControl with the
+// root's fixed access control.
+func TestRootAccessControl(t *testing.T) {
+	e := start(t)
+	e.filesystem("lake")
+	for _, path := range []string{"lake", "lake/"} {
+		resp, body := e.raw(http.MethodHead, path+"?action=getAccessControl", nil, nil)
+		h := resp.Header
+		if resp.StatusCode != http.StatusOK || h.Get("X-Ms-Owner") != "$superuser" || h.Get("X-Ms-Permissions") != "rwxr-x---" ||
+			h.Get("X-Ms-Acl") != "user::rwx,group::r-x,other::---" || h.Get("ETag") == "" {
+			t.Fatalf("%s: %d %v %s", path, resp.StatusCode, h, body)
+		}
+	}
+	resp, _ := e.raw(http.MethodHead, "nofs?action=getAccessControl", nil, nil)
+	if resp.StatusCode != http.StatusNotFound || resp.Header.Get("X-Ms-Error-Code") != "FilesystemNotFound" {
+		t.Fatalf("missing filesystem: %d %v", resp.StatusCode, resp.Header)
+	}
+}

@@ -33,6 +33,7 @@ func (s *Service) updateRows() route.Table {
 		{Op: "SetPathProperties", Method: PAT, Level: obj, When: update("setProperties"), Access: auth.OnObject("w"), Handle: s.setPathProperties},
 		{Op: "SetAccessControlRecursive", Method: PAT, Level: obj, When: update("setAccessControlRecursive"), Access: auth.OnObject("p"), Handle: s.setAccessControlRecursive},
 		{Op: "GetAccessControl", Method: HED, Level: obj, When: update("getAccessControl"), Access: auth.OnObject("e"), Handle: s.getAccessControl},
+		{Op: "GetAccessControl", Method: HED, Level: route.Container, When: update("getAccessControl"), Access: auth.OnContainer("e"), Handle: s.getRootAccessControl},
 	}
 	// setAccessControl: an owner or group change needs o, bits or an ACL
 	// p, both when the request makes both (the rows with more conditions
