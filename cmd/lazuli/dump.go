@@ -11,6 +11,7 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/lazuli-storage/lazuli/internal/engine/storage"
 	"github.com/lazuli-storage/lazuli/internal/tool/dump"
 )
 
@@ -21,21 +22,22 @@ func runDump(args []string) int {
 	url := fs.String("store", "", "store to read: sqlite:PATH or postgres://user@host:port/db (as lazuli --store)")
 	out := fs.String("o", "-", "file to write the dump to; - for stdout")
 	conns := fs.Int("pgConns", 0, "connection pool size for a postgres store (0: default)")
-	if code, ok := parseFlags(fs, args, "lazuli dump --store URL [-o FILE]"); !ok {
+	extents := extentsFlag(fs)
+	if code, ok := parseFlags(fs, args, "lazuli dump --store URL [--extents s3://...] [-o FILE]"); !ok {
 		return code
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	storage, err := dump.Open(ctx, *url, dump.OpenOptions{PostgresConns: *conns})
+	st, err := openDumpStorage(ctx, *url, *extents, dump.OpenOptions{PostgresConns: *conns})
 	if err != nil {
 		return fail("dump", err)
 	}
-	defer closeStorage(storage)
+	defer closeStorage(st)
 	w, finish, err := output(*out)
 	if err != nil {
 		return fail("dump", err)
 	}
-	stats, err := dump.Dump(ctx, storage.Store, storage.Extents, w)
+	stats, err := dump.Dump(ctx, st.Store, st.Extents, w)
 	if err = finish(err); err != nil {
 		return fail("dump", err)
 	}
@@ -50,7 +52,8 @@ func runLoad(args []string) int {
 	in := fs.String("i", "-", "dump file to read; - for stdin")
 	force := fs.Bool("force", false, "load even though the store already holds data (records with the same keys are replaced)")
 	conns := fs.Int("pgConns", 0, "connection pool size for a postgres store (0: default)")
-	if code, ok := parseFlags(fs, args, "lazuli load --store URL [-i FILE] [--force]"); !ok {
+	extents := extentsFlag(fs)
+	if code, ok := parseFlags(fs, args, "lazuli load --store URL [--extents s3://...] [-i FILE] [--force]"); !ok {
 		return code
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -60,17 +63,33 @@ func runLoad(args []string) int {
 		return fail("load", err)
 	}
 	defer r.Close()
-	storage, err := dump.Open(ctx, *url, dump.OpenOptions{PostgresConns: *conns, Create: true})
+	st, err := openDumpStorage(ctx, *url, *extents, dump.OpenOptions{PostgresConns: *conns, Create: true})
 	if err != nil {
 		return fail("load", err)
 	}
-	defer closeStorage(storage)
-	stats, err := dump.Load(ctx, storage.Store, storage.Extents, r, dump.LoadOptions{Force: *force})
+	defer closeStorage(st)
+	stats, err := dump.Load(ctx, st.Store, st.Extents, r, dump.LoadOptions{Force: *force})
 	if err != nil {
 		return fail("load", err)
 	}
 	fmt.Fprintf(os.Stderr, "lazuli load: %d records, %d extents (%d bytes) written to %s\n", stats.Records, stats.Extents, stats.ExtentBytes, redacted(*url))
 	return 0
+}
+
+// extentsFlag is dump's and load's --extents, which names where the
+// content is as lazuli serve's does.
+func extentsFlag(fs *flag.FlagSet) *string {
+	return fs.String("extents", "", "where the store's content lives, as lazuli --extents takes it: s3://BUCKET/PREFIX?endpoint=HOST:PORT (default: beside the store)")
+}
+
+// openDumpStorage opens the store and its extents as dump.Open does (the
+// extent engine bare, a sqlite database created only with Create), with
+// the extents on S3 where extents names them.
+func openDumpStorage(ctx context.Context, url, extents string, opts dump.OpenOptions) (*dump.Storage, error) {
+	if extents == "" {
+		return dump.Open(ctx, url, opts)
+	}
+	return storage.Open(ctx, url, storage.Options{PostgresConns: opts.PostgresConns, Existing: !opts.Create, Extents: extents})
 }
 
 // parseFlags parses a subcommand's flags, which need --store and take no
