@@ -19,6 +19,7 @@ const (
 	LeaseIdMismatchWithPathOperation    = "LeaseIdMismatchWithPathOperation"
 	LeaseNotPresentWithPathOperation    = "LeaseNotPresentWithPathOperation"
 	InvalidSourceUri                    = "InvalidSourceUri"
+	EndpointUnsupportedAccountFeatures  = "EndpointUnsupportedAccountFeatures"
 )
 
 func init() {
@@ -37,6 +38,7 @@ func init() {
 		LeaseIdMismatchWithPathOperation:    {412, "The lease ID specified did not match the lease ID for the path."},
 		LeaseNotPresentWithPathOperation:    {412, "There is currently no lease on the path."},
 		InvalidSourceUri:                    {400, "The source URI is invalid."},
+		EndpointUnsupportedAccountFeatures:  {409, "This endpoint does not support BlobStorageEvents or SoftDelete. Please disable these account features if you would like to use this endpoint."},
 	} {
 		catalogue[code] = e
 	}

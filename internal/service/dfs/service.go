@@ -89,6 +89,9 @@ func (s *Service) Handle(w http.ResponseWriter, r *http.Request) error {
 	if err := route.Authorize(r, s.authTarget(r, t)); err != nil {
 		return err
 	}
+	if err := s.flatAccountFeatures(r); err != nil {
+		return err
+	}
 	return rule.Handle(w, r.WithContext(context.WithValue(r.Context(), ctxTarget{}, t)))
 }
 
