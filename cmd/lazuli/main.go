@@ -155,6 +155,9 @@ func printReady(w io.Writer, a *app.App) {
 			fmt.Fprintf(w, "  %s service is successfully listening at %s\n", name, u)
 		}
 	}
+	if u, ok := a.Endpoints["dfs"]; ok {
+		fmt.Fprintf(w, "  Data Lake (dfs) requests, beside the Blob port, also at %s\n", u)
+	}
 	if a.SMBAddr != "" {
 		fmt.Fprintf(w, "  SMB endpoint of the File service at //%s/<share> (user %s, password: the account key)\n", a.SMBAddr, a.Config.Accounts.Names()[0])
 	}
