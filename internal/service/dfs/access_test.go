@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"testing"
+	"time"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/to"
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azdatalake/directory"
@@ -240,4 +241,17 @@ func TestRootAccessControl(t *testing.T) {
 	if resp.StatusCode != http.StatusNotFound || resp.Header.Get("X-Ms-Error-Code") != "FilesystemNotFound" {
 		t.Fatalf("missing filesystem: %d %v", resp.StatusCode, resp.Header)
 	}
+}
+
+// An expired file is gone to getAccessControl, a read.
+func TestGetAccessControlOfExpiredFile(t *testing.T) {
+	e := start(t)
+	e.filesystem("lake")
+	f := e.newFile("lake", "f")
+	if _, err := f.SetExpiry(e.ctx, file.SetExpiryValues{ExpiryType: file.SetExpiryTypeRelativeToNow, ExpiresOn: "1000"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	e.in.Fake.Advance(2 * time.Second)
+	_, err := f.GetAccessControl(e.ctx, nil)
+	wantCode(t, err, http.StatusNotFound, "PathNotFound")
 }

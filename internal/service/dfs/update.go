@@ -50,14 +50,20 @@ func (s *Service) updatePath(r *http.Request, change pathChange) (*blobdata.Blob
 }
 
 // viewPath reads the path r addresses, which must exist as updatePath
-// says.
+// says; an expired one is not there (a read leaves its removal to the
+// next write).
 func (s *Service) viewPath(r *http.Request) (*blobdata.Blob, error) {
 	t := targetOf(r)
 	account := request.Of(r).Account
 	var b *blobdata.Blob
 	err := s.store.View(r.Context(), func(tx store.Tx) error {
+		if err := existingFilesystem(tx, account, t.Filesystem); err != nil {
+			return err
+		}
 		var err error
-		b, err = loadPath(tx, account, t, s.now())
+		if b, err = blobdata.LoadLiveBlob(tx, account, t.Filesystem, t.Path, s.now()); err == nil && (b == nil || !b.Committed) {
+			err = azerr.New(azerr.PathNotFound)
+		}
 		return err
 	})
 	return b, err
