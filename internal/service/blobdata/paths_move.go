@@ -3,6 +3,7 @@ package blobdata
 import (
 	"bytes"
 	"errors"
+	"time"
 
 	"github.com/lazuli-storage/lazuli/internal/engine/store"
 )
@@ -16,6 +17,9 @@ type Move struct {
 	ToContainer, To     string
 	// Tree moves every blob named From/... too (From is a directory).
 	Tree bool
+	// Now is when the move runs: a record protected then (a legal hold,
+	// an unexpired immutability policy) stops it.
+	Now time.Time
 }
 
 // Run moves every record of the blobs the move covers (base blob,
@@ -25,6 +29,9 @@ type Move struct {
 // shared by reference, so a move rewrites keys and copies no byte, and
 // the references move with the records. It returns how many blobs moved.
 // The destination names must be free (the caller removed what was there).
+// A protected record stops the move with its Protection error, nothing
+// moved: a rename changes the name it is kept under, and the index of
+// protected names (which Delete Container reads) stays with the old one.
 func (m Move) Run(tx store.Tx) (int, error) {
 	recs, err := recordsUnder(tx, m.Account, m.FromContainer, m.From, m.Tree)
 	if err != nil {
@@ -49,6 +56,9 @@ func (m Move) rename(name string) string { return m.To + name[len(m.From):] }
 func (m Move) moveRecord(tx store.Tx, rec treeRecord) error {
 	b, err := DecodeBlob(rec.value)
 	if err != nil {
+		return err
+	}
+	if err := b.Protection(m.Now); err != nil {
 		return err
 	}
 	to := m.rename(rec.name)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/lazuli-storage/lazuli/internal/engine/store"
 	memstore "github.com/lazuli-storage/lazuli/internal/engine/store/memory"
+	"github.com/lazuli-storage/lazuli/internal/rule/azerr"
 	"github.com/lazuli-storage/lazuli/internal/rule/etag"
 )
 
@@ -86,6 +87,25 @@ func TestMoveTreeCarriesIndexesAndBlocks(t *testing.T) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestMoveStopsAtProtection: a legal hold on a blob under the directory
+// stops the move (the store transaction rolls back what was moved).
+func TestMoveStopsAtProtection(t *testing.T) {
+	st := memstore.New()
+	now := time.Unix(1700000000, 0).UTC()
+	err := st.Update(context.Background(), func(tx store.Tx) error {
+		held := NewDirectory(now, nil)
+		held.LegalHold, held.LegalHoldSet = true, true
+		if err := errorsOf(SaveBlob(tx, "acct", "fs", "d", NewDirectory(now, nil)), SaveBlob(tx, "acct", "fs", "d/held", held)); err != nil {
+			return err
+		}
+		_, err := Move{Account: "acct", FromContainer: "fs", From: "d", ToContainer: "fs", To: "e", Tree: true, Now: now}.Run(tx)
+		return err
+	})
+	if e, ok := azerr.As(err); !ok || e.Code != azerr.BlobImmutableDueToLegalHold {
+		t.Fatalf("move of a held blob: %v", err)
 	}
 }
 

@@ -164,7 +164,7 @@ func (s *Service) rename(tx store.Tx, account string, a renameArgs, t target) (*
 		return nil, err
 	}
 	m := blobdata.Move{Account: account, FromContainer: a.src.Filesystem, From: a.src.Path,
-		ToContainer: t.Filesystem, To: t.Path, Tree: dir}
+		ToContainer: t.Filesystem, To: t.Path, Tree: dir, Now: now}
 	if _, err := m.Run(tx); err != nil {
 		return nil, err
 	}
