@@ -119,7 +119,12 @@ func TestListUncommittedAndPlaceholders(t *testing.T) {
 	if count(false) != 2 || count(true) != 3 {
 		t.Fatalf("listing: %d without, %d with uncommitted", count(false), count(true))
 	}
-	// Deleting a placeholder is 404: the blob does not exist yet.
-	_, err := c.NewBlobClient("b").Delete(e.ctx, nil)
-	wantCode(t, err, 404, "BlobNotFound")
+	// Deleting a placeholder deletes its staged blocks and the listing
+	// entry with them (TestDeleteBlobOfStagedBlocksOnly).
+	if _, err := c.NewBlobClient("b").Delete(e.ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	if count(true) != 2 {
+		t.Fatalf("listing with uncommitted after the delete: %d", count(true))
+	}
 }
