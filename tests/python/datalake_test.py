@@ -22,29 +22,6 @@ from azure.storage.filedatalake import (
     generate_file_system_sas,
 )
 
-# The dfs operations Lazuli does not serve yet, by their names on the REST
-# reference ("Path - Create", ...). A test that needs one is an expected
-# failure: unittest counts it apart ("expected failures=N") and fails the
-# run when it passes ("unexpected success"), so that an operation leaves
-# this list when it is served.
-NOT_YET_SERVED = {
-    "Path Update (append, flush)",
-    "Path Update (setAccessControl)",
-    "Path Update (setAccessControlRecursive)",
-    "Path Get Properties (getAccessControl)",
-}
-
-
-def needs(*operations):
-    """Marks a test with the dfs operations it needs."""
-
-    def mark(test):
-        missing = [op for op in operations if op in NOT_YET_SERVED]
-        return unittest.expectedFailure(test) if missing else test
-
-    return mark
-
-
 ACCOUNT = os.environ["LAZULI_ACCOUNT"]
 KEY = os.environ["LAZULI_ACCOUNT_KEY"]
 URL = os.environ["LAZULI_DATALAKE_BLOB_URL"]
@@ -90,7 +67,6 @@ class Paths(DataLakeTest):
     def tearDownClass(cls):
         cls.fs.delete_file_system()
 
-    @needs("Path Create", "Path Update (append, flush)")
     def test_directory_upload_and_ranged_read(self):
         directory = self.fs.create_directory(unique("dir"))
         self.assertTrue(directory.exists())
@@ -102,7 +78,6 @@ class Paths(DataLakeTest):
         self.assertEqual(file.download_file().readall(), data)
         self.assertEqual(file.download_file(offset=1000, length=5000).readall(), data[1000:6000])
 
-    @needs("Path Create", "Path Update (append, flush)")
     def test_append_and_flush(self):
         file = self.fs.create_file(unique("appended"))
         file.append_data(b"hello, ", offset=0, length=7)
@@ -112,7 +87,6 @@ class Paths(DataLakeTest):
         file.flush_data(16)
         self.assertEqual(file.download_file().readall(), b"hello, data lake")
 
-    @needs("Path Create", "Path List")
     def test_list_paths(self):
         top = unique("tree")
         self.fs.create_file(top + "/a/b/c.txt")
@@ -123,7 +97,6 @@ class Paths(DataLakeTest):
             (top + "/a/d.txt", False), (top + "/e.txt", False)])
         self.assertEqual(listed(self.fs, top, False), [(top + "/a", True), (top + "/e.txt", False)])
 
-    @needs("Path Create", "Path Create (rename)", "Path List")
     def test_rename_file_and_directory(self):
         top = unique("mv")
         file = self.fs.create_file(top + "/src/x.txt")
@@ -137,7 +110,6 @@ class Paths(DataLakeTest):
             (top + "/dst", True), (top + "/dst/y.txt", False), (top + "/moved", True),
             (top + "/moved/sub", True), (top + "/moved/sub/z.txt", False)])
 
-    @needs("Path Create", "Path Update (setAccessControl)", "Path Get Properties (getAccessControl)")
     def test_access_control(self):
         file = self.fs.create_file(unique("acl"), permissions="0640", umask="0000")
         acl = file.get_access_control()
@@ -150,7 +122,6 @@ class Paths(DataLakeTest):
         self.assertIn("user:%s:r--" % user, acl["acl"].split(","))
         self.assertEqual(acl["permissions"], "rw-r-----+")
 
-    @needs("Path Create", "Path Update (setAccessControlRecursive)")
     def test_access_control_recursive(self):
         top = unique("aclr")
         self.fs.create_file(top + "/a/one.txt")
@@ -162,7 +133,6 @@ class Paths(DataLakeTest):
             (2, 2, 0))
         self.assertIsInstance(result.counters, AccessControlChangeCounters)
 
-    @needs("Path Create", "Path Update (append, flush)")
     def test_lease_guards_append_and_flush(self):
         file = self.fs.create_file(unique("leased"))
         lease = file.acquire_lease(lease_duration=15)
@@ -172,7 +142,6 @@ class Paths(DataLakeTest):
         lease.release()
         self.assertEqual(file.download_file().readall(), b"under lease")
 
-    @needs("Path Create")
     def test_lease_lifecycle(self):
         # The SDK's lease client sends Blob lease calls (Lease Blob).
         file = self.fs.create_file(unique("pathlease"))
@@ -183,7 +152,6 @@ class Paths(DataLakeTest):
         lease.break_lease(lease_break_period=0)
         self.assertEqual(file.get_file_properties().lease.state, "broken")
 
-    @needs("Path Create", "Path Update (append, flush)", "Path List")
     def test_file_system_sas(self):
         expiry = datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(hours=1)
         name = self.fs.file_system_name
@@ -200,7 +168,6 @@ class Paths(DataLakeTest):
         self.assertEqual(read_only.get_file_client(top + "/by-sas.txt").download_file().readall(), b"written with a SAS")
         self.assertRefused(403, "AuthorizationPermissionMismatch", read_only.create_file, top + "/refused.txt")
 
-    @needs("Path Create", "Path Delete")
     def test_delete_recursive(self):
         # delete_directory is always recursive in this SDK.
         top = unique("del")

@@ -18,10 +18,8 @@ import (
 // python3 earlier in PATH, such as a pyenv shim, may not have it).
 const python = "/usr/bin/python3"
 
-// TestDataLakeWithPythonSDK runs datalake_test.py with unittest. A test
-// of a dfs operation not yet served is an expected failure there (its
-// NOT_YET_SERVED list), which unittest counts apart; an unexpected
-// success fails the run, so the list only shrinks.
+// TestDataLakeWithPythonSDK runs datalake_test.py with unittest; any
+// failure or error there fails it.
 func TestDataLakeWithPythonSDK(t *testing.T) {
 	if _, err := os.Stat(python); err != nil {
 		t.Skipf("%s is not installed", python)

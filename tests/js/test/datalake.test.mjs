@@ -12,26 +12,6 @@ import {
 } from "@azure/storage-file-datalake";
 import { account, accountKey, dataLakeUrl, name } from "./env.mjs";
 
-// The dfs operations Lazuli does not serve yet, by their names on the REST
-// reference ("Path - Create", ...). A test that needs one runs as a todo:
-// node's test runner reports it apart ("# TODO", and the "todo" count of
-// the summary) and does not count its failure. Remove an operation here
-// once it is served, so that its tests count.
-const notYetServed = new Set([
-  "Path Update (append, flush)",
-  "Path Update (lease action)",
-  "Path Update (setAccessControl)",
-  "Path Update (setAccessControlRecursive)",
-  "Path Get Properties (getAccessControl)",
-]);
-
-// dfsTest is test() for a workflow that needs the dfs operations named.
-function dfsTest(title, operations, fn) {
-  const missing = operations.filter((op) => notYetServed.has(op));
-  const options = missing.length > 0 ? { todo: `dfs operations not yet served: ${missing.join(", ")}` } : {};
-  test(title, options, fn);
-}
-
 async function rejectsWith(promise, status, code) {
   await assert.rejects(promise, (err) => {
     assert.equal(err.statusCode, status, `${err.statusCode} ${err.code}: ${err.message}`);
@@ -69,7 +49,7 @@ describe("Data Lake paths", () => {
   before(() => fs.create());
   after(() => fs.delete());
 
-  dfsTest("create a directory, upload a file into it and read ranges", ["Path Create", "Path Update (append, flush)"], async () => {
+  test("create a directory, upload a file into it and read ranges", async () => {
     const dir = fs.getDirectoryClient(name("dir"));
     await dir.create();
     assert.equal(await dir.exists(), true);
@@ -88,7 +68,7 @@ describe("Data Lake paths", () => {
     assert.equal(ranged.contentRange, `bytes ${100 * 1024}-${100 * 1024 + 9}/${data.length}`);
   });
 
-  dfsTest("append and flush commit exactly the data flushed", ["Path Create", "Path Update (append, flush)"], async () => {
+  test("append and flush commit exactly the data flushed", async () => {
     const file = fs.getFileClient(name("appended"));
     await file.create();
     const first = Buffer.from("hello, ");
@@ -107,7 +87,7 @@ describe("Data Lake paths", () => {
     assert.equal((await file.readToBuffer()).toString(), "hello, data lake!");
   });
 
-  dfsTest("list paths, recursive and not", ["Path Create", "Path List"], async () => {
+  test("list paths, recursive and not", async () => {
     const top = name("tree");
     // On a hierarchical namespace, creating a file creates its missing parents.
     await fs.getFileClient(`${top}/a/b/c.txt`).create();
@@ -131,7 +111,7 @@ describe("Data Lake paths", () => {
     assert.deepEqual(pages, [2, 2, 1]);
   });
 
-  dfsTest("rename a file and a directory", ["Path Create", "Path Create (rename)", "Path List"], async () => {
+  test("rename a file and a directory", async () => {
     const top = name("mv");
     const file = fs.getFileClient(`${top}/src/x.txt`);
     await file.create();
@@ -152,53 +132,51 @@ describe("Data Lake paths", () => {
     ]);
   });
 
-  dfsTest("get and set access control",
-    ["Path Create", "Path Update (setAccessControl)", "Path Get Properties (getAccessControl)"], async () => {
-      const file = fs.getFileClient(name("acl"));
-      await file.create({ permissions: "0640", umask: "0000" });
-      let acl = await file.getAccessControl();
-      assert.equal(acl.owner, "$superuser");
-      assert.equal(acl.group, "$superuser");
-      assert.deepEqual(acl.permissions.owner, { read: true, write: true, execute: false });
-      assert.deepEqual(acl.permissions.group, { read: true, write: false, execute: false });
-      assert.deepEqual(acl.permissions.other, { read: false, write: false, execute: false });
+  test("get and set access control", async () => {
+    const file = fs.getFileClient(name("acl"));
+    await file.create({ permissions: "0640", umask: "0000" });
+    let acl = await file.getAccessControl();
+    assert.equal(acl.owner, "$superuser");
+    assert.equal(acl.group, "$superuser");
+    assert.deepEqual(acl.permissions.owner, { read: true, write: true, execute: false });
+    assert.deepEqual(acl.permissions.group, { read: true, write: false, execute: false });
+    assert.deepEqual(acl.permissions.other, { read: false, write: false, execute: false });
 
-      await file.setPermissions({
-        owner: { read: true, write: true, execute: true }, group: { read: true, write: false, execute: true },
-        other: { read: false, write: false, execute: false }, stickyBit: false, extendedAcls: false,
-      });
-      acl = await file.getAccessControl();
-      assert.deepEqual(acl.permissions.group, { read: true, write: false, execute: true });
-
-      const user = randomUUID();
-      await file.setAccessControl([
-        { defaultScope: false, accessControlType: "user", entityId: "", permissions: { read: true, write: true, execute: false } },
-        { defaultScope: false, accessControlType: "user", entityId: user, permissions: { read: true, write: false, execute: false } },
-        { defaultScope: false, accessControlType: "group", entityId: "", permissions: { read: true, write: false, execute: false } },
-        { defaultScope: false, accessControlType: "mask", entityId: "", permissions: { read: true, write: false, execute: false } },
-        { defaultScope: false, accessControlType: "other", entityId: "", permissions: { read: false, write: false, execute: false } },
-      ]);
-      acl = await file.getAccessControl();
-      const named = acl.acl.find((e) => e.accessControlType === "user" && e.entityId === user);
-      assert.deepEqual(named?.permissions, { read: true, write: false, execute: false });
-      assert.equal(acl.permissions.extendedAcls, true);
+    await file.setPermissions({
+      owner: { read: true, write: true, execute: true }, group: { read: true, write: false, execute: true },
+      other: { read: false, write: false, execute: false }, stickyBit: false, extendedAcls: false,
     });
+    acl = await file.getAccessControl();
+    assert.deepEqual(acl.permissions.group, { read: true, write: false, execute: true });
 
-  dfsTest("set access control recursively on a directory",
-    ["Path Create", "Path Update (setAccessControlRecursive)", "Path Get Properties (getAccessControl)"], async () => {
-      const top = name("aclr");
-      await fs.getFileClient(`${top}/a/one.txt`).create();
-      await fs.getFileClient(`${top}/two.txt`).create();
-      const user = randomUUID();
-      const result = await fs.getDirectoryClient(top).updateAccessControlRecursive([
-        { defaultScope: false, accessControlType: "user", entityId: user, permissions: { read: true, write: false, execute: true } },
-      ]);
-      assert.deepEqual(result.counters, { changedDirectoriesCount: 2, changedFilesCount: 2, failedChangesCount: 0 });
-      const acl = await fs.getFileClient(`${top}/a/one.txt`).getAccessControl();
-      assert.ok(acl.acl.some((e) => e.accessControlType === "user" && e.entityId === user));
-    });
+    const user = randomUUID();
+    await file.setAccessControl([
+      { defaultScope: false, accessControlType: "user", entityId: "", permissions: { read: true, write: true, execute: false } },
+      { defaultScope: false, accessControlType: "user", entityId: user, permissions: { read: true, write: false, execute: false } },
+      { defaultScope: false, accessControlType: "group", entityId: "", permissions: { read: true, write: false, execute: false } },
+      { defaultScope: false, accessControlType: "mask", entityId: "", permissions: { read: true, write: false, execute: false } },
+      { defaultScope: false, accessControlType: "other", entityId: "", permissions: { read: false, write: false, execute: false } },
+    ]);
+    acl = await file.getAccessControl();
+    const named = acl.acl.find((e) => e.accessControlType === "user" && e.entityId === user);
+    assert.deepEqual(named?.permissions, { read: true, write: false, execute: false });
+    assert.equal(acl.permissions.extendedAcls, true);
+  });
 
-  dfsTest("a lease guards append and flush", ["Path Create", "Path Update (append, flush)"], async () => {
+  test("set access control recursively on a directory", async () => {
+    const top = name("aclr");
+    await fs.getFileClient(`${top}/a/one.txt`).create();
+    await fs.getFileClient(`${top}/two.txt`).create();
+    const user = randomUUID();
+    const result = await fs.getDirectoryClient(top).updateAccessControlRecursive([
+      { defaultScope: false, accessControlType: "user", entityId: user, permissions: { read: true, write: false, execute: true } },
+    ]);
+    assert.deepEqual(result.counters, { changedDirectoriesCount: 2, changedFilesCount: 2, failedChangesCount: 0 });
+    const acl = await fs.getFileClient(`${top}/a/one.txt`).getAccessControl();
+    assert.ok(acl.acl.some((e) => e.accessControlType === "user" && e.entityId === user));
+  });
+
+  test("a lease guards append and flush", async () => {
     const file = fs.getFileClient(name("leased"));
     await file.create();
     const lease = file.getDataLakeLeaseClient();
@@ -212,20 +190,19 @@ describe("Data Lake paths", () => {
     assert.equal((await file.readToBuffer()).toString(), "under lease");
   });
 
-  dfsTest("append acquires a lease and flush releases it",
-    ["Path Create", "Path Update (append, flush)", "Path Update (lease action)"], async () => {
-      const file = fs.getFileClient(name("leaseaction"));
-      await file.create();
-      const leaseId = randomUUID();
-      const data = Buffer.from("leased by append");
-      await file.append(data, 0, data.length, { leaseAction: "acquire", leaseDurationInSeconds: 15, proposedLeaseId: leaseId });
-      assert.equal((await file.getProperties()).leaseState, "leased");
-      await file.flush(data.length, { leaseAction: "release", conditions: { leaseId } });
-      assert.equal((await file.getProperties()).leaseState, "available");
-      assert.equal((await file.readToBuffer()).toString(), "leased by append");
-    });
+  test("append acquires a lease and flush releases it", async () => {
+    const file = fs.getFileClient(name("leaseaction"));
+    await file.create();
+    const leaseId = randomUUID();
+    const data = Buffer.from("leased by append");
+    await file.append(data, 0, data.length, { leaseAction: "acquire", leaseDurationInSeconds: 15, proposedLeaseId: leaseId });
+    assert.equal((await file.getProperties()).leaseState, "leased");
+    await file.flush(data.length, { leaseAction: "release", conditions: { leaseId } });
+    assert.equal((await file.getProperties()).leaseState, "available");
+    assert.equal((await file.readToBuffer()).toString(), "leased by append");
+  });
 
-  dfsTest("a client authorized by a filesystem SAS", ["Path Create", "Path Update (append, flush)", "Path List"], async () => {
+  test("a client authorized by a filesystem SAS", async () => {
     const sasUrl = await fs.generateSasUrl({ permissions: FileSystemSASPermissions.parse("racwdl"), expiresOn: inAnHour() });
     const bySas = new DataLakeFileSystemClient(sasUrl);
     const top = name("sas");
@@ -240,7 +217,7 @@ describe("Data Lake paths", () => {
     await rejectsWith(readOnly.getFileClient(`${top}/refused.txt`).create(), 403, "AuthorizationPermissionMismatch");
   });
 
-  dfsTest("delete a file, and a non-empty directory only recursively", ["Path Create", "Path Delete"], async () => {
+  test("delete a file, and a non-empty directory only recursively", async () => {
     const top = name("del");
     const file = fs.getFileClient(`${top}/keep/f.txt`);
     await file.create();
