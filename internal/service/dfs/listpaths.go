@@ -202,15 +202,12 @@ func (l *lister) entry(name string, b *blobdata.Blob) pathEntry {
 	return e
 }
 
-// posixOf is a path's owner, group and permissions as listings show them:
-// the service's defaults for a path created by the account key (owner and
-// group $superuser; rwxr-x--- for a directory and rw-r----- for a file,
-// the default umask 027 applied to 0777 and 0666).
+// posixOf is a path's owner, group and permissions as listings show them
+// (blobdata.Blob.Access: the stored access control, or the defaults of a
+// path written without one).
 func posixOf(b *blobdata.Blob) (owner, group, permissions string) {
-	if b.IsDirectory() {
-		return "$superuser", "$superuser", "rwxr-x---"
-	}
-	return "$superuser", "$superuser", "rw-r-----"
+	p := b.Access(b.IsDirectory())
+	return p.Owner, p.Group, p.Mode().Symbolic(p.ACL.Extended())
 }
 
 // firstError is the first of errs that is not nil.

@@ -274,17 +274,18 @@ func TestChainErrorsAreJSON(t *testing.T) {
 }
 
 // TestGetPropertiesSaysResourceType: the SDK's GetProperties, a Blob
-// HEAD, tells a directory from a file on a hierarchical namespace.
+// HEAD, tells a directory from a file on a hierarchical namespace and
+// gives the path's owner and permissions.
 func TestGetPropertiesSaysResourceType(t *testing.T) {
 	e := start(t)
 	e.filesystem("lake")
 	e.write("lake", "d/f", "x")
 	dir, err := e.dir("lake", "d").GetProperties(e.ctx, nil)
-	if err != nil || dir.ResourceType == nil || *dir.ResourceType != "directory" {
-		t.Fatalf("directory properties: %v %v", dir.ResourceType, err)
+	if err != nil || dir.ResourceType == nil || *dir.ResourceType != "directory" || dir.Permissions == nil || *dir.Permissions != "rwxr-x---" {
+		t.Fatalf("directory properties: %v %v %v", dir.ResourceType, dir.Permissions, err)
 	}
 	f, err := e.file("lake", "d/f").GetProperties(e.ctx, nil)
-	if err != nil || f.ResourceType == nil || *f.ResourceType != "file" {
-		t.Fatalf("file properties: %v %v", f.ResourceType, err)
+	if err != nil || f.ResourceType == nil || *f.ResourceType != "file" || f.Owner == nil || *f.Owner != "$superuser" || *f.Permissions != "rw-r-----" {
+		t.Fatalf("file properties: %v %v %v", f.ResourceType, f.Owner, err)
 	}
 }
