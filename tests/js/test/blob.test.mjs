@@ -194,6 +194,47 @@ describe("blobs", () => {
     await c.delete();
   });
 
+  // The service's answers to malformed Find Blobs by Tags queries, as the
+  // JavaScript client reports them (Azurite's tests/blob/apis/
+  // service.test.ts and container.test.ts read the same fields).
+  test("find blobs by tags refuses malformed queries with the service's message", async () => {
+    const c = service.getContainerClient(name("findq"));
+    await c.create();
+    const at = "Error parsing query at or near character position";
+    const cases = [
+      [service, "key1='v' and @container11='1'", "unsupported parameter"],
+      [service, "'key 1'='v'", ""],
+      [service, "key1='valffffff @'", "not permitted in tag name or value"],
+      [service, `key${"1".repeat(130)}='v'`, "tag must be between 1 and 128 characters in length"],
+      [service, `key_1='${"v".repeat(257)}'`, "tag value must be between 0 and 256 characters in length"],
+      [c, "astring", ""],
+      [c, "key1<>'ab'", ""],
+      [c, "key1='ab' or key2='cd'", ""],
+    ];
+    for (const [client, query, words] of cases) {
+      await assert.rejects(client.findBlobsByTags(query).byPage().next(), (err) => {
+        assert.equal(err.statusCode, 400, query);
+        assert.equal(err.details.errorCode, "InvalidQueryParameterValue", query);
+        assert.ok(err.details.message.startsWith(at) && err.details.message.includes(words), `${query}: ${err.details.message}`);
+        return true;
+      });
+    }
+    const eleven = Array.from({ length: 11 }, (_, i) => `k${i}='v'`).join(" and ");
+    await assert.rejects(service.findBlobsByTags(eleven).byPage().next(), (err) => {
+      assert.ok(err.details.message.startsWith("Error parsing query: there can be at most 10 unique tags in a query"), err.details.message);
+      return true;
+    });
+    await c.delete();
+  });
+
+  test("deleting a blob of staged blocks deletes the blocks", async () => {
+    const blob = container.getBlockBlobClient(name("staged"));
+    const id = Buffer.from("block-1").toString("base64");
+    await blob.stageBlock(id, "abc", 3);
+    await blob.delete();
+    await rejectsWith(blob.getBlockList("uncommitted"), 404, "BlobNotFound");
+  });
+
   test("append blobs", async () => {
     const blob = container.getAppendBlobClient("log.txt");
     await blob.create();
