@@ -11,7 +11,6 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/lazuli-storage/lazuli/internal/engine/storage"
 	"github.com/lazuli-storage/lazuli/internal/tool/dump"
 )
 
@@ -28,7 +27,7 @@ func runDump(args []string) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	st, err := openDumpStorage(ctx, *url, *extents, dump.OpenOptions{PostgresConns: *conns})
+	st, err := dump.Open(ctx, *url, dump.OpenOptions{PostgresConns: *conns, Extents: *extents})
 	if err != nil {
 		return fail("dump", err)
 	}
@@ -63,7 +62,7 @@ func runLoad(args []string) int {
 		return fail("load", err)
 	}
 	defer r.Close()
-	st, err := openDumpStorage(ctx, *url, *extents, dump.OpenOptions{PostgresConns: *conns, Create: true})
+	st, err := dump.Open(ctx, *url, dump.OpenOptions{PostgresConns: *conns, Create: true, Extents: *extents})
 	if err != nil {
 		return fail("load", err)
 	}
@@ -80,16 +79,6 @@ func runLoad(args []string) int {
 // content is as lazuli serve's does.
 func extentsFlag(fs *flag.FlagSet) *string {
 	return fs.String("extents", "", "where the store's content lives, as lazuli --extents takes it: s3://BUCKET/PREFIX?endpoint=HOST:PORT (default: beside the store)")
-}
-
-// openDumpStorage opens the store and its extents as dump.Open does (the
-// extent engine bare, a sqlite database created only with Create), with
-// the extents on S3 where extents names them.
-func openDumpStorage(ctx context.Context, url, extents string, opts dump.OpenOptions) (*dump.Storage, error) {
-	if extents == "" {
-		return dump.Open(ctx, url, opts)
-	}
-	return storage.Open(ctx, url, storage.Options{PostgresConns: opts.PostgresConns, Existing: !opts.Create, Extents: extents})
 }
 
 // parseFlags parses a subcommand's flags, which need --store and take no

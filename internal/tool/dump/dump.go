@@ -111,8 +111,12 @@ func (d *dumper) writeExtents(store.Tx) error {
 func (d *dumper) writeExtent(id string) error {
 	r, err := d.ext.Open(d.ctx, id)
 	if errors.Is(err, extent.ErrNotFound) {
-		return fmt.Errorf("dump: extent %s was collected while the dump ran: it was freed after the dump's snapshot and "+
-			"the collector's grace period passed before the dump reached it; dump again, or dump a stopped server", id)
+		// Two causes give a missing extent: content kept elsewhere than
+		// where this dump looks (a server run with --extents), or the
+		// collector freeing it after the dump's snapshot.
+		return fmt.Errorf("dump: extent %s is not where the dump looked: if the server keeps its content elsewhere "+
+			"(lazuli --extents), dump with the same --extents; otherwise it was collected while the dump ran (freed "+
+			"after the dump's snapshot, the collector's grace period passed): dump again, or dump a stopped server", id)
 	}
 	if err != nil {
 		return fmt.Errorf("dump: opening extent %s: %w", id, err)

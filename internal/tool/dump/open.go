@@ -18,6 +18,10 @@ type OpenOptions struct {
 	// exist yet, for a load. Without it a missing database is an error, so
 	// that a mistyped path is not dumped as an empty store.
 	Create bool
+	// Extents names where the store's content lives when it is not beside
+	// the store, as lazuli --extents does (s3://BUCKET/PREFIX?...); empty
+	// for the default place.
+	Extents string
 }
 
 // Open opens the store a URL names (memory:, sqlite:PATH, postgres://...)
@@ -27,5 +31,5 @@ type OpenOptions struct {
 // shape to rewrite the records naming it. Content a server kept inline
 // travels inside its records anyway.
 func Open(ctx context.Context, url string, opts OpenOptions) (*Storage, error) {
-	return storage.Open(ctx, url, storage.Options{PostgresConns: opts.PostgresConns, Existing: !opts.Create})
+	return storage.Open(ctx, url, storage.Options{PostgresConns: opts.PostgresConns, Existing: !opts.Create, Extents: opts.Extents})
 }
