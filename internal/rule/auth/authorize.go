@@ -13,23 +13,30 @@ import (
 // by a.
 //
 //   - Shared Key: always.
+//   - Bearer: a principal with a data owner role (DataOwners) always; any
+//     other only once the ACLs granted the operation (GrantByACL).
 //   - Account SAS: the SAS time window, IP range and protocol, then its
 //     services (ss), resource types (srt) and permissions (sp).
 //   - Service SAS: the same window, IP and protocol checks (with st, se and
 //     sp merged from the stored access policy si names), then its scope (sr,
 //     or the queue or table it names) and permissions. Table partition and
 //     row key bounds are left to the table service (SAS.TableRange).
+//   - User delegation SAS: as a service SAS, then as Bearer for the
+//     principals the ACLs check it as.
 //   - Anonymous: only when the service set PublicRead. Otherwise blob reads
 //     of a container or blob answer 404 ResourceNotFound, as Azure does so
 //     that anonymous callers cannot probe which private containers exist;
 //     every other anonymous request is 401 NoAuthenticationInformation.
 func (id *Identity) Authorize(a Access) error {
 	switch id.Kind {
-	case SharedKey, Bearer:
+	case SharedKey:
 		return nil
+	case Bearer:
+		// A principal with a data owner role has the account owner's data
+		// access; any other only what the ACLs grant (dataroles.go).
+		return id.roleDenies()
 	case AccountSAS, ServiceSAS, DelegationSAS:
-		// Every kind of SAS; a Bearer principal has data access as the
-		// account owner has (Azurite's --oauth basic does the same).
+		// Every kind of SAS.
 		if a.KeyOnly {
 			return azerr.New(azerr.AuthorizationFailure)
 		}
@@ -40,7 +47,10 @@ func (id *Identity) Authorize(a Access) error {
 	case ServiceSAS:
 		return id.authorizeServiceSAS(a)
 	case DelegationSAS:
-		return id.authorizeDelegationSAS(a)
+		if err := id.authorizeDelegationSAS(a); err != nil {
+			return err
+		}
+		return id.roleDenies()
 	}
 	return authorizeAnonymous(a)
 }

@@ -17,6 +17,9 @@ import (
 // against one of them, which Azurite never checks.
 type OAuth struct {
 	Keys *KeySet
+	// DataOwners hold a data owner role on every account; the ACLs
+	// decide for other principals (dataroles.go).
+	DataOwners DataOwners
 }
 
 // Principal is the security principal a token was issued to.
@@ -70,6 +73,7 @@ func (a *Authenticator) authenticateBearer(r *http.Request, svc Service, account
 		return nil, err
 	}
 	id.Kind, id.Principal = Bearer, p
+	id.aclSubjects = a.OAuth.DataOwners.aclSubjects(id)
 	return id, nil
 }
 

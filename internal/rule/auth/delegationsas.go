@@ -12,8 +12,8 @@ import (
 type Delegation struct {
 	Key DelegationKey
 	// AuthorizedObjectID (saoid), UnauthorizedObjectID (suoid) and
-	// CorrelationID (scid) are signed and logged; Azure enforces the object
-	// ids only through the POSIX ACLs of hierarchical namespace accounts.
+	// CorrelationID (scid) are signed and logged; suoid is checked against
+	// the POSIX ACLs of hierarchical namespace accounts (dataroles.go).
 	AuthorizedObjectID, UnauthorizedObjectID, CorrelationID string
 	DelegatedObjectID                                       string // sduoid
 
@@ -101,6 +101,9 @@ func (a *Authenticator) authenticateDelegationSAS(r *http.Request, svc Service, 
 			s.SignedContainer, s.SignedObject = sc.container, sc.object
 			id.Kind, id.SAS = DelegationSAS, s
 			id.Principal = &Principal{ObjectID: d.Key.ObjectID, TenantID: d.Key.TenantID}
+			if a.OAuth != nil {
+				id.aclSubjects = a.OAuth.DataOwners.aclSubjects(id)
+			}
 			return id, nil
 		}
 	}

@@ -72,6 +72,10 @@ type Identity struct {
 	// Principal is who a Bearer token or a user delegation SAS speaks for.
 	Principal *Principal
 
+	// aclSubjects and aclGranted are the role decision (dataroles.go).
+	aclSubjects []string
+	aclGranted  bool
+
 	// What Authorize needs to know about the request, captured when it was
 	// authenticated.
 	service Service
