@@ -32,6 +32,9 @@ const (
 	// ctagEncryption is the default encryption scope and whether writes
 	// may name another (service/blob scope.go); tags 5-29 are left to other state.
 	ctagEncryption = 30
+	// ctagRootPosix is the root directory's owner, owning group, sticky
+	// bit and ACL on a hierarchical namespace, as btagPosix a path's.
+	ctagRootPosix = 8
 )
 
 // Public access levels (x-ms-blob-public-access).
@@ -59,6 +62,9 @@ type Container struct {
 	// for the account's key); DenyScopeOverride forbids naming another.
 	DefaultScope      string
 	DenyScopeOverride bool
+	// RootPosix is the root directory's access control once set
+	// (RootAccess).
+	RootPosix PosixState
 }
 
 func ContainerKey(account, container string) []byte {
@@ -90,6 +96,7 @@ func (c *Container) encode() []byte {
 			e.Bool(c.DenyScopeOverride)
 		})
 	}
+	c.RootPosix.encodeField(&e, ctagRootPosix)
 	return e.Bytes()
 }
 
@@ -119,6 +126,8 @@ func DecodeContainer(v []byte) (*Container, error) {
 		case ctagEncryption:
 			c.DefaultScope = p.Str()
 			c.DenyScopeOverride = p.Bool()
+		case ctagRootPosix:
+			c.RootPosix = decodePosix(p)
 		}
 	})
 	return c, d.Err()

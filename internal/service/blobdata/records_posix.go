@@ -75,14 +75,26 @@ func NewPosixState(parent PosixState, path posixacl.NewPath, creator posixacl.Pr
 // without x-ms-permissions and x-ms-umask (rwxr-x---), and no default ACL.
 func RootPosixState() PosixState { return (&Blob{}).Access(true) }
 
+// RootAccess is the container's root directory's access control: what
+// setAccessControl of the root stored, else RootPosixState.
+func (c *Container) RootAccess() PosixState {
+	if c == nil || c.RootPosix.Empty() {
+		return RootPosixState()
+	}
+	return c.RootPosix
+}
+
 // Entry encoding: the tag in the low two bits, the default scope above.
 const posixDefaultScope = 1 << 2
 
-func (p PosixState) encode(e *record.Encoder) {
+func (p PosixState) encode(e *record.Encoder) { p.encodeField(e, btagPosix) }
+
+// encodeField writes a non-empty state as the record's field tag.
+func (p PosixState) encodeField(e *record.Encoder, tag byte) {
 	if p.Empty() {
 		return
 	}
-	e.Field(btagPosix, func(e *record.Encoder) {
+	e.Field(tag, func(e *record.Encoder) {
 		e.Str(p.Owner)
 		e.Str(p.Group)
 		e.Bool(p.Sticky)

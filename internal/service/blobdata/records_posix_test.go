@@ -38,3 +38,27 @@ func TestNewPosixStateInherits(t *testing.T) {
 		t.Fatalf("directory under the root: %+v", dir)
 	}
 }
+
+// A container's root access control reads back as stored, and a container
+// stored without one reads as RootPosixState.
+func TestContainerRootAccessRoundTrip(t *testing.T) {
+	acl, err := posixacl.ParseACL("user::rwx,user:a1:--x,group::r-x,mask::r-x,other::--x,default:user::rwx,default:group::r-x,default:other::---")
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored := &Container{RootPosix: PosixState{Owner: "o1", Group: "g1", Sticky: true, ACL: acl}}
+	got, err := DecodeContainer(stored.encode())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := got.RootAccess(); r.Owner != "o1" || r.Group != "g1" || !r.Sticky || r.ACL.String() != acl.String() {
+		t.Errorf("root access read back as %+v", r)
+	}
+	plain, err := DecodeContainer((&Container{}).encode())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := plain.RootAccess(); r.Owner != posixacl.SuperuserID || r.ACL.String() != RootPosixState().ACL.String() {
+		t.Errorf("a container without one: %+v", r)
+	}
+}
