@@ -57,6 +57,8 @@ type ImportedBlob struct {
 	SequenceNumber int64
 	Sealed         bool
 	Lease          lease.Lease
+	// Copy is the copy that wrote the blob (x-ms-copy-*), nil if none.
+	Copy *blobdata.CopyState
 	// Content is the committed content in order; a page blob's holes are
 	// pieces without an extent.
 	Content []ImportedPiece
@@ -105,6 +107,7 @@ func ImportBlob(tx store.Tx, b ImportedBlob) error {
 		Props: b.Props, Metadata: b.Metadata, Lease: b.Lease, Tier: b.Tier,
 		SequenceNumber: b.SequenceNumber, Sealed: b.Sealed, Tags: importedTags(b.Tags)}
 	rec.TierChanged = b.TierChanged // a field of the embedded identity state
+	rec.Copy = b.Copy
 	segs := make([]blobdata.Segment, 0, len(b.Content))
 	for _, p := range b.Content {
 		segs = append(segs, blobdata.Segment(p))

@@ -67,6 +67,7 @@ type azBlob struct {
 		Sealed             bool            `json:"isSealed"`
 		LeaseState         string          `json:"leaseState"`
 		LeaseDuration      string          `json:"leaseDuration"`
+		azCopy
 	} `json:"properties"`
 	azLease
 	// Content: one chunk (Put Blob), committed blocks in order (block and
@@ -178,6 +179,9 @@ func blobRecord(d *azBlob, what string) (blob.ImportedBlob, error) {
 		Props: contentprops.Props{Type: props.ContentType, Encoding: props.ContentEncoding, Language: props.ContentLanguage,
 			Disposition: props.ContentDisposition, CacheControl: props.CacheControl, MD5: md5},
 		Metadata: metadataOf(d.Metadata), SequenceNumber: props.SequenceNumber, Sealed: props.Sealed, Lease: l}
+	if rec.Copy, err = props.azCopy.state(); err != nil {
+		return blob.ImportedBlob{}, fmt.Errorf("%s: %w", what, err)
+	}
 	if props.AccessTier != "" && !props.AccessTierInferred {
 		rec.Tier, rec.TierChanged = props.AccessTier, props.AccessTierChanged
 	}

@@ -90,7 +90,7 @@ func observeBlobs(t *testing.T, conn string, v view) {
 func observeContainer(t *testing.T, cc *container.Client, v view) {
 	ctx := context.Background()
 	blobs := cc.NewListBlobsFlatPager(&container.ListBlobsFlatOptions{Include: container.ListBlobsInclude{
-		Snapshots: true, Metadata: true, Tags: true}})
+		Snapshots: true, Metadata: true, Tags: true, Copy: true}})
 	for blobs.More() {
 		page, err := blobs.NextPage(ctx)
 		must(t, err)
@@ -116,11 +116,12 @@ func observeContainer(t *testing.T, cc *container.Client, v view) {
 				must(t, err)
 			}
 			v.add(key, "type=%s len=%d ctype=%s enc=%s lang=%s disp=%s cache=%s md5=%x created=%s modified=%s "+
-				"tier=%s inferred=%s lease=%s/%s/%s seq=%s sealed=%s meta=%s tags=%s content=%s",
+				"tier=%s inferred=%s lease=%s/%s/%s seq=%s sealed=%s meta=%s tags=%s content=%s copy=%s/%s/%s/%s/%s",
 				str(p.BlobType), *p.ContentLength, str(p.ContentType), str(p.ContentEncoding), str(p.ContentLanguage),
 				str(p.ContentDisposition), str(p.CacheControl), p.ContentMD5, stamp(p.CreationTime), stamp(p.LastModified),
 				tier, inferred, str(p.LeaseState), str(p.LeaseStatus), str(p.LeaseDuration),
-				str(p.BlobSequenceNumber), str(p.IsSealed), sortedMeta(it.Metadata), strings.Join(tags, ","), digest(t, bc))
+				str(p.BlobSequenceNumber), str(p.IsSealed), sortedMeta(it.Metadata), strings.Join(tags, ","), digest(t, bc),
+				str(p.CopyID), str(p.CopySource), str(p.CopyStatus), str(p.CopyProgress), stamp(p.CopyCompletionTime))
 		}
 	}
 	for _, name := range []string{"staged.txt", "pending.txt"} {

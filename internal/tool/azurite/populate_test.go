@@ -83,6 +83,10 @@ func populateBlobs(t *testing.T, conn string) {
 		Metadata: map[string]*string{"color": to.Ptr("green")}})
 	must(t, err)
 
+	// A copy, whose x-ms-copy-* properties Azurite records.
+	_, err = photos.NewBlobClient("copy-of-hello.txt").StartCopyFromURL(ctx, hello.URL(), nil)
+	must(t, err)
+
 	big := photos.NewBlockBlobClient("big.bin")
 	content := patterned(bigBlobSize, 1)
 	var ids []string
