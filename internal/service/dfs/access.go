@@ -149,8 +149,9 @@ func (s *Service) getAccessControl(w http.ResponseWriter, r *http.Request) error
 
 // getRootAccessControl is getAccessControl of a filesystem's root
 // directory (the filesystem URL, or with a trailing slash), which no blob
-// record holds: $superuser's rwxr-x--- without a default ACL
-// (blobdata.RootPosixState), under the filesystem's ETag.
+// record holds: what setRootAccessControl stored on the filesystem, else
+// $superuser's rwxr-x--- without a default ACL (blobdata.RootPosixState),
+// under the filesystem's ETag.
 func (s *Service) getRootAccessControl(w http.ResponseWriter, r *http.Request) error {
 	if err := s.onlyHNS(r); err != nil {
 		return err
@@ -160,18 +161,67 @@ func (s *Service) getRootAccessControl(w http.ResponseWriter, r *http.Request) e
 	}
 	var c *blobdata.Container
 	err := s.store.View(r.Context(), func(tx store.Tx) error {
-		var found bool
 		var err error
-		c, found, err = blobdata.LoadContainer(tx, request.Of(r).Account, targetOf(r).Filesystem)
-		if err == nil && !found {
-			err = azerr.New(azerr.FilesystemNotFound)
-		}
+		c, err = loadFilesystem(tx, request.Of(r).Account, targetOf(r).Filesystem)
 		return err
 	})
 	if err != nil {
 		return err
 	}
-	writeAccess(w.Header(), blobdata.RootPosixState())
+	writeAccess(w.Header(), c.RootAccess())
+	return answerRoot(w, c)
+}
+
+// setRootAccessControl is setAccessControl of a filesystem's root
+// directory: the root, which "can be assigned ACLs" as any directory
+// ("Access control lists (ACLs) in Azure Data Lake Storage"), keeps its
+// state on the filesystem's record; the conditional headers are checked
+// against the filesystem's ETag, which the change leaves as it is.
+func (s *Service) setRootAccessControl(w http.ResponseWriter, r *http.Request) error {
+	if err := s.onlyHNS(r); err != nil {
+		return err
+	}
+	change, err := parseAccessChange(r.Header, true)
+	if err != nil {
+		return err
+	}
+	conds, err := cond.Parse(r.Header)
+	if err != nil {
+		return err
+	}
+	account, name := request.Of(r).Account, targetOf(r).Filesystem
+	var c *blobdata.Container
+	err = s.store.Update(r.Context(), func(tx store.Tx) error {
+		if c, err = loadFilesystem(tx, account, name); err != nil {
+			return err
+		}
+		if err := conds.CheckWrite(cond.Resource{Exists: true, ETag: c.ETag.String(), LastModified: c.ETag.Time()}); err != nil {
+			return err
+		}
+		if c.RootPosix, err = change.apply(c.RootAccess(), true); err != nil {
+			return err
+		}
+		return blobdata.SaveContainer(tx, account, name, c)
+	})
+	if err != nil {
+		return err
+	}
+	return answerRoot(w, c)
+}
+
+// loadFilesystem reads a filesystem's record: 404 FilesystemNotFound when
+// there is none.
+func loadFilesystem(tx store.Tx, account, name string) (*blobdata.Container, error) {
+	c, found, err := blobdata.LoadContainer(tx, account, name)
+	if err == nil && !found {
+		err = azerr.New(azerr.FilesystemNotFound)
+	}
+	return c, err
+}
+
+// answerRoot answers an access control operation of a filesystem's root
+// under the filesystem's ETag.
+func answerRoot(w http.ResponseWriter, c *blobdata.Container) error {
 	h := w.Header()
 	h.Set("ETag", c.ETag.String())
 	h.Set("Last-Modified", httpTime(c.ETag.Time()))

@@ -243,6 +243,39 @@ func TestRootAccessControl(t *testing.T) {
 	}
 }
 
+// setAccessControl of the root directory stores its ACL, which
+// getAccessControl reads back and a new directory below the root
+// inherits (its default ACL becomes the directory's access and default
+// ACL); a flat account has none to set.
+func TestSetRootAccessControl(t *testing.T) {
+	e := start(t)
+	e.filesystem("lake")
+	acl := "user::rwx,user:u1:--x,group::r-x,mask::r-x,other::--x,default:user::rwx,default:group::r-x,default:other::---"
+	resp, body := e.raw(http.MethodPatch, "lake/?action=setAccessControl", http.Header{"X-Ms-Acl": {acl}, "X-Ms-Group": {"g1"}}, nil)
+	if resp.StatusCode != http.StatusOK || resp.Header.Get("ETag") == "" {
+		t.Fatalf("set: %d %v %s", resp.StatusCode, resp.Header, body)
+	}
+	resp, body = e.raw(http.MethodHead, "lake?action=getAccessControl", nil, nil)
+	if h := resp.Header; resp.StatusCode != http.StatusOK || h.Get("X-Ms-Acl") != acl || h.Get("X-Ms-Group") != "g1" || h.Get("X-Ms-Permissions") != "rwxr-x--x+" {
+		t.Fatalf("get: %d %v %s", resp.StatusCode, resp.Header, body)
+	}
+	if resp, body := e.raw(http.MethodPut, "lake/sub?resource=directory", nil, nil); resp.StatusCode != http.StatusCreated {
+		t.Fatalf("create: %d %s", resp.StatusCode, body)
+	}
+	resp, _ = e.raw(http.MethodHead, "lake/sub?action=getAccessControl", nil, nil)
+	if h := resp.Header; h.Get("X-Ms-Acl") != "user::rwx,group::r-x,other::---,default:user::rwx,default:group::r-x,default:other::---" {
+		t.Fatalf("a new directory: %v", h)
+	}
+	resp, _ = e.raw(http.MethodPatch, "nofs?action=setAccessControl", http.Header{"X-Ms-Permissions": {"rwx------"}}, nil)
+	if resp.StatusCode != http.StatusNotFound || resp.Header.Get("X-Ms-Error-Code") != "FilesystemNotFound" {
+		t.Fatalf("missing filesystem: %d %v", resp.StatusCode, resp.Header)
+	}
+	flat := startFlat(t)
+	flat.filesystem("lake")
+	resp, body = flat.raw(http.MethodPatch, "lake?action=setAccessControl", http.Header{"X-Ms-Permissions": {"rwx------"}}, nil)
+	wantJSONError(t, resp, body, http.StatusBadRequest, "HierarchicalNamespaceNotEnabled")
+}
+
 // An expired file is gone to getAccessControl, a read.
 func TestGetAccessControlOfExpiredFile(t *testing.T) {
 	e := start(t)

@@ -94,7 +94,11 @@ func (a *createAccess) finish(createErr error) error {
 		if err != nil || b == nil {
 			return err
 		}
-		parent := blobdata.RootPosixState()
+		c, _, err := blobdata.LoadContainer(tx, account, t.Filesystem)
+		if err != nil {
+			return err
+		}
+		parent := c.RootAccess()
 		if parents := blobdata.Parents(t.Path); len(parents) > 0 {
 			p, err := pathForWrite(tx, account, t.Filesystem, parents[len(parents)-1], a.s.now())
 			if err != nil {

@@ -35,20 +35,8 @@ func (s *Service) updateRows() route.Table {
 		{Op: "GetAccessControl", Method: HED, Level: obj, When: update("getAccessControl"), Access: auth.OnObject("e"), Handle: s.getAccessControl},
 		{Op: "GetAccessControl", Method: HED, Level: route.Container, When: update("getAccessControl"), Access: auth.OnContainer("e"), Handle: s.getRootAccessControl},
 	}
-	// setAccessControl: an owner or group change needs o, bits or an ACL
-	// p, both when the request makes both (the rows with more conditions
-	// come first).
-	for _, owners := range []string{headerOwner, headerGroup} {
-		for _, bits := range []string{headerPermissions, headerACL} {
-			rows = append(rows, route.Rule{Op: "SetAccessControl", Method: PAT, Level: obj, When: update("setAccessControl", route.HeaderSet(owners), route.HeaderSet(bits)),
-				Access: auth.OnObject("o").And("p"), Handle: s.setAccessControl})
-		}
-	}
-	for _, owners := range []string{headerOwner, headerGroup} {
-		rows = append(rows, route.Rule{Op: "SetAccessControl", Method: PAT, Level: obj, When: update("setAccessControl", route.HeaderSet(owners)),
-			Access: auth.OnObject("o"), Handle: s.setAccessControl})
-	}
-	rows = append(rows, route.Rule{Op: "SetAccessControl", Method: PAT, Level: obj, When: update("setAccessControl"), Access: auth.OnObject("p"), Handle: s.setAccessControl})
+	rows = append(rows, setAccessRows(obj, auth.OnObject, s.setAccessControl)...)
+	rows = append(rows, setAccessRows(route.Container, auth.OnContainer, s.setRootAccessControl)...)
 
 	// Path - Lease is a POST in DataLakeStorage.json; a PUT without comp
 	// carrying x-ms-lease-action is served the same.
@@ -58,4 +46,26 @@ func (s *Service) updateRows() route.Table {
 			route.Rule{Op: "LeasePath", Method: method, Level: obj, When: []route.Cond{route.HeaderSet(lease.HeaderAction)}, Access: auth.OnObject("w"), Handle: s.pathLease})
 	}
 	return rows
+}
+
+// setAccessRows are setAccessControl's rows at level (a path, or the
+// filesystem's root): an owner or group change needs o, bits or an ACL
+// p, both when the request makes both (the rows with more conditions come
+// first).
+func setAccessRows(level route.Level, on func(string) *auth.Need, handle route.Handler) route.Table {
+	update := func(more ...route.Cond) []route.Cond {
+		return append([]route.Cond{route.QueryIs("action", "setAccessControl")}, more...)
+	}
+	var rows route.Table
+	for _, owners := range []string{headerOwner, headerGroup} {
+		for _, bits := range []string{headerPermissions, headerACL} {
+			rows = append(rows, route.Rule{Op: "SetAccessControl", Method: http.MethodPatch, Level: level, When: update(route.HeaderSet(owners), route.HeaderSet(bits)),
+				Access: on("o").And("p"), Handle: handle})
+		}
+	}
+	for _, owners := range []string{headerOwner, headerGroup} {
+		rows = append(rows, route.Rule{Op: "SetAccessControl", Method: http.MethodPatch, Level: level, When: update(route.HeaderSet(owners)),
+			Access: on("o"), Handle: handle})
+	}
+	return append(rows, route.Rule{Op: "SetAccessControl", Method: http.MethodPatch, Level: level, When: update(), Access: on("p"), Handle: handle})
 }
