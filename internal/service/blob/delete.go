@@ -23,6 +23,8 @@ type deleteArgs struct {
 	// permanent is deletetype=permanent: remove a soft-deleted snapshot or
 	// version for good.
 	permanent bool
+	// hns is set when the account has a hierarchical namespace (hns.go).
+	hns bool
 }
 
 func parseDelete(r *http.Request) (deleteArgs, error) {
@@ -64,6 +66,7 @@ func (s *Service) deleteBlob(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	a.hns = s.isHNS(r)
 	t := targetOf(r)
 	account := request.Of(r).Account
 	var permanent bool
@@ -119,6 +122,9 @@ func runDelete(tx store.Tx, d *blobdata.Deletion, r *http.Request, a deleteArgs)
 		return blobNotFound()
 	case !base.Committed:
 		return deleteStaged(tx, d, base)
+	}
+	if err := checkDirectoryDelete(tx, d, a, base); err != nil {
+		return err
 	}
 	return deleteBase(tx, d, r, a, base)
 }

@@ -1,0 +1,59 @@
+package blob
+
+import (
+	"errors"
+	"net/http"
+
+	"github.com/lazuli-storage/lazuli/internal/engine/store"
+	"github.com/lazuli-storage/lazuli/internal/frame/request"
+	"github.com/lazuli-storage/lazuli/internal/rule/azerr"
+	"github.com/lazuli-storage/lazuli/internal/service/blobdata"
+)
+
+// The Blob API on an account with a hierarchical namespace (--hnsAccounts).
+// The account's blobs are the Data Lake API's paths, one namespace for
+// both ("Blob Storage features available in Azure Data Lake Storage"), so
+// the Blob API keeps the tree's rules: a blob it creates gets the missing
+// directories above it, in the write's own transaction, and none of them
+// may be a file; and a directory, a blob of its own, is deleted only when
+// empty, the Blob API having no recursive delete ("Known issues with Azure
+// Data Lake Storage", Blob storage APIs). A flat account's names are only
+// names.
+
+// createParents creates the missing directories above the request's blob
+// when its account has a hierarchical namespace. A parent that is a file
+// is 409 PathConflict, the answer Path Create gives for the same name.
+func (s *Service) createParents(tx store.Tx, r *http.Request) error {
+	if !s.isHNS(r) {
+		return nil
+	}
+	t := targetOf(r)
+	_, err := blobdata.CreateParents(tx, request.Of(r).Account, t.Container, t.Blob, s.now(), s.versioningDefault)
+	if errors.Is(err, blobdata.ErrParentIsFile) {
+		return azerr.New(azerr.PathConflict)
+	}
+	return err
+}
+
+// checkDirectoryDelete refuses Delete Blob of a directory of a
+// hierarchical namespace that still has paths under it (409
+// DirectoryIsNotEmpty) or that names x-ms-delete-snapshots (400
+// OperationNotSupportedOnDirectory), as the service answers both
+// (azerr/codes_hns.go cites the recorded answers). Any other blob is
+// deleted as on a flat account.
+func checkDirectoryDelete(tx store.Tx, d *blobdata.Deletion, a deleteArgs, base *blobdata.Blob) error {
+	if !a.hns || !base.IsDirectory() {
+		return nil
+	}
+	if a.snapshots != "" {
+		return azerr.New(azerr.OperationNotSupportedOnDirectory)
+	}
+	full, err := blobdata.HasChildren(tx, d.Account, d.Container, d.Name)
+	if err != nil {
+		return err
+	}
+	if full {
+		return azerr.New(azerr.DirectoryIsNotEmpty)
+	}
+	return nil
+}
