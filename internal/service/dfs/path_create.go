@@ -7,6 +7,7 @@ import (
 
 	"github.com/lazuli-storage/lazuli/internal/engine/store"
 	"github.com/lazuli-storage/lazuli/internal/frame/request"
+	"github.com/lazuli-storage/lazuli/internal/rule/lease"
 	"github.com/lazuli-storage/lazuli/internal/service/blobdata"
 )
 
@@ -32,10 +33,15 @@ var standardContentHeaders = []string{"Content-Type", "Content-Encoding", "Conte
 // leases, history and authorization of an overwrite are its own). On an
 // account with a hierarchical namespace the missing parent directories
 // are created first, and a path of the other resource type is 409
-// PathConflict.
+// PathConflict. A proposed lease is acquired on the path once it is
+// written (path_create_lease.go).
 func (s *Service) createPath(w http.ResponseWriter, r *http.Request) error {
 	directory := strings.EqualFold(r.URL.Query().Get("resource"), "directory")
 	access, err := s.accessOnCreate(r, directory)
+	if err != nil {
+		return err
+	}
+	createLease, err := parseCreateLease(r.Header)
 	if err != nil {
 		return err
 	}
@@ -66,15 +72,21 @@ func (s *Service) createPath(w http.ResponseWriter, r *http.Request) error {
 	if directory {
 		h.Set("x-ms-meta-"+blobdata.DirectoryFlag, "true")
 	}
+	h.Del(lease.HeaderProposedID)
+	h.Del(lease.HeaderDuration)
 	h.Set("x-ms-blob-type", "BlockBlob")
 	h.Set("Content-Length", "0")
 	blobReq.ContentLength, blobReq.Body = 0, http.NoBody
-	return access.finish(s.blobs.Handle(&answerHeaders{ResponseWriter: access.hold(w), fix: func(h http.Header) {
+	err = s.blobs.Handle(&answerHeaders{ResponseWriter: access.hold(w), fix: func(h http.Header) {
 		// Put Blob's checksums of the empty content are not Path -
 		// Create's answer.
 		h.Del("Content-Md5")
 		h.Del("x-ms-content-crc64")
-	}}, blobReq))
+	}}, blobReq)
+	if err == nil && createLease != nil {
+		err = s.leaseCreated(r, *createLease)
+	}
+	return access.finish(err)
 }
 
 // prepareCreate checks, in one transaction, that the filesystem exists

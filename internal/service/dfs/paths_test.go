@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/to"
@@ -288,4 +289,30 @@ func TestGetPropertiesSaysResourceType(t *testing.T) {
 	if err != nil || f.ResourceType == nil || *f.ResourceType != "file" || f.Owner == nil || *f.Owner != "$superuser" || *f.Permissions != "rw-r-----" {
 		t.Fatalf("file properties: %v %v %v", f.ResourceType, f.Owner, err)
 	}
+}
+
+// TestCreateWithLease: Path Create with a proposed lease leaves the path
+// leased, so that creating it again without the lease ID is refused
+// until the lease expires.
+func TestCreateWithLease(t *testing.T) {
+	e := start(t)
+	e.filesystem("lake")
+	id := "5f2a3c1e-0d4b-4c6a-9e8f-7a6b5c4d3e2f"
+	opts := &file.CreateOptions{ProposedLeaseID: to.Ptr(id), LeaseDuration: to.Ptr(int64(15))}
+	f := e.file("lake", "leased")
+	if _, err := f.Create(e.ctx, opts); err != nil {
+		t.Fatal(err)
+	}
+	_, err := f.Create(e.ctx, opts)
+	wantCode(t, err, http.StatusPreconditionFailed, "LeaseIdMissing")
+	props, err := f.GetProperties(e.ctx, nil)
+	if err != nil || props.LeaseState == nil || *props.LeaseState != "leased" {
+		t.Fatalf("lease state %v, %v", props.LeaseState, err)
+	}
+	e.in.Fake.Advance(16 * time.Second)
+	if _, err := f.Create(e.ctx, opts); err != nil {
+		t.Fatalf("create once the lease expired: %v", err)
+	}
+	_, err = e.file("lake", "bad").Create(e.ctx, &file.CreateOptions{ProposedLeaseID: to.Ptr(id), LeaseDuration: to.Ptr(int64(5))})
+	wantCode(t, err, http.StatusBadRequest, "InvalidHeaderValue")
 }
