@@ -22,6 +22,7 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/check/s3test"
 	"github.com/lazuli-storage/lazuli/internal/engine/extent"
 	"github.com/lazuli-storage/lazuli/internal/engine/store/postgres/pgtest"
+	"github.com/lazuli-storage/lazuli/internal/run/config"
 )
 
 func TestMain(m *testing.M) { os.Exit(pgtest.Main(m)) }
@@ -45,7 +46,7 @@ var noRetry = azcore.ClientOptions{Retry: policy.RetryOptions{MaxRetries: -1}}
 // TestOneNode checks every model on one node of the default durable engine
 // (sqlite and files).
 func TestOneNode(t *testing.T) {
-	in := lazulitest.Start(t, lazulitest.Options{})
+	in := lazulitest.Start(t, lazulitest.Options{Configure: withHNS})
 	checkAll(t, []string{in.ConnectionString}, 0)
 }
 
@@ -53,7 +54,7 @@ func TestOneNode(t *testing.T) {
 // database, clients alternating between the nodes.
 func TestTwoNodes(t *testing.T) {
 	db := lazulitest.PostgresDatabase(t, pgtest.URL(t))
-	nodes := lazulitest.StartNodes(t, 2, lazulitest.Options{Store: db, Services: []string{"blob", "queue", "table"}})
+	nodes := lazulitest.StartNodes(t, 2, lazulitest.Options{Store: db, Services: []string{"blob", "queue", "table"}, Configure: withHNS})
 	checkAll(t, []string{nodes[0].ConnectionString, nodes[1].ConnectionString}, 0)
 }
 
@@ -63,7 +64,7 @@ func TestTwoNodes(t *testing.T) {
 // the object store.
 func TestOneNodeOnS3(t *testing.T) {
 	extents := s3test.S3Extents(t)
-	in := lazulitest.Start(t, lazulitest.Options{Extents: extents})
+	in := lazulitest.Start(t, lazulitest.Options{Extents: extents, Configure: withHNS})
 	checkAll(t, []string{in.ConnectionString}, onS3ContentSize)
 	s3test.WantObjects(t, extents)
 }
@@ -73,10 +74,15 @@ func TestOneNodeOnS3(t *testing.T) {
 func TestTwoNodesOnS3(t *testing.T) {
 	extents := s3test.S3Extents(t)
 	db := lazulitest.PostgresDatabase(t, pgtest.URL(t))
-	nodes := lazulitest.StartNodes(t, 2, lazulitest.Options{Store: db, Extents: extents, Services: []string{"blob", "queue", "table"}})
+	nodes := lazulitest.StartNodes(t, 2, lazulitest.Options{Store: db, Extents: extents, Services: []string{"blob", "queue", "table"}, Configure: withHNS})
 	checkAll(t, []string{nodes[0].ConnectionString, nodes[1].ConnectionString}, onS3ContentSize)
 	s3test.WantObjects(t, extents)
 }
+
+// withHNS serves the account with a hierarchical namespace
+// (--hnsAccounts), which the Data Lake model's directory renames need; the
+// blob, table and queue models see the same service either way.
+func withHNS(c *config.Config) { c.HNSAccounts = []string{lazulitest.Account} }
 
 // onS3ContentSize is the register blob's size when content lives on S3:
 // over extent.DefaultInlineLimit, below which content stays in the record.
@@ -92,6 +98,11 @@ func checkAll(t *testing.T, connStrs []string, contentSize int) {
 	t.Run("Leases", func(t *testing.T) { checkLeases(t, connStrs) })
 	t.Run("TableMerges", func(t *testing.T) { checkTableMerges(t, connStrs) })
 	t.Run("QueueGetDelete", func(t *testing.T) { checkQueue(t, connStrs) })
+	t.Run("LakeRenames", func(t *testing.T) { checkLake(t, connStrs, false) })
+	t.Run("LakeRenamesAndCreates", func(t *testing.T) {
+		skipCreatesUnlessAsked(t)
+		checkLake(t, connStrs, true)
+	})
 }
 
 // stepFunc performs one operation of client id (its i-th) and returns what
