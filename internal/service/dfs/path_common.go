@@ -1,7 +1,6 @@
 package dfs
 
 import (
-	"errors"
 	"net/http"
 	"time"
 
@@ -63,14 +62,6 @@ func pathForWrite(tx store.Tx, account, filesystem, name string, now time.Time) 
 // other resource type (a file where a directory is needed, or the other
 // way round).
 func pathConflict() error { return azerr.New(azerr.PathConflict) }
-
-// treeError maps blobdata's tree sentinels to the dfs answers.
-func treeError(err error) error {
-	if errors.Is(err, blobdata.ErrParentIsFile) {
-		return pathConflict()
-	}
-	return err
-}
 
 // onlyHNS is 400 HierarchicalNamespaceNotEnabled unless the account has a
 // hierarchical namespace: the answer of the dfs endpoint of a flat

@@ -30,10 +30,9 @@ var standardContentHeaders = []string{"Content-Type", "Content-Encoding", "Conte
 // createPath is Path - Create of a file or directory (resource=file or
 // directory, no rename): an empty block blob, a directory's with
 // hdi_isfolder=true in its metadata, written by Put Blob (conditions,
-// leases, history and authorization of an overwrite are its own). On an
-// account with a hierarchical namespace the missing parent directories
-// are created first, and a path of the other resource type is 409
-// PathConflict. A proposed lease is acquired on the path once it is
+// leases, history, authorization of an overwrite and, on an account with
+// a hierarchical namespace, the missing parent directories are its own).
+// There a path of the other resource type is 409 PathConflict. A proposed lease is acquired on the path once it is
 // written (path_create_lease.go).
 func (s *Service) createPath(w http.ResponseWriter, r *http.Request) error {
 	directory := strings.EqualFold(r.URL.Query().Get("resource"), "directory")
@@ -89,23 +88,24 @@ func (s *Service) createPath(w http.ResponseWriter, r *http.Request) error {
 	return access.finish(err)
 }
 
-// prepareCreate checks, in one transaction, that the filesystem exists
-// and that the path is not of the other resource type, and creates the
-// path's missing parents (a parent that is a file is 409 PathConflict).
+// prepareCreate checks that the filesystem exists and that the path is
+// not of the other resource type (409 PathConflict). The missing parents
+// are Put Blob's to create, in its own transaction, on an account with a
+// hierarchical namespace (a parent that is a file is 409 PathConflict
+// there).
 func (s *Service) prepareCreate(r *http.Request, directory bool) error {
 	t, account := targetOf(r), request.Of(r).Account
-	return s.store.Update(r.Context(), func(tx store.Tx) error {
+	return s.store.View(r.Context(), func(tx store.Tx) error {
 		if err := existingFilesystem(tx, account, t.Filesystem); err != nil {
 			return err
 		}
-		old, err := pathForWrite(tx, account, t.Filesystem, t.Path, s.now())
+		old, err := blobdata.LoadLiveBlob(tx, account, t.Filesystem, t.Path, s.now())
 		if err != nil {
 			return err
 		}
-		if old != nil && old.IsDirectory() != directory {
+		if old != nil && old.Committed && old.IsDirectory() != directory {
 			return pathConflict()
 		}
-		_, err = blobdata.CreateParents(tx, account, t.Filesystem, t.Path, s.now(), s.versioningDefault)
-		return treeError(err)
+		return nil
 	})
 }
