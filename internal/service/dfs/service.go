@@ -86,6 +86,9 @@ func (s *Service) Handle(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	if err := s.checkPathACL(r, dfsQuestions(r, rule.Op, t)); err != nil {
+		return err
+	}
 	if err := route.Authorize(r, s.authTarget(r, t)); err != nil {
 		return err
 	}
@@ -149,6 +152,9 @@ func (e *Endpoint) Name() auth.Service { return auth.Blob }
 func (e *Endpoint) Handle(w http.ResponseWriter, r *http.Request) error {
 	if IsRequest(r) {
 		return dfsError(e.DFS.Handle(w, r))
+	}
+	if err := e.DFS.checkBlobACL(r); err != nil {
+		return err
 	}
 	return e.Blob.Handle(e.withResourceType(w, r), r)
 }

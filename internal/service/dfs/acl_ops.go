@@ -1,0 +1,127 @@
+package dfs
+
+import (
+	"net/http"
+	"strings"
+
+	"github.com/lazuli-storage/lazuli/internal/frame/request"
+	"github.com/lazuli-storage/lazuli/internal/frame/route"
+	"github.com/lazuli-storage/lazuli/internal/rule/posixacl"
+)
+
+// dfsQuestions are the ACL checks of the dfs operation op on t, as
+// posixacl's table of operations defines them; nil for the operations
+// only a role allows (the filesystems', setAccessControlRecursive).
+func dfsQuestions(r *http.Request, op string, t target) func() ([]pathQuestion, error) {
+	return func() ([]pathQuestion, error) {
+		on := func(o posixacl.Operation) []pathQuestion { return []pathQuestion{{op: o, path: t}} }
+		switch op {
+		case "CreateFile", "CreateDirectory":
+			return on(posixacl.CreatePath), nil
+		case "DeletePath":
+			recursive, err := optionalBool(r.URL.Query().Get("recursive"), "recursive")
+			if recursive {
+				return on(posixacl.DeleteRecursive), err
+			}
+			return on(posixacl.DeletePath), err
+		case "RenamePath":
+			src, err := parseRenameSource(r)
+			if err != nil {
+				return nil, err
+			}
+			return []pathQuestion{{op: posixacl.RenamePath, path: target(src), destination: &t}}, nil
+		case "GetPathStatus":
+			return on(posixacl.GetStatus), nil
+		case "GetAccessControl":
+			return on(posixacl.GetAccessControl), nil
+		case "SetAccessControl":
+			return setAccessQuestions(r, t), nil
+		case "AppendData", "FlushData", "SetPathProperties", "LeasePath", "BreakPathLease":
+			return on(posixacl.WriteFile), nil
+		case "ListPaths":
+			dir := target{Filesystem: t.Filesystem, Path: strings.Trim(r.URL.Query().Get("directory"), "/")}
+			return []pathQuestion{{op: posixacl.ListDirectory, path: dir}}, nil
+		}
+		return nil, nil
+	}
+}
+
+// setAccessQuestions are setAccessControl's checks: a new owner is the
+// super-user's to give, a new owning group the owner's when a member of
+// it, the bits and ACL the owner's (posixacl's SetOwner, SetGroup and
+// SetAccessControl).
+func setAccessQuestions(r *http.Request, t target) []pathQuestion {
+	var qs []pathQuestion
+	if r.Header.Get(headerOwner) != "" {
+		qs = append(qs, pathQuestion{op: posixacl.SetOwner, path: t})
+	}
+	if g := r.Header.Get(headerGroup); g != "" {
+		qs = append(qs, pathQuestion{op: posixacl.SetGroup, path: t, newGroup: g})
+	}
+	if r.Header.Get(headerPermissions) != "" || r.Header.Get(headerACL) != "" || len(qs) == 0 {
+		qs = append(qs, pathQuestion{op: posixacl.SetAccessControl, path: t})
+	}
+	return qs
+}
+
+// blobQuestions are the ACL checks of the Blob operations on a path of a
+// hierarchical namespace that are its dfs operations under another API
+// (Get Blob a read, Get Blob Properties a status, Put Blob a create, Delete
+// Blob a delete, List Blobs a directory's listing), so that the Blob API
+// allows no more than the dfs one; nil for the rest, which only a role
+// allows.
+func blobQuestions(r *http.Request, op string, t target) []pathQuestion {
+	on := func(o posixacl.Operation) []pathQuestion { return []pathQuestion{{op: o, path: t}} }
+	switch op {
+	case "GetBlob":
+		return on(posixacl.ReadFile)
+	case "GetBlobProperties":
+		return on(posixacl.GetStatus)
+	case "PutBlob":
+		return on(posixacl.CreatePath)
+	case "DeleteBlob":
+		return on(posixacl.DeletePath)
+	case "ListBlobs":
+		// The directory the prefix names, or holds the names it starts.
+		return []pathQuestion{{op: posixacl.ListDirectory, path: target{Filesystem: t.Filesystem, Path: prefixDirectory(r.URL.Query().Get("prefix"))}}}
+	}
+	return nil
+}
+
+// prefixDirectory is the directory a List Blobs prefix lists in: up to
+// its last slash ("" for the root).
+func prefixDirectory(prefix string) string {
+	i := strings.LastIndex(prefix, "/")
+	if i < 0 {
+		return ""
+	}
+	return strings.Trim(prefix[:i], "/")
+}
+
+// checkBlobACL is checkPathACL for a Blob request to the Blob endpoint,
+// matched to its operation by the Blob service's own route table.
+func (s *Service) checkBlobACL(r *http.Request) error {
+	return s.checkPathACL(r, func() ([]pathQuestion, error) {
+		t, level := blobTarget(r)
+		rule, err := s.blobs.Routes().Match(r, level)
+		if err != nil {
+			return nil, nil // the Blob service answers it
+		}
+		return blobQuestions(r, rule.Op, t), nil
+	})
+}
+
+// blobTarget is the container and blob a Blob request addresses, as the
+// Blob service reads its path: one segment is a container when the
+// request says restype=container or account, and otherwise a blob of the
+// $root container.
+func blobTarget(r *http.Request) (target, route.Level) {
+	p := strings.TrimPrefix(request.Of(r).Path, "/")
+	t, level := parsePath(p)
+	if level == route.Container && !strings.Contains(p, "/") {
+		if rt := r.URL.Query().Get("restype"); rt != "container" && rt != "account" {
+			return target{Filesystem: "$root", Path: p}, route.Object
+		}
+	}
+	return t, level
+}
