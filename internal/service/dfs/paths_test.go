@@ -316,3 +316,16 @@ func TestCreateWithLease(t *testing.T) {
 	_, err = e.file("lake", "bad").Create(e.ctx, &file.CreateOptions{ProposedLeaseID: to.Ptr(id), LeaseDuration: to.Ptr(int64(5))})
 	wantCode(t, err, http.StatusBadRequest, "InvalidHeaderValue")
 }
+
+// TestFailedCreateMakesNoParents: a Path Create refused by its conditions
+// leaves no parent directory behind.
+func TestFailedCreateMakesNoParents(t *testing.T) {
+	e := start(t)
+	e.filesystem("lake")
+	_, err := e.file("lake", "p/q/f").Create(e.ctx, &file.CreateOptions{AccessConditions: &file.AccessConditions{
+		ModifiedAccessConditions: &file.ModifiedAccessConditions{IfMatch: to.Ptr(azcore.ETag(`"0x1"`))}}})
+	wantCode(t, err, http.StatusPreconditionFailed, "ConditionNotMet")
+	if got := e.status("lake/p"); got != "404 Not Found" {
+		t.Fatalf("parent after a refused create: %s", got)
+	}
+}
