@@ -213,6 +213,7 @@ func Parse(args []string, getenv func(string) string, usageOut io.Writer) (*Conf
 	var oauth, oauthKeys string
 	fs.StringVar(&oauth, "oauth", "", "accept OAuth Bearer tokens as Azurite does (\"basic\": issuer, audience and lifetime checked); needs --cert")
 	fs.StringVar(&oauthKeys, "oauthKeys", "", "JWKS or PEM file of public keys: Bearer token signatures must verify against one of them (implies --oauth basic)")
+	dataOwners := fs.String("dataOwners", "*", "comma-separated object ids of the principals holding a data owner role on every account, or * for all; any other OAuth principal has only what the POSIX ACLs of a --hnsAccounts account grant it")
 	var services string
 	fs.StringVar(&services, "services", "", "comma-separated services to start (blob,queue,table,file,smb); default all")
 	if err := fs.Parse(args); err != nil {
@@ -222,6 +223,9 @@ func Parse(args []string, getenv func(string) string, usageOut io.Writer) (*Conf
 		return nil, fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
 	if err := c.parseOAuth(oauth, oauthKeys); err != nil {
+		return nil, err
+	}
+	if err := c.parseDataOwners(*dataOwners); err != nil {
 		return nil, err
 	}
 	if (c.Cert == "") != (c.Key == "" && c.Pwd == "") {
@@ -278,6 +282,24 @@ func (c *Config) parseOAuth(level, keysFile string) error {
 		}
 		c.OAuth.Keys = keys
 	}
+	return nil
+}
+
+// parseDataOwners sets the OAuth principals with a data owner role from
+// --dataOwners, which only Bearer tokens and user delegation SAS (whose
+// keys need a token) can name.
+func (c *Config) parseDataOwners(v string) error {
+	owners, err := auth.ParseDataOwners(v)
+	if err != nil {
+		return fmt.Errorf("--dataOwners %q: %w", v, err)
+	}
+	if c.OAuth == nil {
+		if strings.TrimSpace(v) != "*" {
+			return errors.New("--dataOwners names OAuth principals: give --oauth basic")
+		}
+		return nil
+	}
+	c.OAuth.DataOwners = owners
 	return nil
 }
 

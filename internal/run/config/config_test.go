@@ -85,6 +85,9 @@ func TestParseErrors(t *testing.T) {
 		{"--oauth", "basic"}, // OAuth needs HTTPS
 		{"--oauthKeys", "keys.pem"},
 		{"--cert", "c.pem", "--key", "k.pem", "--oauthKeys", "/nonexistent/keys.pem"},
+		{"--dataOwners", "a1"}, // names principals only --oauth accepts
+		{"--cert", "c.pem", "--key", "k.pem", "--oauth", "basic", "--dataOwners", ","},
+		{"--cert", "c.pem", "--key", "k.pem", "--oauth", "basic", "--dataOwners", "a1,*"},
 		{"stray"},
 	} {
 		if _, err := Parse(args, func(string) string { return "" }, io.Discard); err == nil {
@@ -110,6 +113,25 @@ func TestParseOAuth(t *testing.T) {
 	}
 	if c, _ := Parse(nil, func(string) string { return "" }, io.Discard); c.OAuth != nil {
 		t.Fatal("OAuth on by default")
+	}
+}
+
+// TestParseDataOwners: without --dataOwners every principal holds the
+// role, as before the flag; with a list only those named, in any case.
+func TestParseDataOwners(t *testing.T) {
+	tls := []string{"--cert", "c.pem", "--key", "k.pem", "--oauth", "basic"}
+	c, err := Parse(tls, func(string) string { return "" }, io.Discard)
+	if err != nil || !c.OAuth.DataOwners.Holds("anyone") {
+		t.Fatalf("default: %v, holds anyone %v", err, err == nil && c.OAuth.DataOwners.Holds("anyone"))
+	}
+	c, err = Parse(append(tls, "--dataOwners", " A1 ,b2"), func(string) string { return "" }, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for id, want := range map[string]bool{"a1": true, "B2": true, "c3": false, "": false} {
+		if got := c.OAuth.DataOwners.Holds(id); got != want {
+			t.Errorf("Holds(%q) = %v, want %v", id, got, want)
+		}
 	}
 }
 
