@@ -9,7 +9,8 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/container"
 )
 
-// A blob written through the Blob API on an account with a hierarchical
+// A blob created through the Blob API (Put Blob of a block or append
+// blob, Put Block List, Copy Blob) on an account with a hierarchical
 // namespace gets the directories above it ("Blob Storage features
 // available in Azure Data Lake Storage": the namespace is one, whichever
 // API writes), and the Data Lake SDK reads them as directories with the
@@ -23,11 +24,13 @@ func TestHNSBlobWritesCreateTheirParents(t *testing.T) {
 	must(bb.StageBlock(e.ctx, "YmxvY2sx", nopCloser([]byte("x")), nil)).on(t)
 	must(bb.CommitBlockList(e.ctx, []string{"YmxvY2sx"}, nil)).on(t)
 
+	must(c.NewAppendBlobClient("append/a/b.log").Create(e.ctx, nil)).on(t)
+
 	src := e.upload(c, "source", []byte("x"))
 	must(c.NewBlobClient("copy/a/b.txt").StartCopyFromURL(e.ctx, src.URL(), nil)).on(t)
 
 	fs := e.filesystemClient("tree")
-	for _, dir := range []string{"put", "put/a", "list", "list/a", "copy", "copy/a"} {
+	for _, dir := range []string{"put", "put/a", "list", "list/a", "append", "append/a", "copy", "copy/a"} {
 		p, err := fs.NewDirectoryClient(dir).GetProperties(e.ctx, nil)
 		if err != nil {
 			t.Fatalf("directory %s: %v", dir, err)
