@@ -24,8 +24,9 @@ type OAuth struct {
 
 // Principal is the security principal a token was issued to.
 type Principal struct {
-	ObjectID string // oid
-	TenantID string // tid
+	ObjectID string   // oid
+	TenantID string   // tid
+	Groups   []string // groups
 }
 
 // minBearerVersion is the first version that accepts OAuth tokens.
@@ -111,7 +112,7 @@ func (a *Authenticator) checkToken(r *http.Request, svc Service, account, token 
 	if oid == "" {
 		oid = c.Subject // tokens minted for tests often carry only sub
 	}
-	return &Principal{ObjectID: oid, TenantID: c.TenantID}, nil
+	return &Principal{ObjectID: oid, TenantID: c.TenantID, Groups: c.Groups}, nil
 }
 
 func validIssuer(iss string) bool {

@@ -47,7 +47,7 @@ func (o DataOwners) Holds(oid string) bool {
 	return o.ids == nil || o.ids[strings.ToLower(oid)]
 }
 
-// aclSubjects are the object ids whose ACL rights an identity's data
+// aclSubjects are the principals whose ACL rights an identity's data
 // operations need: none for a super-user (Shared Key, account and service
 // SAS: "Shared Key and SAS authorization" of the access control model) or
 // a role holder. A user delegation SAS carries its key owner's rights, so
@@ -56,28 +56,28 @@ func (o DataOwners) Holds(oid string) bool {
 // authorizing the operation", Create a user delegation SAS); saoid is
 // "authorized by the owner of the user delegation key" with "no
 // additional permission check", and scid is only logged.
-func (o DataOwners) aclSubjects(id *Identity) []string {
-	var subjects []string
+func (o DataOwners) aclSubjects(id *Identity) []Principal {
+	var subjects []Principal
 	switch {
 	case id.Kind == Bearer && id.Principal != nil:
 		if !o.Holds(id.Principal.ObjectID) {
-			subjects = append(subjects, id.Principal.ObjectID)
+			subjects = append(subjects, *id.Principal)
 		}
 	case id.Kind == DelegationSAS && id.SAS != nil && id.SAS.Delegation != nil:
 		d := id.SAS.Delegation
 		if !o.Holds(d.Key.ObjectID) {
-			subjects = append(subjects, d.Key.ObjectID)
+			subjects = append(subjects, Principal{ObjectID: d.Key.ObjectID, TenantID: d.Key.TenantID})
 		}
 		if d.UnauthorizedObjectID != "" {
-			subjects = append(subjects, d.UnauthorizedObjectID)
+			subjects = append(subjects, Principal{ObjectID: d.UnauthorizedObjectID})
 		}
 	}
 	return subjects
 }
 
-// ACLSubjects are the object ids the POSIX ACLs must allow this caller's
+// ACLSubjects are the principals the POSIX ACLs must allow this caller's
 // operation on a path for, none when the caller is a super-user to them.
-func (id *Identity) ACLSubjects() []string { return id.aclSubjects }
+func (id *Identity) ACLSubjects() []Principal { return id.aclSubjects }
 
 // GrantByACL records that the ACLs of the path the request addresses
 // allow its operation to every one of ACLSubjects: the only way a caller

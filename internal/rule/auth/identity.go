@@ -73,7 +73,7 @@ type Identity struct {
 	Principal *Principal
 
 	// aclSubjects and aclGranted are the role decision (dataroles.go).
-	aclSubjects []string
+	aclSubjects []Principal
 	aclGranted  bool
 
 	// What Authorize needs to know about the request, captured when it was

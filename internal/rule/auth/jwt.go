@@ -39,6 +39,10 @@ type tokenClaims struct {
 	TenantID  string       `json:"tid"`
 	AppID     string       `json:"appid"`
 	Subject   string       `json:"sub"`
+	// Groups are the object ids of the security groups the principal is
+	// a member of, when the application asks Entra ID for the claim
+	// (groupMembershipClaims); the ACLs' group entries match them.
+	Groups []string `json:"groups"`
 }
 
 // audience is the aud claim: one string or an array of them (RFC 7519 4.1.3).

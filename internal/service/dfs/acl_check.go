@@ -46,8 +46,8 @@ func (s *Service) checkPathACL(r *http.Request, questions func() ([]pathQuestion
 			if err != nil {
 				return err
 			}
-			for _, oid := range id.ACLSubjects() {
-				if err := posixacl.Authorize(posixacl.Principal{ObjectID: oid}, req); err != nil {
+			for _, p := range id.ACLSubjects() {
+				if err := posixacl.Authorize(posixacl.Principal{ObjectID: p.ObjectID, Groups: p.Groups}, req); err != nil {
 					return err
 				}
 			}

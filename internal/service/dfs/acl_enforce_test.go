@@ -30,6 +30,8 @@ type aclEnv struct {
 	t         *testing.T
 	url, port string
 	client    *http.Client
+	// groups are the group claims of each principal's tokens.
+	groups map[string][]string
 }
 
 // productionURL is the server's URL in the form the SDKs take the account
@@ -65,7 +67,7 @@ func startACL(t *testing.T, hns bool, owners string) *aclEnv {
 	dial := func(ctx context.Context, network, _ string) (net.Conn, error) {
 		return (&net.Dialer{}).DialContext(ctx, network, u.Host)
 	}
-	return &aclEnv{t: t, url: strings.TrimSuffix(in.BlobURL, "/") + "/", port: u.Port(), client: &http.Client{Transport: &http.Transport{
+	return &aclEnv{t: t, url: strings.TrimSuffix(in.BlobURL, "/") + "/", port: u.Port(), groups: map[string][]string{}, client: &http.Client{Transport: &http.Transport{
 		DialContext: dial, TLSClientConfig: &tls.Config{RootCAs: pool, ServerName: "127.0.0.1"}}}}
 }
 
@@ -85,7 +87,7 @@ func (e *aclEnv) send(oid, method, path string, header http.Header, body string)
 	if oid == "" {
 		auth.SignSharedKey(req, auth.Blob, lazulitest.Account, lazulitest.KeyBytes())
 	} else {
-		req.Header.Set("Authorization", "Bearer "+tokenFor(e.t, oid))
+		req.Header.Set("Authorization", "Bearer "+tokenFor(e.t, oid, e.groups[oid]...))
 	}
 	resp, err := e.client.Do(req)
 	if err != nil {
@@ -278,4 +280,27 @@ func TestACLRenameAndRecursiveDelete(t *testing.T) {
 		t.Fatalf("setAccessControl: %d %s", got, code)
 	}
 	e.must(http.StatusOK, userOID, http.MethodDelete, "acl/e/inner?recursive=true", nil, "")
+}
+
+// A group claim of the token makes its principal a member of the named
+// group entries and of the owning group it names, within the mask.
+func TestACLGroupEntries(t *testing.T) {
+	e := startACL(t, true, ownerOID)
+	e.tree()
+	const group = "0c000000-0000-4000-8000-00000000000c"
+	traverse := "user::rwx,group::r-x,group:" + group + ":--x,mask::r-x,other::---"
+	for _, path := range []string{"", "d"} {
+		if got, code := e.setACL("", path, traverse); got != http.StatusOK {
+			t.Fatalf("setAccessControl %q: %d %s", path, got, code)
+		}
+	}
+	e.must(http.StatusOK, "", http.MethodPatch, "acl/d/f?action=setAccessControl", http.Header{"X-Ms-Group": {group}, "X-Ms-Permissions": {"rw-r-----"}}, "")
+	e.denied(userOID, http.MethodGet, "acl/d/f", nil, "")
+	e.groups[userOID] = []string{group}
+	e.must(http.StatusOK, userOID, http.MethodGet, "acl/d/f", nil, "")
+	// The mask limits the group entries.
+	if got, code := e.setACL("", "d", "user::rwx,group::r-x,group:"+group+":--x,mask::r--,other::---"); got != http.StatusOK {
+		t.Fatalf("setAccessControl d: %d %s", got, code)
+	}
+	e.denied(userOID, http.MethodGet, "acl/d/f", nil, "")
 }

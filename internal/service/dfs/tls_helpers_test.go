@@ -54,10 +54,10 @@ func selfSignedFiles(t *testing.T) (certPath, keyPath string, pool *x509.CertPoo
 	return certPath, keyPath, pool
 }
 
-// tokenFor is an Entra ID-shaped access token of principal oid for the
-// storage audience, which --oauth basic without --oauthKeys checks for
-// issuer, audience and lifetime only.
-func tokenFor(t *testing.T, oid string) string {
+// tokenFor is an Entra ID-shaped access token of principal oid, member
+// of groups, for the storage audience, which --oauth basic without
+// --oauthKeys checks for issuer, audience and lifetime only.
+func tokenFor(t *testing.T, oid string, groups ...string) string {
 	t.Helper()
 	enc := func(v any) string {
 		b, err := json.Marshal(v)
@@ -70,5 +70,8 @@ func tokenFor(t *testing.T, oid string) string {
 	claims := map[string]any{"iss": "https://sts.windows.net/a1b2c3d4-0000-4000-8000-000000000001/",
 		"aud": "https://storage.azure.com", "iat": now.Unix(), "nbf": now.Unix(), "exp": now.Add(time.Hour).Unix(),
 		"oid": oid, "tid": "a1b2c3d4-0000-4000-8000-000000000001"}
+	if len(groups) > 0 {
+		claims["groups"] = groups
+	}
 	return enc(map[string]string{"alg": "RS256", "typ": "JWT"}) + "." + enc(claims) + "." + base64.RawURLEncoding.EncodeToString([]byte("unchecked"))
 }
