@@ -99,6 +99,9 @@ type Blob struct {
 	PremiumPage bool
 	// Posix is a Data Lake path's owners and ACL (records_posix.go).
 	Posix PosixState
+	// EncryptionContext is the Data Lake path's x-ms-encryption-context,
+	// kept as given (records_context.go).
+	EncryptionContext string
 
 	// segments is the encoded segment list, decoded on demand so that
 	// listings never pay for it.
@@ -191,6 +194,7 @@ func (b *Blob) Encode() []byte {
 	b.Encryption.encode(&e)
 	encodePremium(&e, b.PremiumPage)
 	b.Posix.encode(&e)
+	encodeEncryptionContext(&e, b.EncryptionContext)
 	return e.Bytes()
 }
 
@@ -246,6 +250,8 @@ func decodeBlobRecord(v []byte, withSegments bool) (*Blob, error) {
 			b.PremiumPage = p.Bool()
 		case btagPosix:
 			b.Posix = decodePosix(p)
+		case btagEncryptionContext:
+			b.EncryptionContext = p.Str()
 		}
 	})
 	return b, d.Err()

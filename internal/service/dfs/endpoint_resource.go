@@ -14,7 +14,8 @@ import (
 // or Get Blob Properties, no comp) on an account with a hierarchical
 // namespace: its answer also says x-ms-resource-type, directory or file,
 // and, for the current state of the path, its x-ms-owner, x-ms-group,
-// x-ms-permissions and x-ms-acl, as the service's answers to these reads
+// x-ms-permissions and x-ms-acl (and x-ms-encryption-context when it has
+// one), as the service's answers to these reads
 // do on such an account and as the DataLake SDKs read them from their
 // Blob calls (azdatalake's GetProperties takes ResourceType and
 // Permissions from them). The directory flag is in the answer's metadata
@@ -49,9 +50,9 @@ func (e *Endpoint) withResourceType(w http.ResponseWriter, r *http.Request) http
 	}}
 }
 
-// writePathAccess adds the path's access control headers to a Blob read's
-// answer; a record that cannot be read (gone meanwhile) adds none, the
-// answer being the read's.
+// writePathAccess adds the path's access control and encryption context
+// headers to a Blob read's answer; a record that cannot be read (gone
+// meanwhile) adds none, the answer being the read's.
 func (s *Service) writePathAccess(r *http.Request, h http.Header, t target, directory bool) {
 	var b *blobdata.Blob
 	err := s.store.View(r.Context(), func(tx store.Tx) error {
@@ -61,5 +62,8 @@ func (s *Service) writePathAccess(r *http.Request, h http.Header, t target, dire
 	})
 	if err == nil && b != nil {
 		writeAccess(h, b.Access(directory))
+		if b.EncryptionContext != "" {
+			h.Set(encryptionContextHeader, b.EncryptionContext)
+		}
 	}
 }

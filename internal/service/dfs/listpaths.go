@@ -26,6 +26,8 @@ type pathEntry struct {
 	Owner         string `json:"owner,omitempty"`
 	Group         string `json:"group,omitempty"`
 	Permissions   string `json:"permissions,omitempty"`
+	// EncryptionContext is spelled as the service spells it.
+	EncryptionContext string `json:"EncryptionContext,omitempty"`
 }
 
 // listArgs are List Paths' parsed query.
@@ -199,6 +201,7 @@ func (l *lister) entry(name string, b *blobdata.Blob) pathEntry {
 	if l.hns {
 		e.Owner, e.Group, e.Permissions = posixOf(b)
 	}
+	e.EncryptionContext = b.EncryptionContext
 	return e
 }
 

@@ -40,7 +40,7 @@ func (s *Service) createPath(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	createLease, err := parseCreateLease(r.Header)
+	extras, err := parseCreateExtras(r.Header)
 	if err != nil {
 		return err
 	}
@@ -73,6 +73,7 @@ func (s *Service) createPath(w http.ResponseWriter, r *http.Request) error {
 	}
 	h.Del(lease.HeaderProposedID)
 	h.Del(lease.HeaderDuration)
+	h.Del(encryptionContextHeader)
 	h.Set("x-ms-blob-type", "BlockBlob")
 	h.Set("Content-Length", "0")
 	blobReq.ContentLength, blobReq.Body = 0, http.NoBody
@@ -82,8 +83,8 @@ func (s *Service) createPath(w http.ResponseWriter, r *http.Request) error {
 		h.Del("Content-Md5")
 		h.Del("x-ms-content-crc64")
 	}}, blobReq)
-	if err == nil && createLease != nil {
-		err = s.leaseCreated(r, *createLease)
+	if err == nil {
+		err = extras.store(s, r)
 	}
 	return access.finish(err)
 }

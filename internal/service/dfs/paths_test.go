@@ -329,3 +329,23 @@ func TestFailedCreateMakesNoParents(t *testing.T) {
 		t.Fatalf("parent after a refused create: %s", got)
 	}
 }
+
+// TestEncryptionContext: the context Path Create gives a file is answered
+// by Get Properties and listed by List Paths.
+func TestEncryptionContext(t *testing.T) {
+	e := start(t)
+	fs := e.filesystem("lake")
+	if _, err := e.file("lake", "f").Create(e.ctx, &file.CreateOptions{EncryptionContext: to.Ptr("ctx-1")}); err != nil {
+		t.Fatal(err)
+	}
+	props, err := e.file("lake", "f").GetProperties(e.ctx, nil)
+	if err != nil || props.EncryptionContext == nil || *props.EncryptionContext != "ctx-1" {
+		t.Fatalf("properties: %v, %v", props.EncryptionContext, err)
+	}
+	page, err := fs.NewListPathsPager(false, nil).NextPage(e.ctx)
+	if err != nil || len(page.Paths) != 1 || page.Paths[0].EncryptionContext == nil || *page.Paths[0].EncryptionContext != "ctx-1" {
+		t.Fatalf("listing: %+v, %v", page.Paths, err)
+	}
+	_, err = e.file("lake", "g").Create(e.ctx, &file.CreateOptions{EncryptionContext: to.Ptr(strings.Repeat("x", 1025))})
+	wantCode(t, err, http.StatusBadRequest, "InvalidHeaderValue")
+}
