@@ -99,10 +99,7 @@ func checkAll(t *testing.T, connStrs []string, contentSize int) {
 	t.Run("TableMerges", func(t *testing.T) { checkTableMerges(t, connStrs) })
 	t.Run("QueueGetDelete", func(t *testing.T) { checkQueue(t, connStrs) })
 	t.Run("LakeRenames", func(t *testing.T) { checkLake(t, connStrs, false) })
-	t.Run("LakeRenamesAndCreates", func(t *testing.T) {
-		skipCreatesUnlessAsked(t)
-		checkLake(t, connStrs, true)
-	})
+	t.Run("LakeRenamesAndCreates", func(t *testing.T) { checkLake(t, connStrs, true) })
 }
 
 // stepFunc performs one operation of client id (its i-th) and returns what
