@@ -97,15 +97,24 @@ func CreateParents(tx store.Tx, account, container, name string, now time.Time, 
 }
 
 // HasChildren reports whether any blob (committed or a placeholder) is
-// named under dir, that is dir/...
+// named under dir, that is dir/... Only base records count: a path under
+// dir that was deleted and is kept as a soft-deleted state or a previous
+// version is not a child, so it does not keep its directory from being
+// deleted (Delete Blob, Path - Delete).
 func HasChildren(tx store.Tx, account, container, dir string) (bool, error) {
 	prefix := NamePrefixKey(account, container, dir+"/")
 	found := false
-	err := tx.Scan(prefix, store.PrefixEnd(prefix), store.ScanOptions{Limit: 1}, func(_, _ []byte) bool {
-		found = true
-		return false
+	var keyErr error
+	err := tx.Scan(prefix, store.PrefixEnd(prefix), store.ScanOptions{}, func(k, _ []byte) bool {
+		_, elem, err := BlobNameFromKey(k)
+		if err != nil {
+			keyErr = err
+			return false
+		}
+		found = elem == ElemBase
+		return !found
 	})
-	return found, err
+	return found, errors.Join(err, keyErr)
 }
 
 // treeRecord is one stored record of a blob under a directory.
