@@ -104,6 +104,11 @@ func (s *Service) writeBlobAs(r *http.Request, conds cond.Conditions, kind blobd
 				return err
 			}
 		}
+		if rec != nil && creates && committed {
+			if err := s.keepDirectory(r, old, rec); err != nil {
+				return err
+			}
+		}
 		if err := blobdata.ReindexTags(tx, account, t.Container, t.Blob, old, rec); err != nil {
 			return err
 		}

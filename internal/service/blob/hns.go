@@ -35,6 +35,18 @@ func (s *Service) createParents(tx store.Tx, r *http.Request) error {
 	return err
 }
 
+// keepDirectory refuses a write that would replace a directory of a
+// hierarchical namespace with a file (a blob without hdi_isfolder=true):
+// the paths under it would be left under a file. It is 409 PathConflict,
+// "the specified path ... exists and its resource type is invalid for this
+// operation", as Path Create answers a file created over a directory.
+func (s *Service) keepDirectory(r *http.Request, old, rec *blobdata.Blob) error {
+	if s.isHNS(r) && old.IsDirectory() && !rec.IsDirectory() {
+		return azerr.New(azerr.PathConflict)
+	}
+	return nil
+}
+
 // checkDirectoryDelete refuses Delete Blob of a directory of a
 // hierarchical namespace that still has paths under it (409
 // DirectoryIsNotEmpty) or that names x-ms-delete-snapshots (400

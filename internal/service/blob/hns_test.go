@@ -6,6 +6,7 @@ import (
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/to"
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/blob"
+	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/blockblob"
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/container"
 )
 
@@ -132,4 +133,32 @@ func blobNames(t *testing.T, e *env, c *container.Client) []string {
 		}
 	}
 	return names
+}
+
+// A file written over a directory would leave the directory's paths under
+// a file: Put Blob and Put Block List over a directory are 409
+// PathConflict, as Path Create answers a file created over a directory,
+// and the tree reads as before. A directory written again as a directory
+// (hdi_isfolder=true, as tools that make directory markers write it) is
+// accepted.
+func TestHNSFileOverADirectoryIsAConflict(t *testing.T) {
+	e := startHNS(t)
+	c := e.container("tree")
+	e.upload(c, "d/f", []byte("file"))
+
+	_, err := c.NewBlockBlobClient("d").Upload(e.ctx, nopCloser([]byte("x")), nil)
+	wantCode(t, err, http.StatusConflict, "PathConflict")
+	bb := c.NewBlockBlobClient("d")
+	must(bb.StageBlock(e.ctx, "YmxvY2sx", nopCloser([]byte("x")), nil)).on(t)
+	_, err = bb.CommitBlockList(e.ctx, []string{"YmxvY2sx"}, nil)
+	wantCode(t, err, http.StatusConflict, "PathConflict")
+
+	_, err = c.NewBlockBlobClient("d").Upload(e.ctx, nopCloser(nil),
+		&blockblob.UploadOptions{Metadata: map[string]*string{"hdi_isfolder": to.Ptr("true")}})
+	if err != nil {
+		t.Fatalf("a directory written again as a directory: %v", err)
+	}
+	if got := string(e.download(c.NewBlockBlobClient("d/f"))); got != "file" {
+		t.Fatalf("the file under the directory reads %q", got)
+	}
 }
