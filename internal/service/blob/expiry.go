@@ -141,9 +141,13 @@ func (e *expiryRequest) apply(rec *blobdata.Blob, now time.Time) error {
 var maxExpiry = time.Date(9999, 12, 31, 23, 59, 59, 0, time.UTC)
 
 // resolve computes the expiry instant of a blob created at created, at
-// now: zero for NeverExpire. An instant that is not in the future, or
-// beyond year 9999, is 400 InvalidHeaderValue, as the service refuses an
-// absolute time already past.
+// now: zero for NeverExpire. An absolute instant that is not in the
+// future, or any beyond year 9999, is 400 InvalidHeaderValue, as the
+// service refuses an absolute time already past. An offset from creation
+// that has already elapsed is taken, and the blob expires at once: the
+// Data Lake SDK's recorded TestFileSetExpiry sets 10 ms from creation on a
+// file created earlier, the service accepts it, and the file is gone when
+// read next.
 func (e expiryRequest) resolve(now, created time.Time) (time.Time, error) {
 	var at time.Time
 	switch e.option {
@@ -153,6 +157,9 @@ func (e expiryRequest) resolve(now, created time.Time) (time.Time, error) {
 		at = e.absolute
 	case expiryRelativeToCreation:
 		at = created.Add(e.relative)
+		if !at.After(now) && !at.After(maxExpiry) {
+			return at.UTC(), nil
+		}
 	default:
 		at = now.Add(e.relative)
 	}

@@ -397,3 +397,17 @@ func startHNS(t *testing.T) *env {
 	t.Helper()
 	return startWith(t, lazulitest.Options{InMemory: true, Configure: withHNS})
 }
+
+// An offset from creation that has already elapsed is accepted and the
+// blob expires at once: azdatalake's recorded TestFileSetExpiry creates a
+// file, sets RelativeToCreation 10 ms after the round trips that took
+// longer, gets 200, and the file reads 404 PathNotFound afterwards.
+func TestSetBlobExpiryRelativeToCreationElapsed(t *testing.T) {
+	e := startHNS(t)
+	c := e.container("expiry")
+	b := e.upload(c, "doc", []byte("x"))
+	e.in.Fake.Advance(time.Second)
+	must(b.SetExpiry(e.ctx, blockblob.ExpiryTypeRelativeToCreation(10*time.Millisecond), nil)).on(t)
+	_, err := b.GetProperties(e.ctx, nil)
+	wantCode(t, err, 404, "BlobNotFound")
+}
