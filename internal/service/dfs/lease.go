@@ -102,12 +102,22 @@ func (wl writeLease) before(b *blobdata.Blob, now time.Time) (renewed bool, err 
 		b.Lease, _, err = lease.Apply(b.Lease, wl.acquire, now, lease.Blob)
 		return false, err
 	case leaseAutoRenew:
-		if err := b.Lease.CheckWrite(wl.id, now, lease.Blob); err != nil {
-			return false, err
-		}
+		// Renewed first, as Renew Lease renews: an expired lease the
+		// request names is held again (azdatalake's recorded
+		// TestFileAppendDataWithRenewLease appends with auto-renew after
+		// its 15 s lease expired, and the file is leased after).
 		id, _ := lease.ParseID(wl.id)
-		b.Lease, _, err = lease.Apply(b.Lease, lease.Request{Action: lease.Renew, ID: id}, now, lease.Blob)
-		return err == nil, err
+		held, _, renewErr := lease.Apply(b.Lease, lease.Request{Action: lease.Renew, ID: id}, now, lease.Blob)
+		if renewErr != nil {
+			// A lease this request cannot renew: the write's own refusal
+			// where the write would be refused, else the renewal's.
+			if err := b.Lease.CheckWrite(wl.id, now, lease.Blob); err != nil {
+				return false, err
+			}
+			return false, renewErr
+		}
+		b.Lease = held
+		return true, nil
 	}
 	return false, b.Lease.CheckWrite(wl.id, now, lease.Blob)
 }

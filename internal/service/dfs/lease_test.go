@@ -3,6 +3,7 @@ package dfs_test
 import (
 	"net/http"
 	"testing"
+	"time"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/to"
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azdatalake/file"
@@ -121,4 +122,33 @@ func TestAppendLeaseAction(t *testing.T) {
 	if got := e.read(f); got != "abcd" {
 		t.Fatalf("file reads %q", got)
 	}
+}
+
+// auto-renew holds again a lease that expired, as Renew Lease does for the
+// lease ID it names: azdatalake's recorded TestFileAppendDataWithRenewLease
+// appends with auto-renew 15 s into a 15 s lease and reads the file leased.
+func TestAppendAutoRenewsAnExpiredLease(t *testing.T) {
+	e := start(t)
+	e.filesystem("lake")
+	f := e.newFile("lake", "f")
+	if _, err := f.AppendData(e.ctx, 0, chunk("ab"), &file.AppendDataOptions{LeaseAction: to.Ptr(file.LeaseActionAcquire),
+		LeaseDuration: to.Ptr(int64(15)), ProposedLeaseID: to.Ptr(leaseA)}); err != nil {
+		t.Fatal(err)
+	}
+	e.in.Fake.Advance(16 * time.Second)
+	if _, err := f.AppendData(e.ctx, 2, chunk("cd"), &file.AppendDataOptions{LeaseAction: to.Ptr(file.LeaseActionRenew),
+		LeaseAccessConditions: &file.LeaseAccessConditions{LeaseID: to.Ptr(leaseA)}}); err != nil {
+		t.Fatalf("auto-renew of the expired lease: %v", err)
+	}
+	p, err := f.GetProperties(e.ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.LeaseState == nil || *p.LeaseState != "leased" {
+		t.Fatalf("lease state %v after auto-renew", p.LeaseState)
+	}
+	// Another ID renews nothing: the write is refused as without the action.
+	_, err = f.AppendData(e.ctx, 4, chunk("e"), &file.AppendDataOptions{LeaseAction: to.Ptr(file.LeaseActionRenew),
+		LeaseAccessConditions: &file.LeaseAccessConditions{LeaseID: to.Ptr("a0000000-0000-4000-8000-00000000000b")}})
+	wantCode(t, err, http.StatusPreconditionFailed, "LeaseIdMismatchWithPathOperation")
 }
