@@ -140,6 +140,9 @@ type Result struct {
 	// measured window ends, in MB (10^6 bytes), when that process is known.
 	ServerRSSMB float64          `json:"server_rss_mb,omitempty"`
 	Errors      map[string]int64 `json:"errors,omitempty"`
+	// Skipped says why the scenario was not run on this target (one
+	// whose account lacks what the scenario measures), empty when it ran.
+	Skipped string `json:"skipped,omitempty"`
 }
 
 // env is what a scenario's setup gets.
@@ -172,6 +175,13 @@ type scenario struct {
 	workers int
 	// nullBody is the body size the null target answers with.
 	nullBody int
+	// hns says the scenario needs an account with a hierarchical
+	// namespace; on any other it is skipped (Result.Skipped).
+	hns bool
+	// once marks an operation that consumes its data and so cannot repeat
+	// (a recursive delete): no warm-up, and each worker performs one
+	// operation, timed, within the window.
+	once bool
 	// setup prepares data with the lean client and returns the op and a
 	// cleanup (sdkSetups holds its SDK version, in builds that have one).
 	setup setupFunc
@@ -217,6 +227,15 @@ func runScenario(ctx context.Context, t Target, s scenario, opts Options) (Resul
 			return Result{}, err
 		}
 	}
+	if s.hns && e.c != nil {
+		hns, err := hasHierarchicalNamespace(ctx, e.c)
+		if err != nil {
+			return Result{}, err
+		}
+		if !hns {
+			return Result{Target: t.Name, Scenario: s.name, Skipped: "the account has no hierarchical namespace"}, nil
+		}
+	}
 	do, cleanup, err := setup(ctx, e)
 	if err != nil {
 		return Result{}, fmt.Errorf("setup: %w", err)
@@ -224,14 +243,17 @@ func runScenario(ctx context.Context, t Target, s scenario, opts Options) (Resul
 	if cleanup != nil {
 		defer cleanup(context.WithoutCancel(ctx))
 	}
-	if opts.Warmup > 0 {
-		measure(ctx, do, workers, opts.Warmup, 0)
+	perWorker := 0
+	if s.once {
+		perWorker = 1
+	} else if opts.Warmup > 0 {
+		measure(ctx, do, workers, opts.Warmup, 0, 0)
 	}
 	// Sequence numbers continue past the warm-up's so that operations that
 	// create named objects never collide with warm-up ones.
 	cpu0 := processCPU()
 	server0, serverKnown := t.Server.cpu()
-	m := measure(ctx, do, workers, opts.Duration, measuredSeq)
+	m := measure(ctx, do, workers, opts.Duration, measuredSeq, perWorker)
 	cpu := processCPU() - cpu0
 	server1, serverStill := t.Server.cpu()
 	r := Result{Target: t.Name, Scenario: s.name, Ops: m.ops, Seconds: m.elapsed.Seconds(), Errors: m.errors,
@@ -281,7 +303,8 @@ type measurement struct {
 const drainLimit = time.Minute
 
 // measure runs do from workers goroutines for d, numbering each worker's
-// operations from firstSeq. No operation starts after d, but one under way
+// operations from firstSeq, and at most perWorker of them per worker
+// unless that is 0. No operation starts after d, but one under way
 // then is finished and counted rather than abandoned, and the measurement
 // (elapsed time, and the server's CPU read around it) lasts until the last
 // one ends. An abandoned request goes on costing the server CPU, which the
@@ -289,7 +312,7 @@ const drainLimit = time.Minute
 // sixteen 5,000-blob listing pages of about 3 s each in a 3 s window, one
 // page was counted and the server's CPU per page came out near twenty
 // times its real cost.
-func measure(ctx context.Context, do op, workers int, d time.Duration, firstSeq int) *measurement {
+func measure(ctx context.Context, do op, workers int, d time.Duration, firstSeq, perWorker int) *measurement {
 	ctx, cancel := context.WithTimeout(ctx, d+drainLimit)
 	defer cancel()
 	deadline := time.Now().Add(d)
@@ -302,7 +325,7 @@ func measure(ctx context.Context, do op, workers int, d time.Duration, firstSeq 
 		go func(w int) {
 			defer wg.Done()
 			local := &measurement{errors: map[string]int64{}}
-			for seq := firstSeq; ctx.Err() == nil && time.Now().Before(deadline); seq++ {
+			for seq := firstSeq; ctx.Err() == nil && time.Now().Before(deadline) && (perWorker == 0 || seq < firstSeq+perWorker); seq++ {
 				t0 := time.Now()
 				n, err := do(ctx, w, seq)
 				if ctx.Err() != nil {

@@ -51,7 +51,7 @@ func runUntilOps(t *testing.T, target Target, name string, opts Options) Result 
 		if err != nil {
 			t.Fatal(err)
 		}
-		if res[0].Ops > 0 || len(res[0].Errors) > 0 {
+		if res[0].Ops > 0 || len(res[0].Errors) > 0 || res[0].Skipped != "" {
 			return res[0]
 		}
 		t.Logf("%s: no operation completed in %v; trying a longer window", name, d)
@@ -167,6 +167,9 @@ func runEveryScenario(t *testing.T, target Target, opts Options, names []string)
 				t.Skip("the in-process Lazuli has no file endpoint (File service not registered in internal/run/app/services.go)")
 			}
 			r := runUntilOps(t, target, name, opts)
+			if r.Skipped != "" {
+				t.Skip(r.Skipped)
+			}
 			t.Logf("%s: %d ops, %.0f ops/s, %.1f MB/s, errors %v", name, r.Ops, r.OpsPerSec, r.MBPerSec, r.Errors)
 			if r.Ops == 0 {
 				t.Errorf("%s: no operation completed", name)
@@ -217,6 +220,13 @@ func TestNullTarget(t *testing.T) {
 					continue
 				}
 				r := runUntilOps(t, target, name, opts)
+				if s, _ := scenarioByName(name); s.hns != (r.Skipped != "") {
+					t.Errorf("%s: skipped %q; want skipped exactly when it needs a hierarchical namespace (%v)", name, r.Skipped, s.hns)
+					continue
+				}
+				if r.Skipped != "" {
+					continue
+				}
 				if name == "list-blobs" {
 					// The null listing is empty: every operation says so.
 					if r.Ops != 0 || len(r.Errors) != 1 || r.Errors["list-blobs: empty listing"] == 0 {

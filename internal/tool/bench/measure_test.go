@@ -25,7 +25,7 @@ func TestMeasureFinishesOperationsUnderWay(t *testing.T) {
 			return 1, nil
 		}
 	}
-	m := measure(context.Background(), do, 4, window, 0)
+	m := measure(context.Background(), do, 4, window, 0, 0)
 	n := started.Load()
 	if n == 0 || m.ops != n || m.bytes != n || len(m.errors) != 0 {
 		t.Fatalf("%d operations started; %d counted, bytes %d, errors %v: want every one finished and counted",

@@ -30,6 +30,7 @@ func allScenarios() []scenario {
 	all = append(all, tableScenarios()...)
 	all = append(all, fileScenarios()...)
 	all = append(all, growthScenarios()...)
+	all = append(all, dfsScenarios()...)
 	return all
 }
 
@@ -47,6 +48,10 @@ func Print(w io.Writer, results []Result) {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "target\tscenario\tops/s\tMB/s\tp50 ms\tp99 ms\tp99.9 ms\tclient cpu µs/op\tserver cpu µs/op\tserver rss MB\terrors\t")
 	for _, r := range results {
+		if r.Skipped != "" {
+			fmt.Fprintf(tw, "%s\t%s\t-\t-\t-\t-\t-\t-\t-\t-\tskipped: %s\t\n", r.Target, r.Scenario, r.Skipped)
+			continue
+		}
 		fmt.Fprintf(tw, "%s\t%s\t%.0f\t%.1f\t%.2f\t%.2f\t%.2f\t%.0f\t%s\t%s\t%s\t\n", r.Target, r.Scenario, r.OpsPerSec, r.MBPerSec,
 			r.P50ms, r.P99ms, r.P999ms, r.CPUusPerOp, formatServerCPU(r), formatServerRSS(r), formatErrors(r.Errors))
 	}
