@@ -22,7 +22,8 @@ const benchUsage = `usage: lazuli bench [flags] --target T [--target T2 --compar
 
 Targets:
   self               Lazuli in a child process (sqlite engine, fsync on, temporary directory;
-                     --self-store and --self-nodes run several nodes over one PostgreSQL)
+                     --self-store and --self-nodes run several nodes over one PostgreSQL; its
+                     account has a hierarchical namespace when a dfs-* scenario is asked for)
   null               a trivial Go HTTP server in a child process: what this machine's HTTP
                      stack allows
   (self and null run in this process instead with --in-process)
@@ -52,7 +53,7 @@ func runBench(args []string) int {
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of this process (the in-process server with --target self)")
 	queueDepth := fs.Int("queue-depth", 2000, "messages kept queued by queue-get-delete")
 	expiring := fs.Int("expiring-messages", 100000, "expired queue messages blob-put-1k-expiring measures Put Blob beside (0 for the baseline: the same consumer, no backlog)")
-	listBlobs := fs.Int("list-blobs", 100000, "blobs listed by list-blobs and list-blobs-delimited")
+	listBlobs := fs.Int("list-blobs", 100000, "blobs listed by list-blobs and list-blobs-delimited, and files in the tree of the dfs-* scenarios")
 	tableRows := fs.Int("table-rows", 20000, "entities queried by table-query and table-query-partition")
 	taggedBlobs := fs.Int("tagged-blobs", 10000, "tagged blobs searched by find-blobs-tags")
 	diskDir := fs.String("disk", os.TempDir(), "directory whose sequential write rate is measured and printed")
@@ -92,6 +93,8 @@ func runBench(args []string) int {
 		_ = pprof.StartCPUProfile(f)
 		defer pprof.StopCPUProfile()
 	}
+	names := strings.Split(*scenarios, ",")
+	self.hns = bench.NeedHierarchicalNamespace(names)
 	resolved := make([]bench.Target, len(targets))
 	for i, spec := range targets {
 		t, closeTarget, err := resolveTarget(ctx, spec, urls, self)
@@ -112,7 +115,6 @@ func runBench(args []string) int {
 	}
 	opts := bench.Options{Duration: *duration, Warmup: *warmup, Concurrency: *concurrency, QueueDepth: *queueDepth,
 		ExpiringMessages: *expiring, ListBlobs: *listBlobs, TableRows: *tableRows, TaggedBlobs: *taggedBlobs, SDK: *sdk}
-	names := strings.Split(*scenarios, ",")
 	var results []bench.Result
 	var comparisons []bench.Comparison
 	if *compare {
@@ -219,6 +221,7 @@ type selfOptions struct {
 	store     string // store URL; "" means sqlite in a temporary directory
 	nodes     int    // nodes over that one store
 	inProcess bool   // serve in this process instead of child processes
+	hns       bool   // serve the account with a hierarchical namespace (the dfs scenarios)
 }
 
 // startSelf runs Lazuli on free ports, in child processes so that the load
@@ -246,6 +249,9 @@ func startSelf(ctx context.Context, opts selfOptions) (bench.Target, func(), err
 			"--location", dir, "--silent", "--noAdmin"}
 		if opts.store != "" {
 			args = append(args, "--store", opts.store)
+		}
+		if opts.hns {
+			args = append(args, "--hnsAccounts", "devstoreaccount1")
 		}
 		name := fmt.Sprintf("lazuli-node%d", n+1)
 		t, stop, err := startNode(ctx, name, args, opts.inProcess)
