@@ -52,10 +52,20 @@ func Print(w io.Writer, results []Result) {
 			fmt.Fprintf(tw, "%s\t%s\t-\t-\t-\t-\t-\t-\t-\t-\tskipped: %s\t\n", r.Target, r.Scenario, r.Skipped)
 			continue
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%.0f\t%.1f\t%.2f\t%.2f\t%.2f\t%.0f\t%s\t%s\t%s\t\n", r.Target, r.Scenario, r.OpsPerSec, r.MBPerSec,
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%.1f\t%.2f\t%.2f\t%.2f\t%.0f\t%s\t%s\t%s\t\n", r.Target, r.Scenario, formatRate(r.OpsPerSec), r.MBPerSec,
 			r.P50ms, r.P99ms, r.P999ms, r.CPUusPerOp, formatServerCPU(r), formatServerRSS(r), formatErrors(r.Errors))
 	}
 	tw.Flush()
+}
+
+// formatRate prints operations per second, whole above 10 and to two
+// decimals below, where an operation takes seconds (a rename of 100,000
+// paths) and a whole number would print 0.
+func formatRate(perSec float64) string {
+	if perSec < 10 {
+		return fmt.Sprintf("%.2f", perSec)
+	}
+	return fmt.Sprintf("%.0f", perSec)
 }
 
 // formatServerCPU prints the server's CPU per operation, or "-" when the

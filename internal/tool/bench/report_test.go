@@ -1,6 +1,9 @@
 package bench
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestFormatRatio(t *testing.T) {
 	cases := []struct {
@@ -19,6 +22,22 @@ func TestFormatRatio(t *testing.T) {
 		}
 		if got := formatRatio(c); got != tc.want {
 			t.Errorf("%v vs %v: %q, want %q", tc.a, tc.b, got, tc.want)
+		}
+	}
+}
+
+// A scenario whose operations take seconds prints its rate, not 0; a
+// skipped one says why.
+func TestPrintSlowAndSkipped(t *testing.T) {
+	var b strings.Builder
+	Print(&b, []Result{
+		{Target: "lazuli", Scenario: "dfs-rename-tree", Ops: 4, Seconds: 16, OpsPerSec: 0.25, P50ms: 2900},
+		{Target: "null", Scenario: "dfs-list-paths", Skipped: "the account has no hierarchical namespace"},
+	})
+	out := b.String()
+	for _, want := range []string{" 0.25 ", "skipped: the account has no hierarchical namespace"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("Print wrote\n%s\nwithout %q", out, want)
 		}
 	}
 }
