@@ -120,7 +120,7 @@ func run(o options) (bool, error) {
 		return false, err
 	}
 
-	env, stop, err := startTarget(o, work)
+	envFor, stop, err := startTarget(o, work)
 	if err != nil {
 		return false, err
 	}
@@ -139,7 +139,7 @@ func run(o options) (bool, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			v, err := testModule(o, m, work, env, list)
+			v, err := testModule(o, m, work, envFor(m.Short()), list)
 			results[i] = result{v, err}
 		}()
 	}
@@ -194,8 +194,8 @@ func selectModules(names string) ([]sdkModule, error) {
 }
 
 // startTarget builds and starts Lazuli behind the proxy, configures the
-// test accounts, and returns the SDK tests' environment.
-func startTarget(o options, work string) (map[string]string, func(), error) {
+// test accounts, and returns each module's test environment.
+func startTarget(o options, work string) (func(module string) map[string]string, func(), error) {
 	bin := o.lazuli
 	if bin == "" {
 		bin = filepath.Join(work, "lazuli")
@@ -209,7 +209,11 @@ func startTarget(o options, work string) (map[string]string, func(), error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	own := moduleAccounts()
 	accounts := newTestAccounts()
+	for _, ma := range own {
+		accounts = append(accounts, ma.Account)
+	}
 	keyFile := filepath.Join(work, "oauth-keys.pem")
 	tokens, err := startTokenService(tlsFiles, keyFile)
 	if err != nil {
@@ -286,7 +290,7 @@ func startTarget(o options, work string) (map[string]string, func(), error) {
 	} {
 		env[k] = v
 	}
-	return env, stop, nil
+	return func(module string) map[string]string { return moduleEnv(env, own, module) }, stop, nil
 }
 
 // certificateNames are the names Lazuli's certificate covers: every

@@ -80,8 +80,10 @@ func testModule(o options, m sdkModule, work string, env map[string]string, list
 // service property it set on the shared test account, while the blockblob
 // package's TestBlobServiceClientDelete turns the same property on and off
 // (RunTestRequiringServiceProperties): run together, the suites race on
-// the account.
-var runApart = map[string][]string{"azblob": {"service"}}
+// the account. azdatalake's service package lists every filesystem of its
+// Data Lake account (TestListFilesystemsIncludeSystemFileSystems expects
+// $logs alone), which its other packages fill while they run.
+var runApart = map[string][]string{"azblob": {"service"}, "azdatalake": {"service"}}
 
 // packageGroups is the module's packages as go test runs them: all but
 // the apart ones together, then each apart one alone.
