@@ -39,6 +39,9 @@ func (s *Service) listBlobs(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	p.startFrom, p.endBefore = r.URL.Query().Get("startFrom"), r.URL.Query().Get("endBefore")
+	if p.showOnly, err = s.parseShowOnly(r); err != nil {
+		return err
+	}
 	account := request.Of(r).Account
 	var items []blobItem
 	err = s.store.View(r.Context(), func(tx store.Tx) error {
@@ -49,7 +52,7 @@ func (s *Service) listBlobs(w http.ResponseWriter, r *http.Request) error {
 		if !found {
 			return containerNotFound()
 		}
-		if p.listsStates() {
+		if p.listsStates() && p.showOnly == "" {
 			items, err = scanStates(tx, account, t.Container, p, s.now())
 		} else {
 			items, err = scanBlobs(tx, account, t.Container, p, s.now())
@@ -75,7 +78,6 @@ func scanBlobs(tx store.Tx, account, container string, p listParams, now time.Ti
 	if p.startName() != p.prefix {
 		start = store.NewKey(store.SpaceBlob).Str(account).Str(container).Str(p.startName())
 	}
-	withUncommitted := p.include["uncommittedblobs"]
 	var items []blobItem
 	for start != nil {
 		var seek []byte
@@ -86,7 +88,7 @@ func scanBlobs(tx store.Tx, account, container string, p listParams, now time.Ti
 				scanErr = err
 				return false
 			}
-			if version != "" {
+			if version != p.listedElem() {
 				return true
 			}
 			rec, err := blobdata.DecodeBlobProperties(v)
@@ -94,9 +96,9 @@ func scanBlobs(tx store.Tx, account, container string, p listParams, now time.Ti
 				scanErr = err
 				return false
 			}
-			// A blob with only uncommitted blocks is not listed, and does
-			// not make a BlobPrefix either, unless uncommittedblobs asks.
-			if (!rec.Committed && !withUncommitted) || rec.ExpiredAt(now) {
+			// A record not listed (list_showonly.go) does not make a
+			// BlobPrefix either.
+			if !p.listedRecord(rec, now) {
 				return true
 			}
 			if p.delimiter != "" {
@@ -166,6 +168,7 @@ func writeBlobItem(x *xmlWriter, it blobItem, p listParams, now time.Time) {
 	b := it.rec
 	x.Open("Blob")
 	writeName(x, it.name, p.encodeNames)
+	writeDeletionIdentity(x, it, p)
 	writeItemIdentity(x, it, p, now)
 	x.Open("Properties")
 	x.Elem("Creation-Time", httpTime(b.Created))

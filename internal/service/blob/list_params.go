@@ -26,6 +26,8 @@ type listParams struct {
 	max                                int
 	prefixGiven, markerGiven, maxGiven bool
 	include                            map[string]bool
+	// showOnly is List Blobs' showonly= (list_showonly.go); "" for none.
+	showOnly string
 	// encodeNames lets names that XML cannot carry be listed percent-encoded
 	// (Encoded="true"), which clients understand from version 2019-12-12.
 	encodeNames bool
@@ -49,7 +51,7 @@ func parseListParams(q url.Values, allowedInclude map[string]bool) (listParams, 
 		max: maxListResults, include: map[string]bool{}}
 	_, p.prefixGiven = q["prefix"]
 	_, p.markerGiven = q["marker"]
-	if raw, ok := q["maxresults"]; ok {
+	if raw, ok := queryIgnoringCase(q, "maxresults"); ok {
 		p.maxGiven = true
 		n, err := strconv.Atoi(raw[0])
 		if err != nil {
@@ -73,6 +75,22 @@ func parseListParams(q url.Values, allowedInclude map[string]bool) (listParams, 
 		}
 	}
 	return p, nil
+}
+
+// queryIgnoringCase returns the values of a query parameter whatever the
+// case of its name: azdatalake's ListDeletedPaths and ListDirectoryPaths
+// send List Blobs' maxresults as maxResults, which the service takes (the
+// SDK's recorded TestFilesystemListDeletedPathsWithMaxResults pages by it).
+func queryIgnoringCase(q url.Values, name string) ([]string, bool) {
+	if v, ok := q[name]; ok {
+		return v, true
+	}
+	for k, v := range q {
+		if strings.EqualFold(k, name) {
+			return v, true
+		}
+	}
+	return nil, false
 }
 
 // startName is where a listing page begins: the furthest of the marker,
