@@ -21,6 +21,8 @@ var resources = map[string]bool{"account": true, "filesystem": true, "file": tru
 //   - a PUT or POST without ?comp= carrying x-ms-lease-action (Path Lease,
 //     a POST in DataLakeStorage.json; Blob's lease operations say
 //     comp=lease) or x-ms-rename-source (rename);
+//   - a PUT carrying x-ms-undelete-source (Path - Undelete, comp=undelete
+//     as Undelete Blob's, which names no source);
 //   - a DELETE with ?recursive=, ?continuation= or ?paginated= (Path
 //     Delete of a directory), or accepting JSON only (jsonDelete).
 //
@@ -33,6 +35,9 @@ func IsRequest(r *http.Request) bool {
 	}
 	switch r.Method {
 	case http.MethodPut, http.MethodPost:
+		if r.Method == http.MethodPut && r.Header.Get(undeleteSourceHeader) != "" {
+			return true
+		}
 		return !q.Has("comp") && (r.Header.Get("x-ms-lease-action") != "" || r.Header.Get("x-ms-rename-source") != "")
 	case http.MethodDelete:
 		return q.Has("recursive") || q.Has("continuation") || q.Has("paginated") || jsonDelete(r, q)

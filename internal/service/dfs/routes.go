@@ -43,6 +43,9 @@ func (s *Service) table() route.Table {
 		{Op: "RenamePath", Method: PUT, Level: obj, When: []route.Cond{route.HeaderSet(renameSourceHeader)}, Access: auth.OnObject("m"), Handle: s.renamePath},
 		{Op: "CreateFile", Method: PUT, Level: obj, When: []route.Cond{route.QueryIs("resource", "file")}, Access: create, Handle: s.createPath},
 		{Op: "CreateDirectory", Method: PUT, Level: obj, When: []route.Cond{route.QueryIs("resource", "directory")}, Access: create, Handle: s.createPath},
+		// Path - Undelete restores a soft-deleted path: write (w), as
+		// Undelete Blob's row says.
+		{Op: "UndeletePath", Method: PUT, Level: obj, Comp: "undelete", When: []route.Cond{route.HeaderSet(undeleteSourceHeader)}, Access: auth.OnObject("w"), Handle: s.undeletePath},
 		{Op: "DeletePath", Method: DEL, Level: obj, Access: auth.OnObject("d"), Handle: s.deletePath},
 		// getStatus reads the system properties: read (r) or execute (e).
 		{Op: "GetPathStatus", Method: HED, Level: obj, When: []route.Cond{route.QueryIs("action", "getStatus")}, Access: auth.OnObject("re"), Handle: s.getPathStatus},
