@@ -138,6 +138,9 @@ func (s *Service) putBlob(w http.ResponseWriter, r *http.Request) error {
 		if err := a.expiry.apply(rec, s.now()); err != nil {
 			return nil, err
 		}
+		if err := applyWriteHook(r, rec, s.now()); err != nil {
+			return nil, err
+		}
 		rec.SetSegments([]blobdata.Segment{{Extent: info.ID, Length: info.Size}})
 		refs.Add(info.ID)
 		return rec, nil

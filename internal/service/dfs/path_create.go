@@ -32,8 +32,9 @@ var standardContentHeaders = []string{"Content-Type", "Content-Encoding", "Conte
 // hdi_isfolder=true in its metadata, written by Put Blob (conditions,
 // leases, history, authorization of an overwrite and, on an account with
 // a hierarchical namespace, the missing parent directories are its own).
-// There a path of the other resource type is 409 PathConflict. A proposed lease is acquired on the path once it is
-// written (path_create_lease.go).
+// There a path of the other resource type is 409 PathConflict. A proposed
+// lease and an encryption context are kept on the path in Put Blob's
+// transaction (path_create_after.go).
 func (s *Service) createPath(w http.ResponseWriter, r *http.Request) error {
 	directory := strings.EqualFold(r.URL.Query().Get("resource"), "directory")
 	access, err := s.accessOnCreate(r, directory)
@@ -49,7 +50,7 @@ func (s *Service) createPath(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 	}
-	blobReq := r.Clone(r.Context())
+	blobReq := r.Clone(extras.within(r.Context()))
 	q := url.Values{}
 	if t := r.URL.Query().Get("timeout"); t != "" {
 		q.Set("timeout", t)
@@ -83,9 +84,6 @@ func (s *Service) createPath(w http.ResponseWriter, r *http.Request) error {
 		h.Del("Content-Md5")
 		h.Del("x-ms-content-crc64")
 	}}, blobReq)
-	if err == nil {
-		err = extras.store(s, r)
-	}
 	return access.finish(err)
 }
 

@@ -1,12 +1,13 @@
 package dfs
 
 import (
+	"context"
 	"net/http"
+	"time"
 
-	"github.com/lazuli-storage/lazuli/internal/engine/store"
-	"github.com/lazuli-storage/lazuli/internal/frame/request"
 	"github.com/lazuli-storage/lazuli/internal/rule/azerr"
 	"github.com/lazuli-storage/lazuli/internal/rule/lease"
+	"github.com/lazuli-storage/lazuli/internal/service/blob"
 	"github.com/lazuli-storage/lazuli/internal/service/blobdata"
 )
 
@@ -51,26 +52,25 @@ func parseCreateExtras(h http.Header) (createExtras, error) {
 	return x, nil
 }
 
-// store keeps the extras on the path Put Blob has just written: the lease
-// is acquired as Lease Blob's acquire would (a lease another holds is
-// 409). Nothing to keep costs no transaction.
-func (x createExtras) store(s *Service, r *http.Request) error {
+// within returns ctx under which Put Blob keeps the extras on the path it
+// writes, in its transaction: the lease is acquired as Lease Blob's
+// acquire would (a lease another holds is 409 and the path is not
+// written). Nothing to keep adds nothing.
+func (x createExtras) within(ctx context.Context) context.Context {
 	if x.lease == nil && x.context == "" {
-		return nil
+		return ctx
 	}
-	t, account := targetOf(r), request.Of(r).Account
-	return s.store.Update(r.Context(), func(tx store.Tx) error {
-		now := s.now()
-		b, err := pathForWrite(tx, account, t.Filesystem, t.Path, now)
-		if err != nil || b == nil {
+	return blob.WithWriteHook(ctx, x.apply)
+}
+
+// apply keeps the extras on b, the record being written at now.
+func (x createExtras) apply(b *blobdata.Blob, now time.Time) error {
+	if x.lease != nil {
+		var err error
+		if b.Lease, _, err = lease.Apply(b.Lease, *x.lease, now, lease.Blob); err != nil {
 			return err
 		}
-		if x.lease != nil {
-			if b.Lease, _, err = lease.Apply(b.Lease, *x.lease, now, lease.Blob); err != nil {
-				return err
-			}
-		}
-		b.EncryptionContext = x.context
-		return blobdata.SaveBlob(tx, account, t.Filesystem, t.Path, b)
-	})
+	}
+	b.EncryptionContext = x.context
+	return nil
 }
