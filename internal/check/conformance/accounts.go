@@ -55,12 +55,10 @@ const shareSoftDeleteDefault = "<ShareDeleteRetentionPolicy><Enabled>true</Enabl
 // settings follow azblob's and azfile's test-resources.json: versioning
 // on the primary, immutable and soft-delete accounts; blob soft delete
 // (one day, permanent delete allowed) and share soft delete on the
-// soft-delete account; blob soft delete (seven days, as azdatalake's
-// test-resources.json) on the Data Lake account, whose deleted-path tests
-// list what they delete; container soft delete (one day) on the
-// soft-delete and Data Lake accounts. Azure sets these through the
-// management plane; Lazuli takes them through Set Service Properties
-// (versioning and container soft delete are its extensions).
+// soft-delete account; container soft delete (one day) on the soft-delete
+// and Data Lake accounts. Azure sets these through the management plane;
+// Lazuli takes them through Set Service Properties (versioning and
+// container soft delete are its extensions).
 func newTestAccounts() []testAccount {
 	accounts := []testAccount{
 		{Name: "lazuliprimary", NameEnv: []string{"AZURE_STORAGE_ACCOUNT_NAME", "TABLES_STORAGE_ACCOUNT_NAME"},
@@ -74,7 +72,7 @@ func newTestAccounts() []testAccount {
 				versioning + containerSoftDelete,
 			FileSettings: "<ShareDeleteRetentionPolicy><Enabled>true</Enabled><Days>1</Days></ShareDeleteRetentionPolicy>"},
 		{Name: "lazulidatalake", HNS: true, NameEnv: []string{"DATALAKE_AZURE_STORAGE_ACCOUNT_NAME"}, KeyEnv: []string{"DATALAKE_AZURE_STORAGE_ACCOUNT_KEY"},
-			BlobSettings: "<DeleteRetentionPolicy><Enabled>true</Enabled><Days>7</Days></DeleteRetentionPolicy>" + containerSoftDelete},
+			BlobSettings: containerSoftDelete},
 		{Name: "lazuliimmutable", NameEnv: []string{"IMMUTABLE_AZURE_STORAGE_ACCOUNT_NAME"}, KeyEnv: []string{"IMMUTABLE_AZURE_STORAGE_ACCOUNT_KEY"}, BlobSettings: versioning},
 		{Name: "lazulicosmos", NameEnv: []string{"TABLES_COSMOS_ACCOUNT_NAME"}, KeyEnv: []string{"TABLES_PRIMARY_COSMOS_ACCOUNT_KEY"}},
 	}
