@@ -52,4 +52,11 @@ func TestAccessControlSASPermissions(t *testing.T) {
 	if err != nil || *got.Owner != someone || *got.Permissions != "rwx------" {
 		t.Fatalf("read with e: %v (%v)", got.Owner, err)
 	}
+	// r reads them too (azdatalake's live TestFileGetAccessControlWithSAS
+	// reads with racwd); w alone does not.
+	if _, err := e.sasFile(f, sas.FilePermissions{Read: true}).GetAccessControl(e.ctx, nil); err != nil {
+		t.Fatalf("read with r: %v", err)
+	}
+	_, err = e.sasFile(f, sas.FilePermissions{Write: true}).GetAccessControl(e.ctx, nil)
+	wantCode(t, err, http.StatusForbidden, "AuthorizationPermissionMismatch")
 }
