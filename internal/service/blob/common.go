@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/lazuli-storage/lazuli/internal/engine/store"
 	"github.com/lazuli-storage/lazuli/internal/frame/request"
 	"github.com/lazuli-storage/lazuli/internal/rule/auth"
 	"github.com/lazuli-storage/lazuli/internal/rule/azerr"
@@ -31,30 +30,7 @@ func (s *Service) now() time.Time { return s.clock.Now() }
 // level are read, in their own snapshot, only for the callers that need
 // them: a service SAS naming a policy, an anonymous caller.
 func (s *Service) authTarget(r *http.Request, t target) auth.Target {
-	a := auth.Target{Service: auth.Blob, Container: t.Container, Object: t.Blob}
-	if t.Container == "" {
-		return a
-	}
-	account := request.Of(r).Account
-	load := func() (c *blobdata.Container, err error) {
-		err = s.store.View(r.Context(), func(tx store.Tx) error {
-			c, _, err = blobdata.LoadContainer(tx, account, t.Container)
-			return err
-		})
-		return c, err
-	}
-	a.Policy = func(id string) (*auth.AccessPolicy, error) {
-		c, err := load()
-		if err != nil {
-			return nil, err
-		}
-		return c.Policy(id)
-	}
-	a.Public = func() (auth.PublicLevel, error) {
-		c, err := load()
-		return c.PublicLevel(), err
-	}
-	return a
+	return blobdata.AuthTarget(r.Context(), s.store, request.Of(r).Account, t.Container, t.Blob)
 }
 
 // containerTarget is authTarget with the container record in hand (nil

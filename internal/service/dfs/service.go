@@ -102,30 +102,7 @@ func (s *Service) Handle(w http.ResponseWriter, r *http.Request) error {
 // authorizer, with the filesystem's stored access policies (service SAS
 // with si=) read when asked.
 func (s *Service) authTarget(r *http.Request, t target) auth.Target {
-	a := auth.Target{Service: auth.Blob, Container: t.Filesystem, Object: t.Path}
-	if t.Filesystem == "" {
-		return a
-	}
-	account := request.Of(r).Account
-	load := func() (c *blobdata.Container, err error) {
-		err = s.store.View(r.Context(), func(tx store.Tx) error {
-			c, _, err = blobdata.LoadContainer(tx, account, t.Filesystem)
-			return err
-		})
-		return c, err
-	}
-	a.Policy = func(id string) (*auth.AccessPolicy, error) {
-		c, err := load()
-		if err != nil {
-			return nil, err
-		}
-		return c.Policy(id)
-	}
-	a.Public = func() (auth.PublicLevel, error) {
-		c, err := load()
-		return c.PublicLevel(), err
-	}
-	return a
+	return blobdata.AuthTarget(r.Context(), s.store, request.Of(r).Account, t.Filesystem, t.Path)
 }
 
 // hnsAccount reports whether the request's account has a hierarchical
