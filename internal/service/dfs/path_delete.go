@@ -59,12 +59,8 @@ func (s *Service) deletePath(w http.ResponseWriter, r *http.Request) error {
 		}
 		tree := hns && b.IsDirectory()
 		if tree && !recursive {
-			full, err := blobdata.HasChildren(tx, account, t.Filesystem, t.Path)
-			if err != nil {
+			if err := refuseNonEmpty(tx, account, t); err != nil {
 				return err
-			}
-			if full {
-				return directoryNotEmpty()
 			}
 		}
 		pol, err := blobdata.LoadPolicy(tx, account, s.versioningDefault)
@@ -100,4 +96,17 @@ func optionalBool(raw, name string) (bool, error) {
 		return true, nil
 	}
 	return false, azerr.InvalidQuery(name, raw, "")
+}
+
+// refuseNonEmpty is 409 DirectoryNotEmpty while the directory t names has
+// paths under it: a non-recursive delete of it, or a rename onto it.
+func refuseNonEmpty(tx store.Tx, account string, t target) error {
+	full, err := blobdata.HasChildren(tx, account, t.Filesystem, t.Path)
+	if err != nil {
+		return err
+	}
+	if full {
+		return directoryNotEmpty()
+	}
+	return nil
 }

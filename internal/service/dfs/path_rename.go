@@ -223,12 +223,8 @@ func (s *Service) clearDestination(tx store.Tx, account string, a renameArgs, t 
 		return azerr.New(azerr.InvalidSourceOrDestinationResource)
 	}
 	if dir {
-		full, err := blobdata.HasChildren(tx, account, t.Filesystem, t.Path)
-		if err != nil {
+		if err := refuseNonEmpty(tx, account, t); err != nil {
 			return err
-		}
-		if full {
-			return directoryNotEmpty()
 		}
 	}
 	pol, err := blobdata.LoadPolicy(tx, account, s.versioningDefault)
