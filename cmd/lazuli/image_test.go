@@ -183,16 +183,15 @@ func startInImage(t *testing.T, root string, args []string) *imageProcess {
 		SysProcAttr: &syscall.SysProcAttr{
 			Chroot:     root,
 			Credential: &syscall.Credential{Uid: nonroot, Gid: nonroot},
-			Cloneflags: syscall.CLONE_NEWNET,
 			Pdeathsig:  syscall.SIGKILL,
 		},
 	}
-	if err := p.cmd.Start(); err != nil {
+	ns := netns.New(t)
+	if err := ns.Start(t, p.cmd); err != nil {
 		t.Fatalf("start %v in the image layout: %v", args, err)
 	}
 	t.Cleanup(func() { _ = p.cmd.Process.Kill(); _ = p.cmd.Wait() })
-	link := netns.LinkProcess(t, p.cmd.Process.Pid, p.output.String)
-	p.addr, p.veth = link.NSIP, link.HostEnd
+	p.addr, p.veth = ns.NSIP, ns.HostEnd
 	p.waitForPort(t, "10000")
 	return p
 }

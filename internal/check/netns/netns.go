@@ -13,9 +13,12 @@ import (
 	"net"
 	"os"
 	"os/exec"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"testing"
+
+	"golang.org/x/sys/unix"
 )
 
 // Require skips t where it cannot make namespaces: as another user than
@@ -66,14 +69,6 @@ func newLink() (l Link, nsEnd string) {
 	return l, nsEnd
 }
 
-// LinkProcess joins the network namespace of process pid (one it made
-// with CLONE_NEWNET) to the host's. said gives what the process printed,
-// for the failure message. The pair goes when the test ends.
-func LinkProcess(t testing.TB, pid int, said func() string) Link {
-	t.Helper()
-	return link(t, fmt.Sprint(pid), []string{"nsenter", "-t", fmt.Sprint(pid), "-n", "ip"}, said)
-}
-
 // Namespace is a named network namespace (ip netns add) linked to the
 // host's.
 type Namespace struct {
@@ -89,8 +84,37 @@ func New(t testing.TB) *Namespace {
 		t.Fatalf("ip netns add %s: %v\n%s", name, err, out)
 	}
 	t.Cleanup(func() { _ = exec.Command("ip", "netns", "del", name).Run() })
-	l := link(t, name, []string{"ip", "-n", name}, func() string { return "" })
+	l := link(t, name, []string{"ip", "-n", name})
 	return &Namespace{Name: name, Link: l}
+}
+
+// Start starts cmd inside the namespace, which is linked and has its
+// loopback up before cmd runs, so a server binding 127.0.0.1 at once finds
+// it (a process made with CLONE_NEWNET and linked after it started could
+// bind before its loopback was up). cmd keeps its own SysProcAttr (a chroot,
+// a credential), which ip netns exec would not allow: the child is forked
+// from an OS thread moved into the namespace with setns(2). That thread
+// stays until the test ends, as a Pdeathsig set on cmd fires when the
+// thread that forked the child exits; then it exits with its goroutine,
+// never serving another.
+func (n *Namespace) Start(t testing.TB, cmd *exec.Cmd) error {
+	f, err := os.Open("/run/netns/" + n.Name)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	started, release := make(chan error, 1), make(chan struct{})
+	go func() {
+		runtime.LockOSThread() // never unlocked: the thread ends with this goroutine
+		if err := unix.Setns(int(f.Fd()), unix.CLONE_NEWNET); err != nil {
+			started <- fmt.Errorf("setns %s: %w", n.Name, err)
+			return
+		}
+		started <- cmd.Start()
+		<-release
+	}()
+	t.Cleanup(func() { close(release) })
+	return <-started
 }
 
 // Command is a command that runs name with args inside the namespace.
@@ -102,7 +126,7 @@ func (n *Namespace) Command(name string, args ...string) *exec.Cmd {
 // or a netns name, as ip link set ... netns takes), addresses both ends
 // and brings them and the namespace's loopback up; inNS is the ip command
 // line run inside the namespace.
-func link(t testing.TB, target string, inNS []string, said func() string) Link {
+func link(t testing.TB, target string, inNS []string) Link {
 	t.Helper()
 	l, nsEnd := newLink()
 	t.Cleanup(func() { _ = exec.Command("ip", "link", "del", l.HostEnd).Run() })
@@ -116,7 +140,7 @@ func link(t testing.TB, target string, inNS []string, said func() string) Link {
 		append(inNS[:len(inNS):len(inNS)], "link", "set", "lo", "up"),
 	} {
 		if out, err := exec.Command(c[0], c[1:]...).CombinedOutput(); err != nil {
-			t.Fatalf("%v: %v\n%s\nthe process said:\n%s", c, err, out, said())
+			t.Fatalf("%v: %v\n%s", c, err, out)
 		}
 	}
 	return l
