@@ -139,6 +139,8 @@ func targets() []target {
 		{"POST", "/api/rest/DELETE/blob/" + lazulitest.Account + "/private%2Fsecret.txt"}, {"POST", "/api/sas?" + secret + "&sp=r&se=2030-01-01T00:00:00Z"},
 		{"GET", "/clock"}, {"GET", "/faults"}, {"GET", "/metrics"}, {"GET", "/csrf"}, {"GET", "/api/overview"},
 		{"GET", "/api/blobs?" + sel}, {"GET", "/api/messages?" + sel}, {"GET", "/api/download?" + secret},
+		{"GET", "/api/tree?" + sel}, {"GET", "/api/entities?" + sel + "&table=people"},
+		{"GET", "/api/files?" + sel + "&share=docs"},
 	}
 }
 
