@@ -36,6 +36,7 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azqueue"
 
 	"github.com/lazuli-storage/lazuli/internal/check/lazulitest"
+	"github.com/lazuli-storage/lazuli/internal/check/testcert"
 	"github.com/lazuli-storage/lazuli/internal/run/config"
 )
 
@@ -78,8 +79,8 @@ func entraClaims(now time.Time) map[string]any {
 // issuer's public key and returns an HTTP client trusting its certificate.
 func oauthServer(t *testing.T) (*lazulitest.Instance, *tokenIssuer, *http.Client) {
 	t.Helper()
-	key, cert := selfSigned(t)
-	certPath, keyPath := writePEM(t, key, cert)
+	cert := testcert.ForTest(t)
+	certPath, keyPath := cert.WritePEMForTest(t)
 	signing, err := rsa.GenerateKey(rand.Reader, 2048)
 	if err != nil {
 		t.Fatal(err)
@@ -97,12 +98,10 @@ func oauthServer(t *testing.T) (*lazulitest.Instance, *tokenIssuer, *http.Client
 	in := lazulitest.Start(t, lazulitest.Options{InMemory: true, Configure: func(c *config.Config) {
 		c.Cert, c.Key, c.OAuth = cfg.Cert, cfg.Key, cfg.OAuth
 	}})
-	pool := x509.NewCertPool()
-	pool.AddCert(cert)
 	// Every host name is dialled on loopback and the certificate checked
 	// for localhost, so production-style URLs reach the instance.
 	dialer := &net.Dialer{}
-	client := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool, ServerName: "localhost"},
+	client := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: cert.Pool(), ServerName: "localhost"},
 		DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
 			_, port, _ := net.SplitHostPort(addr)
 			return dialer.DialContext(ctx, network, net.JoinHostPort("127.0.0.1", port))

@@ -2,22 +2,14 @@ package app_test
 
 import (
 	"context"
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
 	"crypto/tls"
-	"crypto/x509"
-	"crypto/x509/pkix"
-	"encoding/pem"
 	"io"
-	"math/big"
 	"net"
 	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/policy"
@@ -26,63 +18,17 @@ import (
 	"software.sslmate.com/src/go-pkcs12"
 
 	"github.com/lazuli-storage/lazuli/internal/check/lazulitest"
+	"github.com/lazuli-storage/lazuli/internal/check/testcert"
 	"github.com/lazuli-storage/lazuli/internal/run/config"
 )
 
-// selfSigned makes a certificate for 127.0.0.1 and localhost.
-func selfSigned(t *testing.T) (*ecdsa.PrivateKey, *x509.Certificate) {
-	t.Helper()
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tmpl := &x509.Certificate{
-		SerialNumber: big.NewInt(1),
-		Subject:      pkix.Name{CommonName: "lazuli test"},
-		NotBefore:    time.Now().Add(-time.Hour),
-		NotAfter:     time.Now().Add(time.Hour),
-		IPAddresses:  []net.IP{net.ParseIP("127.0.0.1")},
-		DNSNames:     []string{"localhost"},
-		KeyUsage:     x509.KeyUsageDigitalSignature,
-		ExtKeyUsage:  []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
-	}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cert, err := x509.ParseCertificate(der)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return key, cert
-}
-
-func writePEM(t *testing.T, key *ecdsa.PrivateKey, cert *x509.Certificate) (certPath, keyPath string) {
-	t.Helper()
-	dir := t.TempDir()
-	certPath, keyPath = filepath.Join(dir, "cert.pem"), filepath.Join(dir, "key.pem")
-	keyDER, err := x509.MarshalECPrivateKey(key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(certPath, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: cert.Raw}), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(keyPath, pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: keyDER}), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return certPath, keyPath
-}
-
 // roundTripOverTLS uploads and downloads a blob with azblob trusting only cert.
-func roundTripOverTLS(t *testing.T, in *lazulitest.Instance, cert *x509.Certificate) {
+func roundTripOverTLS(t *testing.T, in *lazulitest.Instance, cert *testcert.Cert) {
 	t.Helper()
 	if !strings.HasPrefix(in.BlobURL, "https://") {
 		t.Fatalf("blob endpoint %s is not https", in.BlobURL)
 	}
-	pool := x509.NewCertPool()
-	pool.AddCert(cert)
-	httpClient := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}}}
+	httpClient := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: cert.Pool()}}}
 	cred, err := azblob.NewSharedKeyCredential(lazulitest.Account, lazulitest.Key)
 	if err != nil {
 		t.Fatal(err)
@@ -118,16 +64,16 @@ func roundTripOverTLS(t *testing.T, in *lazulitest.Instance, cert *x509.Certific
 }
 
 func TestTLSWithPEM(t *testing.T) {
-	key, cert := selfSigned(t)
-	certPath, keyPath := writePEM(t, key, cert)
+	cert := testcert.ForTest(t)
+	certPath, keyPath := cert.WritePEMForTest(t)
 	in := lazulitest.Start(t, lazulitest.Options{Services: []string{"blob"},
 		Configure: func(c *config.Config) { c.Cert, c.Key = certPath, keyPath }})
 	roundTripOverTLS(t, in, cert)
 }
 
 func TestTLSWithPFX(t *testing.T) {
-	key, cert := selfSigned(t)
-	pfx, err := pkcs12.Modern.Encode(key, cert, nil, "s3cret")
+	cert := testcert.ForTest(t)
+	pfx, err := pkcs12.Modern.Encode(cert.Key, cert.Leaf, nil, "s3cret")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,8 +92,8 @@ func TestTLSWithPFX(t *testing.T) {
 // TestServiceClientWithHTTP), on every service, while TLS clients on the
 // same port are served.
 func TestPlainHTTPToTLSPortIsAccountRequiresHttps(t *testing.T) {
-	key, cert := selfSigned(t)
-	certPath, keyPath := writePEM(t, key, cert)
+	cert := testcert.ForTest(t)
+	certPath, keyPath := cert.WritePEMForTest(t)
 	in := lazulitest.Start(t, lazulitest.Options{
 		Configure: func(c *config.Config) { c.Cert, c.Key = certPath, keyPath }})
 	for name, url := range map[string]string{"blob": in.BlobURL, "queue": in.QueueURL, "table": in.TableURL, "file": in.FileURL} {
@@ -184,8 +130,8 @@ func TestPlainHTTPToTLSPortIsAccountRequiresHttps(t *testing.T) {
 // A client that connects to a TLS port and sends nothing holds only its
 // own connection: others are served meanwhile.
 func TestSilentClientDoesNotHoldTLSPort(t *testing.T) {
-	key, cert := selfSigned(t)
-	certPath, keyPath := writePEM(t, key, cert)
+	cert := testcert.ForTest(t)
+	certPath, keyPath := cert.WritePEMForTest(t)
 	in := lazulitest.Start(t, lazulitest.Options{Services: []string{"blob"},
 		Configure: func(c *config.Config) { c.Cert, c.Key = certPath, keyPath }})
 	host := strings.SplitN(strings.TrimPrefix(in.BlobURL, "https://"), "/", 2)[0]
