@@ -1,44 +1,13 @@
 package blob
 
 import (
-	"context"
 	"net/http"
 	"strconv"
 	"time"
 
-	"github.com/lazuli-storage/lazuli/internal/frame/request"
-	"github.com/lazuli-storage/lazuli/internal/rule/auth"
 	"github.com/lazuli-storage/lazuli/internal/rule/azerr"
 	"github.com/lazuli-storage/lazuli/internal/rule/lease"
-	"github.com/lazuli-storage/lazuli/internal/service/blobdata"
 )
-
-func withTarget(r *http.Request, t target) *http.Request {
-	return r.WithContext(context.WithValue(r.Context(), ctxTarget{}, t))
-}
-
-// targetOf returns the container and blob Handle parsed.
-func targetOf(r *http.Request) target {
-	t, _ := r.Context().Value(ctxTarget{}).(target)
-	return t
-}
-
-func (s *Service) now() time.Time { return s.clock.Now() }
-
-// authTarget is the container and blob a request addresses, for the
-// authorizer. The container's stored access policies and public access
-// level are read, in their own snapshot, only for the callers that need
-// them: a service SAS naming a policy, an anonymous caller.
-func (s *Service) authTarget(r *http.Request, t target) auth.Target {
-	return blobdata.AuthTarget(r.Context(), s.store, request.Of(r).Account, t.Container, t.Blob)
-}
-
-// containerTarget is authTarget with the container record in hand (nil
-// when there is none), for a decision inside a transaction.
-func containerTarget(t target, c *blobdata.Container) auth.Target {
-	return auth.Target{Service: auth.Blob, Container: t.Container, Object: t.Blob, Policy: c.Policy,
-		Public: func() (auth.PublicLevel, error) { return c.PublicLevel(), nil }}
-}
 
 // httpTime renders an instant as an HTTP date.
 func httpTime(t time.Time) string { return t.UTC().Format(http.TimeFormat) }

@@ -1,6 +1,7 @@
 package blob
 
 import (
+	"context"
 	"errors"
 	"log/slog"
 	"net/http"
@@ -16,6 +17,7 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/frame/server"
 	"github.com/lazuli-storage/lazuli/internal/rule/auth"
 	"github.com/lazuli-storage/lazuli/internal/rule/fetchguard"
+	"github.com/lazuli-storage/lazuli/internal/service/blobdata"
 )
 
 // rootContainer is the container a blob path without a container names.
@@ -98,6 +100,17 @@ type target struct {
 // ctxTarget carries the parsed target from Handle to the handler.
 type ctxTarget struct{}
 
+// withTarget hands t to the handler in r's context.
+func withTarget(r *http.Request, t target) *http.Request {
+	return r.WithContext(context.WithValue(r.Context(), ctxTarget{}, t))
+}
+
+// targetOf returns the container and blob Handle parsed.
+func targetOf(r *http.Request) target {
+	t, _ := r.Context().Value(ctxTarget{}).(target)
+	return t
+}
+
 // Handle routes an authenticated request to its operation.
 func (s *Service) Handle(w http.ResponseWriter, r *http.Request) error {
 	t, level := parsePath(request.Of(r).Path, r)
@@ -152,3 +165,21 @@ func blobName(path string) string { return strings.ReplaceAll(path, `\`, "/") }
 // Routes is the service's route table: its operations and who may call
 // each (the authorization tests walk it).
 func (s *Service) Routes() route.Table { return s.routes }
+
+// now is the service clock's time.
+func (s *Service) now() time.Time { return s.clock.Now() }
+
+// authTarget is the container and blob a request addresses, for the
+// authorizer. The container's stored access policies and public access
+// level are read, in their own snapshot, only for the callers that need
+// them: a service SAS naming a policy, an anonymous caller.
+func (s *Service) authTarget(r *http.Request, t target) auth.Target {
+	return blobdata.AuthTarget(r.Context(), s.store, request.Of(r).Account, t.Container, t.Blob)
+}
+
+// containerTarget is authTarget with the container record in hand (nil
+// when there is none), for a decision inside a transaction.
+func containerTarget(t target, c *blobdata.Container) auth.Target {
+	return auth.Target{Service: auth.Blob, Container: t.Container, Object: t.Blob, Policy: c.Policy,
+		Public: func() (auth.PublicLevel, error) { return c.PublicLevel(), nil }}
+}
