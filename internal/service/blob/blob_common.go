@@ -1,10 +1,8 @@
 package blob
 
 import (
-	"encoding/base64"
 	"net/http"
 	"strings"
-	"time"
 
 	"github.com/lazuli-storage/lazuli/internal/rule/azerr"
 	"github.com/lazuli-storage/lazuli/internal/rule/cond"
@@ -118,35 +116,3 @@ func parseTier(h http.Header) (string, error) {
 	}
 	return "", azerr.InvalidHeader("x-ms-access-tier", raw)
 }
-
-// setBlobETag writes ETag and Last-Modified.
-func setBlobETag(h http.Header, b *blobdata.Blob) {
-	h.Set("ETag", b.ETag.String())
-	h.Set("Last-Modified", httpTime(b.LastModified()))
-}
-
-// setBlobHeaders writes the properties Get Blob and Get Blob Properties
-// return. Content-Length and Content-MD5 are the caller's: they depend on
-// the range.
-func setBlobHeaders(h http.Header, b *blobdata.Blob, now time.Time) {
-	setBlobETag(h, b)
-	b.Props.WriteSetHeaders(h)
-	h.Set("X-Ms-Blob-Type", b.Type.String())
-	h.Set("X-Ms-Creation-Time", httpTime(b.Created))
-	h.Set("Accept-Ranges", "bytes")
-	h.Set("X-Ms-Server-Encrypted", "true")
-	setStoredEncryption(h, b)
-	setLeaseHeaders(h, b.Lease, now)
-	setKindHeaders(h, b)
-	setExpiryHeader(h, b)
-	setImmutabilityHeaders(h, b)
-	b.Metadata.WriteHeaders(h)
-}
-
-func setIf(h http.Header, name, value string) {
-	if value != "" {
-		h.Set(name, value)
-	}
-}
-
-func md5Base64(sum []byte) string { return base64.StdEncoding.EncodeToString(sum) }

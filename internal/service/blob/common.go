@@ -9,9 +9,6 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/rule/lease"
 )
 
-// httpTime renders an instant as an HTTP date.
-func httpTime(t time.Time) string { return t.UTC().Format(http.TimeFormat) }
-
 // setLeaseHeaders writes x-ms-lease-status, -state and -duration.
 func setLeaseHeaders(h http.Header, l lease.Lease, now time.Time) {
 	h.Set("X-Ms-Lease-Status", l.Status(now))
@@ -53,12 +50,3 @@ func contentLength(r *http.Request, max int64) (int64, error) {
 	}
 	return r.ContentLength, nil
 }
-
-// write finishes a response with a status and no body.
-func write(w http.ResponseWriter, status int) error {
-	w.Header().Set("Content-Length", "0")
-	w.WriteHeader(status)
-	return nil
-}
-
-func itoa(n int64) string { return strconv.FormatInt(n, 10) }
