@@ -8,7 +8,7 @@
 //
 // Under the configured prefix an extent id names up to three objects:
 //
-//	data/<id>     the content
+//	data/<id>     the content; tagged lazuli=removed by Remove
 //	done/<id>     empty; written after a multipart upload completes
 //	removed/<id>  empty; written by Remove (a tombstone)
 //
@@ -32,15 +32,30 @@
 // # Readers and Remove
 //
 // The extent contract keeps a Reader valid after Remove, as an open file is
-// after unlink. Remove therefore only writes the tombstone: Open and List
-// ignore the extent from then on, and readers opened before keep reading
-// data/<id> with ranged GETs. Once the tombstone is older than
+// after unlink. Remove therefore only tags the data object and writes the
+// tombstone: Open and List ignore the extent from then on, and readers
+// opened before keep reading data/<id>. Once the tombstone is older than
 // Options.RemoveHold, List reports the extent again and the collector's
 // next Remove deletes its objects. Nodes need no coordination beyond the
-// bucket: a tombstone is visible to all, deletes are idempotent, and the
-// collector's own records (package extent, collect.go) decide what is
-// removed, as with pgextent. A reader open longer than RemoveHold after a
-// Remove may fail.
+// bucket: a tag and a tombstone are visible to all, deletes are
+// idempotent, and the collector's own records (package extent, collect.go)
+// decide what is removed, as with pgextent. A reader open longer than
+// RemoveHold after a Remove may fail.
+//
+// Open sends one request, a GET of the whole object: a missing object is
+// its 404, the size its Content-Length, and a removal its
+// x-amz-tagging-count, so no HEAD of the object or of its tombstone comes
+// first. The collector's protocol would keep a reader that resolved a
+// record within its grace period from ever opening a removed extent, but
+// not one slower than that, nor a caller of the engine itself; the tag
+// keeps Open's ErrNotFound for every one of them. The reader goes on
+// reading that GET's body while its reads follow one another from the
+// start, as a download's do, so a whole extent costs one request of any
+// size; a read elsewhere drops the body (and its connection) and reads
+// with ranged GETs of at least 4 MiB, keeping the last one. A body that
+// breaks off part way is dropped the same way. The credentials need
+// s3:PutObjectTagging and, for the count to be sent, s3:GetObjectTagging
+// (Amazon S3 API Reference, GetObject, x-amz-tagging-count).
 //
 // # Interrupted uploads
 //

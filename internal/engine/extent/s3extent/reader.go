@@ -23,6 +23,12 @@ var errReaderClosed = errors.New("s3extent: read from a closed reader")
 // Open returns a reader of extent id, or extent.ErrNotFound if it does not
 // exist or was removed. Its ReadAt calls run with ctx, so they end with the
 // request that opened it.
+//
+// Open costs one request: a GET of the whole object, whose response
+// headers tell the size (Content-Length) and whether Remove tagged it
+// (x-amz-tagging-count, Amazon S3 API Reference, GetObject, "Response
+// Syntax"), and whose body the reader goes on reading while its reads
+// follow one another from the start (doc.go).
 func (e *Engine) Open(ctx context.Context, id string) (extent.Reader, error) {
 	if err := e.open(); err != nil {
 		return nil, err
@@ -30,33 +36,41 @@ func (e *Engine) Open(ctx context.Context, id string) (extent.Reader, error) {
 	if !validID(id) {
 		return nil, extent.ErrNotFound
 	}
-	info, err := e.client.StatObject(ctx, e.bucket, e.key(dataDir, id), minio.StatObjectOptions{})
+	key := e.key(dataDir, id)
+	body, info, _, err := e.core.GetObject(ctx, e.bucket, key, minio.GetObjectOptions{})
 	if isNotFound(err) {
 		return nil, extent.ErrNotFound
 	}
 	if err != nil {
 		return nil, fmt.Errorf("s3extent: open %s: %w", id, ctxErr(ctx, err))
 	}
-	removed, err := e.exists(ctx, e.key(removedDir, id))
-	if err != nil {
-		return nil, fmt.Errorf("s3extent: open %s: %w", id, err)
+	if info.UserTagCount > 0 {
+		body.Close()
+		return nil, extent.ErrNotFound // tagged by Remove
 	}
-	if removed {
-		return nil, extent.ErrNotFound
+	if info.Size < 0 {
+		body.Close()
+		return nil, fmt.Errorf("s3extent: open %s: the server sent no Content-Length", id)
 	}
-	return &reader{e: e, ctx: ctx, key: info.Key, size: info.Size}, nil
+	return &reader{e: e, ctx: ctx, key: key, size: info.Size, stream: body}, nil
 }
 
-// reader reads an extent with ranged GETs and keeps the last window it
-// fetched, so sequential small reads cost one request per window.
+// reader reads an extent from the body of the GET that opened it while
+// its reads follow one another from offset 0, and otherwise with ranged
+// GETs, keeping the last window it fetched so that sequential small reads
+// cost one request per window.
 type reader struct {
 	e    *Engine
 	ctx  context.Context
 	key  string
 	size int64
 
-	mu        sync.Mutex // guards the fields below; never held during a request
-	closed    bool
+	mu     sync.Mutex // guards the fields below; never held during a request
+	closed bool
+	// stream is the open GET's body, positioned at streamOff; nil once it
+	// is dropped, and while a ReadAt reads from it.
+	stream    io.ReadCloser
+	streamOff int64
 	windowOff int64
 	window    []byte
 }
@@ -74,29 +88,90 @@ func (r *reader) ReadAt(p []byte, off int64) (int, error) {
 	}
 	want := p[:min(int64(len(p)), r.size-off)]
 	n, err := r.cached(want, off)
-	if err != nil || n == len(want) {
+	if err == nil && n < len(want) {
+		var m int
+		m, err = r.read(want[n:], off+int64(n))
+		n += m
+	}
+	if err == nil && len(want) < len(p) {
+		err = io.EOF
+	}
+	return n, err
+}
+
+// read fills p from off on: from the stream when it stands at off, the
+// rest by ranged GETs.
+func (r *reader) read(p []byte, off int64) (int, error) {
+	n, err := r.readStream(p, off)
+	if err != nil || n == len(p) {
 		return n, err
 	}
-	pos := off + int64(n)
-	if len(want)-n >= readWindow {
-		// A large read goes straight into p.
-		m, err := r.fetch(want[n:], pos)
-		n += m
-		if err != nil {
-			return n, err
-		}
-	} else {
-		window := make([]byte, min(readWindow, r.size-pos))
-		if _, err := r.fetch(window, pos); err != nil {
-			return n, err
-		}
-		r.keep(pos, window)
-		n += copy(want[n:], window)
+	m, err := r.readRanged(p[n:], off+int64(n))
+	return n + m, err
+}
+
+// readStream reads p from the stream if it stands at off. A stream that
+// fails part way is dropped, and what it did not yield is left to ranged
+// GETs: the server or a proxy may end a response that a slow caller reads
+// for long. Only a cancelled request is an error here.
+func (r *reader) readStream(p []byte, off int64) (int, error) {
+	stream := r.takeStream(off)
+	if stream == nil {
+		return 0, nil
 	}
-	if len(want) < len(p) {
-		return n, io.EOF
+	n, err := io.ReadFull(stream, p)
+	if err != nil {
+		stream.Close()
+		return n, r.ctx.Err()
 	}
+	r.returnStream(stream, off+int64(n))
 	return n, nil
+}
+
+// takeStream hands the stream to one ReadAt if it stands at off. A read
+// anywhere else means the caller does not read in order from the start:
+// the stream is closed then, so that the reader holds no connection.
+func (r *reader) takeStream(off int64) io.ReadCloser {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	stream := r.stream
+	r.stream = nil
+	if stream != nil && off != r.streamOff {
+		stream.Close()
+		return nil
+	}
+	return stream
+}
+
+// returnStream puts the stream back at off, or closes it if the reader was
+// closed meanwhile or the stream reached the end of the extent. At the end
+// it is read to EOF first, so that its connection serves other requests.
+func (r *reader) returnStream(stream io.ReadCloser, off int64) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !r.closed && off < r.size {
+		r.stream, r.streamOff = stream, off
+		return
+	}
+	if off == r.size {
+		_, _ = io.Copy(io.Discard, stream)
+	}
+	stream.Close()
+}
+
+// readRanged fills p from off on with ranged GETs: straight into p when p
+// is large, else through a window of readWindow bytes that later reads
+// may find in cached.
+func (r *reader) readRanged(p []byte, off int64) (int, error) {
+	if len(p) >= readWindow {
+		return r.fetch(p, off)
+	}
+	window := make([]byte, min(readWindow, r.size-off))
+	if _, err := r.fetch(window, off); err != nil {
+		return 0, err
+	}
+	r.keep(off, window)
+	return copy(p, window), nil
 }
 
 // cached copies into p what the kept window holds from off on.
@@ -139,10 +214,15 @@ func (r *reader) fetch(dst []byte, off int64) (int, error) {
 	return n, nil
 }
 
-// Close drops the kept window; nothing on the server tracks the reader.
+// Close drops the kept window and closes the stream, unless a ReadAt is
+// reading it: that one closes it when it is done.
 func (r *reader) Close() error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.closed, r.window = true, nil
+	if r.stream != nil {
+		r.stream.Close()
+		r.stream = nil
+	}
 	return nil
 }

@@ -8,10 +8,12 @@ import (
 	"time"
 
 	"github.com/minio/minio-go/v7"
+	"github.com/minio/minio-go/v7/pkg/tags"
 )
 
-// Remove makes extent id unreadable to new readers by writing its
-// tombstone; readers already open keep reading for RemoveHold (doc.go).
+// Remove makes extent id unreadable to new readers by tagging its data
+// object and writing its tombstone; readers already open keep reading for
+// RemoveHold (doc.go).
 // Removing an extent whose hold has passed deletes its objects; removing
 // one whose upload never completed aborts the upload.
 func (e *Engine) Remove(ctx context.Context, id string) error {
@@ -43,6 +45,16 @@ func (e *Engine) remove(ctx context.Context, id string) error {
 		return err
 	}
 	if data {
+		// The tag first: Open then refuses the extent even if the
+		// tombstone's PUT fails, and the collector's retry tags it again.
+		tag, err := tags.MapToObjectTags(map[string]string{removedTagKey: removedTagValue})
+		if err != nil {
+			return err
+		}
+		err = e.client.PutObjectTagging(ctx, e.bucket, e.key(dataDir, id), tag, minio.PutObjectTaggingOptions{})
+		if err != nil {
+			return err
+		}
 		_, err = e.core.PutObject(ctx, e.bucket, e.key(removedDir, id), bytes.NewReader(nil), 0, "", "", minio.PutObjectOptions{})
 		return err
 	}
@@ -53,6 +65,15 @@ func (e *Engine) remove(ctx context.Context, id string) error {
 	}
 	return e.client.RemoveObject(ctx, e.bucket, e.key(doneDir, id), minio.RemoveObjectOptions{})
 }
+
+// The tag Remove puts on a data object. Open reads no tag itself, only the
+// count of them in its GET's response (x-amz-tagging-count), so any tag on
+// a data object marks it removed: the engine owns the tags of the objects
+// under its prefix.
+const (
+	removedTagKey   = "lazuli"
+	removedTagValue = "removed"
+)
 
 // purge deletes an extent's objects, the tombstone last, so that an
 // interrupted purge leaves the extent removed and listed for another.

@@ -296,3 +296,50 @@ func listed(t *testing.T, e *Engine) map[string]float64 {
 	}
 	return ids
 }
+
+// A read in order from the start goes on from the opening GET's body; if
+// that response breaks off part way (a server or proxy ending a slow
+// download), the reader fetches the rest with ranged GETs instead of
+// failing the read.
+func TestBrokenStreamFallsBackToRangedReads(t *testing.T) {
+	e, _ := openTest(t, Options{})
+	ctx := context.Background()
+	data := bytes.Repeat([]byte("streamed "), 200_000)
+	info, err := e.Write(ctx, bytes.NewReader(data), -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ext, err := e.Open(ctx, info.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ext.Close()
+	r := ext.(*reader)
+	r.stream = &breakingBody{body: r.stream, left: 100 << 10}
+	before := e.Traffic().Requests[KindGet]
+	got, err := io.ReadAll(io.NewSectionReader(r, 0, r.Size()))
+	if err != nil || !bytes.Equal(got, data) {
+		t.Fatalf("read through a broken stream: %d bytes of %d, %v", len(got), len(data), err)
+	}
+	if n := e.Traffic().Requests[KindGet] - before; n != 1 {
+		t.Fatalf("the rest after the break took %d GETs, want 1 ranged GET", n)
+	}
+}
+
+// breakingBody yields left bytes of body, then fails as a reset
+// connection does.
+type breakingBody struct {
+	body io.ReadCloser
+	left int
+}
+
+func (b *breakingBody) Read(p []byte) (int, error) {
+	if b.left == 0 {
+		return 0, errors.New("connection reset by peer")
+	}
+	n, err := b.body.Read(p[:min(len(p), b.left)])
+	b.left -= n
+	return n, err
+}
+
+func (b *breakingBody) Close() error { return b.body.Close() }

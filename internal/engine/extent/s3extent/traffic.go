@@ -10,7 +10,7 @@ import (
 // are (Amazon S3 API Reference, "Actions"): what the object store bills
 // by, and what the cost table of docs/scaling.md is in.
 const (
-	KindPut       = "put"       // PutObject: a whole extent, or a marker
+	KindPut       = "put"       // PutObject (a whole extent, or a marker), PutObjectTagging
 	KindGet       = "get"       // GetObject: a range of an extent
 	KindHead      = "head"      // HeadObject, HeadBucket
 	KindDelete    = "delete"    // DeleteObject(s)
