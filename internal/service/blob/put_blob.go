@@ -50,15 +50,6 @@ func parseContentWrite(r *http.Request) (cond.Conditions, error) {
 	return blobConditions(r, cond.AllConditions)
 }
 
-// versionLimit is a body limit that grew with a service version: current
-// from version since on, legacy for a request of an older version.
-func versionLimit(r *http.Request, since string, current, legacy int64) int64 {
-	if v := request.Of(r).Version; v != "" && v < since {
-		return legacy
-	}
-	return current
-}
-
 // putBlobArgs is a parsed Put Blob request.
 type putBlobArgs struct {
 	conds    cond.Conditions

@@ -4,14 +4,12 @@ import (
 	"net/http"
 	"strconv"
 
+	"github.com/lazuli-storage/lazuli/internal/frame/request"
 	"github.com/lazuli-storage/lazuli/internal/rule/azerr"
 )
 
-// containerNotFound is 404 ContainerNotFound.
-func containerNotFound() error { return azerr.New(azerr.ContainerNotFound) }
-
-// blobNotFound is 404 BlobNotFound.
-func blobNotFound() error { return azerr.New(azerr.BlobNotFound) }
+// The rules on a request body's length that the operations writing blob
+// content share (Put Blob, Put Block, Append Block, Put Page).
 
 // contentLength returns the request's declared body length. Azure requires
 // Content-Length on every PUT that carries a body (411
@@ -25,4 +23,13 @@ func contentLength(r *http.Request, max int64) (int64, error) {
 		return 0, azerr.New(azerr.RequestBodyTooLarge).With("MaxLimit", strconv.FormatInt(max, 10))
 	}
 	return r.ContentLength, nil
+}
+
+// versionLimit is a body limit that grew with a service version: current
+// from version since on, legacy for a request of an older version.
+func versionLimit(r *http.Request, since string, current, legacy int64) int64 {
+	if v := request.Of(r).Version; v != "" && v < since {
+		return legacy
+	}
+	return current
 }
