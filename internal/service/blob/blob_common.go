@@ -2,9 +2,7 @@ package blob
 
 import (
 	"net/http"
-	"strings"
 
-	"github.com/lazuli-storage/lazuli/internal/rule/azerr"
 	"github.com/lazuli-storage/lazuli/internal/rule/cond"
 	"github.com/lazuli-storage/lazuli/internal/rule/contentprops"
 	"github.com/lazuli-storage/lazuli/internal/rule/metadata"
@@ -101,18 +99,4 @@ func parseNewBlobHeaders(h http.Header, standard bool) (contentprops.Props, meta
 	}
 	m, err := metadata.Parse(h)
 	return p, m, err
-}
-
-// parseTier reads x-ms-access-tier; "" when absent.
-func parseTier(h http.Header) (string, error) {
-	raw := h.Get("X-Ms-Access-Tier")
-	for _, tier := range []string{"Hot", "Cool", "Cold", "Archive"} {
-		if strings.EqualFold(raw, tier) {
-			return tier, nil
-		}
-	}
-	if raw == "" {
-		return "", nil
-	}
-	return "", azerr.InvalidHeader("x-ms-access-tier", raw)
 }

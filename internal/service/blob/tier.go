@@ -37,6 +37,20 @@ func rehydrateDelay(priority string) time.Duration {
 	return rehydrateStandard
 }
 
+// parseTier reads x-ms-access-tier; "" when absent.
+func parseTier(h http.Header) (string, error) {
+	raw := h.Get("X-Ms-Access-Tier")
+	for _, tier := range []string{"Hot", "Cool", "Cold", "Archive"} {
+		if strings.EqualFold(raw, tier) {
+			return tier, nil
+		}
+	}
+	if raw == "" {
+		return "", nil
+	}
+	return "", azerr.InvalidHeader("x-ms-access-tier", raw)
+}
+
 // parseRehydratePriority reads x-ms-rehydrate-priority: Standard when
 // absent.
 func parseRehydratePriority(h http.Header) (string, error) {
