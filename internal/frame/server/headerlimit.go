@@ -78,6 +78,19 @@ type headerLimitConn struct {
 	tls *tls.Conn
 	// inRequest is set while a request is being served.
 	inRequest atomic.Bool
+	// head keeps the metadata header names of the request being read
+	// (headnames.go). Only the connection's serving goroutine touches it.
+	head sentHead
+}
+
+// Read also shows the head of each request to head; net/http reads a head
+// only between requests.
+func (c *headerLimitConn) Read(p []byte) (int, error) {
+	n, err := c.Conn.Read(p)
+	if !c.inRequest.Load() {
+		c.head.feed(p[:n])
+	}
+	return n, err
 }
 
 func (c *headerLimitConn) Write(p []byte) (int, error) {
@@ -131,11 +144,15 @@ func connContext(ctx context.Context, c net.Conn) context.Context {
 }
 
 // trackRequests is the outermost handler: it marks the connection as
-// serving a request and gives the request its TLS state.
+// serving a request and gives the request its TLS state and the metadata
+// names as sent.
 func trackRequests(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if hc, ok := r.Context().Value(connKey{}).(*headerLimitConn); ok {
 			hc.inRequest.Store(true)
+			if hc.head.metaNames != nil {
+				restoreMetaNames(r.Header, hc.head.metaNames)
+			}
 			if r.TLS == nil && hc.tls != nil {
 				state := hc.tls.ConnectionState()
 				r.TLS = &state
@@ -151,6 +168,7 @@ func trackIdle(next func(net.Conn, http.ConnState)) func(net.Conn, http.ConnStat
 	return func(c net.Conn, state http.ConnState) {
 		if state == http.StateIdle {
 			if hc := headerLimitConnOf(c); hc != nil {
+				hc.head.reset()
 				hc.inRequest.Store(false)
 			}
 		}

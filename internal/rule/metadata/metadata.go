@@ -24,10 +24,15 @@ const MaxSize = 8 << 10
 // Pair is one metadata entry.
 type Pair struct{ Name, Value string }
 
-// Set is a resource's metadata, sorted by name. Names are kept in lower
-// case: HTTP header names are case-insensitive and Go's server
-// canonicalises them before Lazuli sees them, so the case a client sent
-// cannot be recovered (Azurite, on Node, also answers lower case).
+// Set is a resource's metadata, sorted by name without regard to case.
+// Names keep the case the client sent them in, as Azure's do ("Metadata
+// names preserve the case with which they were created, but are
+// case-insensitive when set or read": Naming and Referencing Containers,
+// Blobs, and Metadata). Go's server canonicalises header names; the
+// listener gives a request's metadata names back as sent, written with
+// Prefix in lower case (frame/server, headnames.go). A name that did not
+// come back that way (Go's canonical X-Ms-Meta-Name) has lost its case and
+// is kept in lower case, as Azurite, on Node, keeps every name.
 type Set []Pair
 
 // Parse reads the x-ms-meta-* headers of a request. Names must not be empty
@@ -42,7 +47,7 @@ func Parse(h http.Header) (Set, error) {
 		if !hasPrefix(key) {
 			continue
 		}
-		name := strings.ToLower(key[len(Prefix):])
+		name := sentName(key)
 		if name == "" {
 			return nil, azerr.New(azerr.EmptyMetadataKey)
 		}
@@ -75,11 +80,26 @@ func FromResponse(h http.Header) Set {
 	return m
 }
 
+// sentName is the metadata name of header key: as written when the key
+// starts with Prefix itself (a name whose case is known), else in lower
+// case.
+func sentName(key string) string {
+	if strings.HasPrefix(key, Prefix) {
+		return key[len(Prefix):]
+	}
+	return strings.ToLower(key[len(Prefix):])
+}
+
 func hasPrefix(key string) bool {
 	return len(key) >= len(Prefix) && strings.EqualFold(key[:len(Prefix)], Prefix)
 }
 
-func (m Set) sort() { sort.Slice(m, func(i, j int) bool { return m[i].Name < m[j].Name }) }
+func (m Set) sort() {
+	sort.Slice(m, func(i, j int) bool {
+		a, b := strings.ToLower(m[i].Name), strings.ToLower(m[j].Name)
+		return a < b || a == b && m[i].Name < m[j].Name
+	})
+}
 
 // isIdentifier reports whether s is a C# identifier in the ASCII range the
 // services accept: a letter or underscore, then letters, digits and
@@ -103,13 +123,14 @@ func (m Set) WriteHeaders(h http.Header) {
 	}
 }
 
-// Equal reports whether two sets hold the same pairs.
+// Equal reports whether two sets hold the same pairs, names compared
+// without case as Azure compares them.
 func (m Set) Equal(o Set) bool {
 	if len(m) != len(o) {
 		return false
 	}
 	for i := range m {
-		if m[i] != o[i] {
+		if !strings.EqualFold(m[i].Name, o[i].Name) || m[i].Value != o[i].Value {
 			return false
 		}
 	}

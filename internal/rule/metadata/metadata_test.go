@@ -20,8 +20,11 @@ func TestParse(t *testing.T) {
 		code    string
 	}{
 		{"none", http.Header{"Content-Type": {"x"}}, nil, ""},
-		{"sorted and lower-cased", http.Header{"x-ms-meta-Zeta": {"1"}, "X-Ms-Meta-alpha": {"2"}},
-			Set{{"alpha", "2"}, {"zeta", "1"}}, ""},
+		// A name written after a lower-case prefix keeps its case (the
+		// listener gives names back that way); Go's canonical form has lost
+		// it and is lower-cased. Sorted without regard to case.
+		{"case kept as sent, sorted without case", http.Header{"x-ms-meta-Zeta": {"1"}, "X-Ms-Meta-Alpha": {"2"}, "x-ms-meta-beta": {"3"}},
+			Set{{"alpha", "2"}, {"beta", "3"}, {"Zeta", "1"}}, ""},
 		{"repeated header joined with commas", http.Header{"X-Ms-Meta-Alpha": {"1", "1b"}, "X-Ms-Meta-Beta": {"2"}},
 			Set{{"alpha", "1,1b"}, {"beta", "2"}}, ""},
 		{"underscore identifier", http.Header{"x-ms-meta-_a1": {"v"}}, Set{{"_a1", "v"}}, ""},
@@ -191,4 +194,13 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("accepted %d bytes", total)
 		}
 	})
+}
+
+// Names are compared without case, values with it (Create Queue's "same
+// metadata" check).
+func TestEqualIgnoresNameCase(t *testing.T) {
+	a := Set{{"Color", "red"}}
+	if !a.Equal(Set{{"color", "red"}}) || a.Equal(Set{{"Color", "Red"}}) || a.Equal(nil) {
+		t.Fatal("Equal compares names with case or values without it")
+	}
 }

@@ -27,10 +27,11 @@ const DirectoryFlag = "hdi_isfolder"
 // which can have no paths under it.
 var ErrParentIsFile = errors.New("blobdata: a parent of the path is a file")
 
-// IsDirectory reports whether the blob is a directory of the dfs API.
+// IsDirectory reports whether the blob is a directory of the dfs API. The
+// flag's name is matched without case, as Azure reads metadata names.
 func (b *Blob) IsDirectory() bool {
 	for _, p := range b.Metadata {
-		if p.Name == DirectoryFlag {
+		if strings.EqualFold(p.Name, DirectoryFlag) {
 			return strings.EqualFold(p.Value, "true")
 		}
 	}
