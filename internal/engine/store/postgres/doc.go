@@ -31,6 +31,16 @@
 // before B but commits after it. Nothing in the store contract orders
 // Updates that are concurrent, so no caller can tell.
 //
+// # Writes
+//
+// Put and Delete do not each cost a round trip: an Update's writes wait in
+// the Tx and go to the database together, a multi-row DELETE and a
+// multi-row INSERT ... ON CONFLICT in one round trip, before a Scan reads,
+// before COMMIT and every few thousand records (pending.go says exactly
+// when). The writes of a transaction that rewrites a 100,000-path
+// directory take a few dozen round trips, not 200,000, and Update still
+// returns only after the database committed every one.
+//
 // # Retry
 //
 // A serializable transaction that would break the serial order fails with
@@ -38,8 +48,8 @@
 // opposite orders with 40P01 (deadlock_detected). Update rolls back and runs
 // the closure again, after a jittered exponential backoff so that colliding
 // writers spread out, up to maxAttempts times and never past the context's
-// deadline. The failure is recognised whether it reaches Update from Commit,
-// from the closure's return value, or only inside the Tx (a closure that
+// deadline. The failure is recognised whether it reaches Update from sending
+// the writes or Commit, from the closure's return value, or only inside the Tx (a closure that
 // turns a Get error into its own error still gets retried), since the Tx
 // remembers the first database error it saw. Errors the closure makes up
 // itself end the Update at once and are returned unchanged.

@@ -18,9 +18,13 @@ import (
 // Each page resumes after the last key of the previous one, inside the same
 // transaction, hence on the same snapshot. The first page is small, so a
 // Scan that stops after a few records costs little; later pages grow up to
-// maxPage rows or about pageBytes of data.
+// maxPage rows or about pageBytes of data. The Update's pending writes are
+// sent first, so that the pages include them.
 func (t *tx) Scan(start, end []byte, opts store.ScanOptions, fn func(key, value []byte) bool) error {
 	if err := t.usable(false); err != nil {
+		return err
+	}
+	if err := t.flush(); err != nil {
 		return err
 	}
 	lo, hi := nonNil(start), end

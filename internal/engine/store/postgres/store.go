@@ -103,6 +103,10 @@ func (s *Store) run(ctx context.Context, opts pgx.TxOptions, readOnly bool, fn f
 	}
 	t := &tx{ctx: ctx, tx: pgtx, sql: &s.sql, readOnly: readOnly}
 	err = fn(t)
+	if err == nil && t.err == nil {
+		// The writes still pending reach the database before COMMIT.
+		err = t.flush()
+	}
 	t.done = true
 	if t.err != nil && (err == nil || isRetryable(t.err)) {
 		err = t.err

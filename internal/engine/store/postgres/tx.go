@@ -13,7 +13,11 @@ import (
 // statements is the SQL of every Tx operation, with the schema-qualified
 // table name built once at Open. pgx prepares each text once per connection.
 type statements struct {
-	get, put, del string
+	get string
+	// putMany and deleteMany apply many writes in one statement each: the
+	// keys (and values) are bytea arrays, one parameter each, whatever
+	// their number.
+	putMany, deleteMany string
 	// scan[reverse][bounded]: a Scan without an end bound uses a statement
 	// without "k < $2" rather than a sentinel, so the plan stays a plain range.
 	scan [2][2]string
@@ -22,8 +26,9 @@ type statements struct {
 func newStatements(kv string) statements {
 	var s statements
 	s.get = "SELECT v FROM " + kv + " WHERE k = $1"
-	s.put = "INSERT INTO " + kv + " (k, v) VALUES ($1, $2) ON CONFLICT (k) DO UPDATE SET v = EXCLUDED.v"
-	s.del = "DELETE FROM " + kv + " WHERE k = $1"
+	s.putMany = "INSERT INTO " + kv + " (k, v) SELECT * FROM unnest($1::bytea[], $2::bytea[])" +
+		" ON CONFLICT (k) DO UPDATE SET v = EXCLUDED.v"
+	s.deleteMany = "DELETE FROM " + kv + " WHERE k = ANY($1::bytea[])"
 	// LIMIT takes the last parameter; the page size is always set.
 	s.scan[0][0] = "SELECT k, v FROM " + kv + " WHERE k >= $1 ORDER BY k LIMIT $2"
 	s.scan[0][1] = "SELECT k, v FROM " + kv + " WHERE k >= $1 AND k < $2 ORDER BY k LIMIT $3"
@@ -39,6 +44,8 @@ type tx struct {
 	sql      *statements
 	readOnly bool
 	done     bool
+	// pending holds the writes not yet sent (see pending.go).
+	pending pendingWrites
 	// err is the first database error, kept because PostgreSQL aborts the
 	// whole transaction on any error and because the closure may hide it.
 	err error
@@ -68,10 +75,17 @@ func (t *tx) usable(write bool) error {
 	return nil
 }
 
-// Get reads one key in one query.
+// Get answers from the Update's own pending write of key, if any, and
+// otherwise reads the key in one query.
 func (t *tx) Get(key []byte) ([]byte, error) {
 	if err := t.usable(false); err != nil {
 		return nil, err
+	}
+	if w, ok := t.pending.lookup(key); ok {
+		if w.deleted {
+			return nil, store.ErrNotFound
+		}
+		return w.value, nil
 	}
 	var v []byte
 	err := t.tx.QueryRow(t.ctx, t.sql.get, nonNil(key)).Scan(&v)
@@ -84,26 +98,26 @@ func (t *tx) Get(key []byte) ([]byte, error) {
 	return nonNil(v), nil
 }
 
-// Put inserts or replaces one key.
+// Put inserts or replaces one key, sent with the Update's other writes.
 func (t *tx) Put(key, value []byte) error {
-	if err := t.usable(true); err != nil {
-		return err
-	}
 	// pgx sends a nil slice as NULL; the store distinguishes an empty value
-	// from no record, and the table forbids NULL, so send empty bytes.
-	if _, err := t.tx.Exec(t.ctx, t.sql.put, nonNil(key), nonNil(value)); err != nil {
-		return t.fail("put", err)
-	}
-	return nil
+	// from no record, and the table forbids NULL, so keep empty bytes.
+	return t.write(key, pendingWrite{value: nonNil(value)})
 }
 
-// Delete removes one key, if present.
+// Delete removes one key, if present, sent with the Update's other writes.
 func (t *tx) Delete(key []byte) error {
+	return t.write(key, pendingWrite{deleted: true})
+}
+
+// write adds one write to the pending ones, sending them all when they are
+// many.
+func (t *tx) write(key []byte, w pendingWrite) error {
 	if err := t.usable(true); err != nil {
 		return err
 	}
-	if _, err := t.tx.Exec(t.ctx, t.sql.del, nonNil(key)); err != nil {
-		return t.fail("delete", err)
+	if t.pending.add(key, w) {
+		return t.flush()
 	}
 	return nil
 }
@@ -115,7 +129,7 @@ func nonNil(b []byte) []byte {
 	return b
 }
 
-// wrap prefixes a database error with the operation, keeping it matchable
+// wrap prefixes a database error with the operation, keeping it
 // matchable with errors.Is/As (retry looks for *pgconn.PgError, callers for
 // context.Canceled).
 func wrap(op string, err error) error {

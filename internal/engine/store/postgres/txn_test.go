@@ -72,6 +72,8 @@ func conflict(t *testing.T, fn func(tx store.Tx, first bool) error) int {
 	return runs
 }
 
+// The Put waits in the Tx and meets the conflict when it is sent, before
+// COMMIT, after the closure returned.
 func TestConflictIsRetried(t *testing.T) {
 	runs := conflict(t, func(tx store.Tx, _ bool) error {
 		return tx.Put([]byte("k"), []byte("mine"))
@@ -85,12 +87,12 @@ func TestConflictIsRetried(t *testing.T) {
 // is retried all the same: the Tx remembers the cause.
 func TestHiddenConflictIsRetried(t *testing.T) {
 	runs := conflict(t, func(tx store.Tx, first bool) error {
-		if err := tx.Put([]byte("k"), []byte("mine")); err != nil {
+		if err := putAndSend(tx, "k", "mine"); err != nil {
 			if !first {
 				return err
 			}
 			if !isRetryable(err) {
-				t.Errorf("first Put failed with %v, want a serialization failure", err)
+				t.Errorf("first write failed with %v, want a serialization failure", err)
 			}
 			return errors.New("storage is busy")
 		}
@@ -181,7 +183,7 @@ func TestCloseWaitsAndRejects(t *testing.T) {
 // neither be reported as committed nor fail: the conflict is retried.
 func TestIgnoredConflictIsRetried(t *testing.T) {
 	runs := conflict(t, func(tx store.Tx, first bool) error {
-		err := tx.Put([]byte("k"), []byte("mine"))
+		err := putAndSend(tx, "k", "mine")
 		if first {
 			return nil
 		}
@@ -190,4 +192,14 @@ func TestIgnoredConflictIsRetried(t *testing.T) {
 	if runs != 2 {
 		t.Fatalf("closure ran %d times, want 2", runs)
 	}
+}
+
+// putAndSend writes key and has the Tx send the write at once: a Scan reads
+// the database, so the writes waiting in the Tx are sent before it, and the
+// conflict they meet is the Scan's error.
+func putAndSend(tx store.Tx, key, value string) error {
+	if err := tx.Put([]byte(key), []byte(value)); err != nil {
+		return err
+	}
+	return tx.Scan([]byte(key), nil, store.ScanOptions{Limit: 1}, func(_, _ []byte) bool { return true })
 }
