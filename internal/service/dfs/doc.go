@@ -15,6 +15,12 @@
 // codes where the service names things differently (FilesystemNotFound
 // for ContainerNotFound, PathNotFound for BlobNotFound; errors.go).
 //
+// Authorization. Each route row declares the SAS letters of its operation
+// (routes.go); a caller with no credentials is 401 whatever the
+// filesystem's public access (service.go), and a rename's source is
+// authorized by the SAS its x-ms-rename-source carries
+// (rename_source_auth.go).
+//
 // Directories. A directory is a zero-length block blob whose metadata
 // says hdi_isfolder=true, as Azure shows directories through the Blob API.
 // On a hierarchical-namespace account (--hnsAccounts) a path's missing

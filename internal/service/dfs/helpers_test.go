@@ -43,6 +43,15 @@ func (e *env) url(path string) string { return strings.TrimSuffix(e.in.BlobURL, 
 // its body read.
 func (e *env) raw(method, path string, header http.Header, body []byte) (*http.Response, []byte) {
 	e.t.Helper()
+	return e.send(method, path, header, body, func(req *http.Request) {
+		auth.SignSharedKey(req, auth.Blob, lazulitest.Account, lazulitest.KeyBytes())
+	})
+}
+
+// send sends a request signed by sign (nil: with no credentials but what
+// path's query carries) and returns the answer with its body read.
+func (e *env) send(method, path string, header http.Header, body []byte, sign func(*http.Request)) (*http.Response, []byte) {
+	e.t.Helper()
 	req, err := http.NewRequest(method, e.url(path), bytes.NewReader(body))
 	if err != nil {
 		e.t.Fatal(err)
@@ -52,7 +61,9 @@ func (e *env) raw(method, path string, header http.Header, body []byte) (*http.R
 	}
 	req.Header.Set("x-ms-version", "2025-01-05")
 	req.Header.Set("x-ms-date", time.Now().UTC().Format(http.TimeFormat))
-	auth.SignSharedKey(req, auth.Blob, lazulitest.Account, lazulitest.KeyBytes())
+	if sign != nil {
+		sign(req)
+	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		e.t.Fatal(err)

@@ -8,7 +8,6 @@ import (
 
 	"github.com/lazuli-storage/lazuli/internal/engine/store"
 	"github.com/lazuli-storage/lazuli/internal/frame/request"
-	"github.com/lazuli-storage/lazuli/internal/rule/auth"
 	"github.com/lazuli-storage/lazuli/internal/rule/azerr"
 	"github.com/lazuli-storage/lazuli/internal/rule/cond"
 	"github.com/lazuli-storage/lazuli/internal/rule/lease"
@@ -106,10 +105,10 @@ func (s *Service) renamePath(w http.ResponseWriter, r *http.Request) error {
 	}
 	// Moving takes m on the source as well as on the destination (the
 	// row's declaration): a SAS for one path moves nothing out of another.
-	info := request.Of(r)
-	if err := info.Identity.Allow(info.Access, auth.Target{Service: auth.Blob, Container: a.src.Filesystem, Object: a.src.Path}); err != nil {
+	if err := s.authorizeRenameSource(r, a.src); err != nil {
 		return err
 	}
+	info := request.Of(r)
 	t := targetOf(r)
 	var moved *blobdata.Blob
 	err = s.store.Update(r.Context(), func(tx store.Tx) error {

@@ -35,6 +35,9 @@ type Service struct {
 
 	// extents holds the data Path - Update appends (append.go).
 	extents extent.Engine
+	// authn authenticates the credentials a request carries for another
+	// resource than its own: a rename source's SAS.
+	authn *auth.Authenticator
 }
 
 // New builds the dfs API beside blobs, on the host's storage.
@@ -47,6 +50,13 @@ func New(d server.Deps, blobs *blob.Service) *Service {
 	if s.logger == nil {
 		s.logger = slog.Default()
 	}
+	accounts := d.Accounts
+	if accounts == nil {
+		accounts = auth.DevAccounts()
+	}
+	// A source's SAS window is judged by the service clock, as the
+	// request's own SAS is; request dates by the wall clock.
+	s.authn = &auth.Authenticator{Accounts: accounts, Clock: s.clock, RequestClock: clock.Real{}, Logger: s.logger, OAuth: d.OAuth}
 	for _, name := range d.HNSAccounts {
 		s.hns[name] = true
 	}
@@ -86,6 +96,9 @@ func (s *Service) Handle(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	if err := refuseAnonymous(r); err != nil {
+		return err
+	}
 	if err := s.checkPathACL(r, dfsQuestions(r, rule.Op, t)); err != nil {
 		return err
 	}
@@ -96,6 +109,19 @@ func (s *Service) Handle(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	return rule.Handle(w, r.WithContext(context.WithValue(r.Context(), ctxTarget{}, t)))
+}
+
+// refuseAnonymous is 401 NoAuthenticationInformation for a caller with no
+// credentials: no dfs operation is open to one, a filesystem's public
+// access level opening its blobs to the Blob API alone (azure-sdk-for-
+// python issue 25476: get_paths of a container with public access
+// answers an authentication error where its blobs download), and a
+// private filesystem's existence is not told by a 404.
+func refuseAnonymous(r *http.Request) error {
+	if id := request.Of(r).Identity; id == nil || id.Kind == auth.Anonymous {
+		return azerr.New(azerr.NoAuthenticationInformation)
+	}
+	return nil
 }
 
 // authTarget is the filesystem and path a request addresses, for the
