@@ -8,6 +8,7 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/frame/request"
 	"github.com/lazuli-storage/lazuli/internal/rule/azerr"
 	"github.com/lazuli-storage/lazuli/internal/rule/cond"
+	"github.com/lazuli-storage/lazuli/internal/service/blob"
 	"github.com/lazuli-storage/lazuli/internal/service/blobdata"
 )
 
@@ -18,11 +19,22 @@ import (
 // request with the token until none comes back.
 var deletePage = 10000
 
+// deletionIDVersion is the first version whose Path - Delete answers
+// x-ms-deletion-id: on an account with a hierarchical namespace and soft
+// delete, the ID of the path's soft deletion, which Path - Undelete takes
+// (DataLakeStorage.json, Path_Delete: "Returned only for hierarchical
+// namespace space enabled accounts when soft delete is enabled"). It is
+// the ID ListDeletedPaths lists (blob.DeletionID of the delete's time),
+// answered by the call that deletes the path itself, the last of a paged
+// directory delete.
+const deletionIDVersion = "2020-02-10"
+
 // deletePath is Path - Delete. A file, or on a flat account any path, is
 // deleted as Delete Blob deletes a blob; on an account with a
 // hierarchical namespace a directory is deleted with everything under it
 // when recursive=true and only when empty otherwise (409
 // DirectoryNotEmpty). Conditions and the lease apply to the path named.
+// Under soft delete the answer names the deletion (deletionIDVersion).
 func (s *Service) deletePath(w http.ResponseWriter, r *http.Request) error {
 	q := r.URL.Query()
 	recursive, err := optionalBool(q.Get("recursive"), "recursive")
@@ -38,7 +50,7 @@ func (s *Service) deletePath(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	t, account, hns := targetOf(r), request.Of(r).Account, s.hnsAccount(r)
-	next := ""
+	next, deletionID := "", ""
 	err = s.store.Update(r.Context(), func(tx store.Tx) error {
 		if err := existingFilesystem(tx, account, t.Filesystem); err != nil {
 			return err
@@ -69,8 +81,14 @@ func (s *Service) deletePath(w http.ResponseWriter, r *http.Request) error {
 		}
 		del := blobdata.TreeDeletion{Account: account, Container: t.Filesystem, Dir: t.Path, Now: now, Policy: pol,
 			Refs: blobdata.RefDelta{}, Limit: deletePage, LeaseID: leaseID(r), Alone: !tree}
-		if next, _, err = del.Run(tx, after); err != nil {
+		var done bool
+		if next, done, err = del.Run(tx, after); err != nil {
 			return err
+		}
+		// Under versioning the path becomes a previous version, not a
+		// soft deletion an ID could name.
+		if done && hns && pol.Retention > 0 && !pol.Versioning && request.Of(r).Version >= deletionIDVersion {
+			deletionID = blob.DeletionID(now)
 		}
 		return del.Refs.Apply(tx, now)
 	})
@@ -80,6 +98,9 @@ func (s *Service) deletePath(w http.ResponseWriter, r *http.Request) error {
 	h := w.Header()
 	if next != "" {
 		h.Set("X-Ms-Continuation", continuationToken(next))
+	}
+	if deletionID != "" {
+		h.Set("X-Ms-Deletion-Id", deletionID)
 	}
 	h.Set("Content-Length", "0")
 	w.WriteHeader(http.StatusOK)

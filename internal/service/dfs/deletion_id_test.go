@@ -1,0 +1,72 @@
+package dfs_test
+
+import (
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/lazuli-storage/lazuli/internal/check/lazulitest"
+	"github.com/lazuli-storage/lazuli/internal/rule/auth"
+)
+
+// deleteAt sends Path - Delete of path at x-ms-version version.
+func (e *env) deleteAt(path, version string) *http.Response {
+	e.t.Helper()
+	resp, body := e.send(http.MethodDelete, path+"?recursive=true", nil, nil, func(req *http.Request) {
+		req.Header.Set("x-ms-version", version)
+		auth.SignSharedKey(req, auth.Blob, lazulitest.Account, lazulitest.KeyBytes())
+	})
+	if resp.StatusCode != http.StatusOK {
+		e.t.Fatalf("delete %s: %d %s", path, resp.StatusCode, body)
+	}
+	return resp
+}
+
+// Path - Delete answers x-ms-deletion-id, the ID ListDeletedPaths lists
+// and Path - Undelete takes, on an account with a hierarchical namespace
+// and soft delete from version 2020-02-10 (DataLakeStorage.json,
+// Path_Delete: "Returned only for hierarchical namespace space enabled
+// accounts when soft delete is enabled"); the SDK reads it as the
+// delete's DeletionID.
+func TestDeleteAnswersDeletionID(t *testing.T) {
+	e := start(t)
+	e.softDelete()
+	fs := e.filesystem("lake")
+	e.write("lake", "d/x", "x")
+	e.write("lake", "f", "y")
+
+	got, err := e.file("lake", "f").Delete(e.ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.in.Fake.Advance(time.Second) // each delete its own ID
+	dirID := e.deleteAt("lake/d", "2020-02-10").Header.Get("x-ms-deletion-id")
+	listed := e.deletedPaths(fs)
+	if got.DeletionID == nil || *got.DeletionID != listed["f"] || dirID == "" || dirID != listed["d"] {
+		t.Fatalf("deletion IDs %v and %q, listed %v", got.DeletionID, dirID, listed)
+	}
+	if resp, body := e.undelete("d", "d?deletionid="+dirID); resp.StatusCode != http.StatusOK {
+		t.Fatalf("undelete d with its delete's ID: %d %s", resp.StatusCode, body)
+	}
+	if e.content("lake", "d/x") != "x" {
+		t.Fatal("d/x did not come back with d")
+	}
+
+	// Before 2020-02-10 the answer has no ID.
+	e.write("lake", "g", "z")
+	if id := e.deleteAt("lake/g", "2019-12-12").Header.Get("x-ms-deletion-id"); id != "" {
+		t.Fatalf("x-ms-deletion-id %q at 2019-12-12", id)
+	}
+}
+
+// Without soft delete nothing is kept to restore and no ID is answered
+// (a flat account's dfs endpoint serves no delete under soft delete:
+// 409 EndpointUnsupportedAccountFeatures, flat.go).
+func TestDeleteWithoutDeletionID(t *testing.T) {
+	e := start(t)
+	e.filesystem("lake")
+	e.write("lake", "f", "y")
+	if id := e.deleteAt("lake/f", "2025-01-05").Header.Get("x-ms-deletion-id"); id != "" {
+		t.Fatalf("x-ms-deletion-id %q", id)
+	}
+}
