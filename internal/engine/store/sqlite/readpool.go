@@ -56,6 +56,11 @@ func (p *readPool) open() (*conn, error) {
 		c.close()
 		return nil, err
 	}
+	mmap := fmt.Sprintf("PRAGMA mmap_size = %d", p.opts.ReadMmapBytes)
+	if err := c.execSQL(mmap); err != nil {
+		c.close()
+		return nil, err
+	}
 	if err := c.prepareRead(); err != nil {
 		c.close()
 		return nil, fmt.Errorf("sqlite: %s: %w", p.path, err)

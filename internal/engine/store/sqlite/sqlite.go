@@ -37,7 +37,26 @@ type Options struct {
 	BusyTimeout time.Duration
 	// MaxBatch caps the Updates one group commit carries. 0 means 256.
 	MaxBatch int
+	// ReadMmapBytes is how much of the file each read connection reads
+	// through a memory map (SQLite's mmap_size) rather than with a read
+	// call into its own page cache. 0 means defaultReadMmap; negative
+	// means none.
+	ReadMmapBytes int64
 }
+
+// defaultReadMmap is the read connections' default map: 256 MiB of address
+// space each. The pages behind it are the operating system's file cache,
+// shared by every connection and reclaimable, not memory of each
+// connection's own. SQLite's page cache (about 2 MB a connection) holds
+// a file of 1,000 entities whole; past it, a query by PartitionKey spent
+// 16% of its CPU copying pages in with pread (_readDbPage). Mapped, the
+// same query over 100,000 entities cost 15% less server CPU (median of
+// seven alternate runs, 451 against 528 µs). A page cache of 32 MiB a
+// connection instead cost more (707 to 1,260 µs): each connection fills
+// its own copy of the file. SQLite's "Memory-Mapped I/O" page lists the
+// trade: an I/O error reading mapped pages cannot be returned as an
+// error; the process gets SIGBUS.
+const defaultReadMmap = 256 << 20
 
 func (o Options) withDefaults() Options {
 	if o.ReadConns <= 0 {
@@ -48,6 +67,12 @@ func (o Options) withDefaults() Options {
 	}
 	if o.MaxBatch <= 0 {
 		o.MaxBatch = 256
+	}
+	switch {
+	case o.ReadMmapBytes == 0:
+		o.ReadMmapBytes = defaultReadMmap
+	case o.ReadMmapBytes < 0:
+		o.ReadMmapBytes = 0
 	}
 	return o
 }

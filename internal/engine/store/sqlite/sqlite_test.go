@@ -1,6 +1,7 @@
 package sqlite
 
 import (
+	"context"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -86,6 +87,41 @@ func TestOpenKeepsTheFilesLayout(t *testing.T) {
 			sql, _ := ddl.(string)
 			if got := strings.Contains(sql, "WITHOUT ROWID"); got != tc.wantWithoutRowid {
 				t.Fatalf("kv is %q", sql)
+			}
+		})
+	}
+}
+
+// TestReadConnectionsMapTheFile checks the map each read connection is
+// opened with: defaultReadMmap unless the options say otherwise, none
+// when they ask for none.
+func TestReadConnectionsMapTheFile(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		opt  int64
+		want int64
+	}{
+		{"default", 0, defaultReadMmap},
+		{"chosen", 64 << 20, 64 << 20},
+		{"none", -1, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, err := Open(filepath.Join(t.TempDir(), "lazuli.db"), Options{ReadMmapBytes: tc.opt})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			c, err := s.readers.acquire(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.readers.release(c)
+			got, err := c.querySQL("PRAGMA mmap_size")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != tc.want {
+				t.Fatalf("mmap_size %v, want %d", got, tc.want)
 			}
 		})
 	}
