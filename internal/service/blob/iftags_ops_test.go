@@ -1,7 +1,9 @@
 package blob_test
 
 import (
+	"io"
 	"net/http"
+	"strings"
 	"testing"
 )
 
@@ -55,6 +57,54 @@ func TestIfTagsOnEveryOperation(t *testing.T) {
 		r := e.raw(tc.method, tc.path, h, tc.body)
 		if r.StatusCode != http.StatusPreconditionFailed || r.Header.Get("X-Ms-Error-Code") != tc.code {
 			t.Errorf("%s %s: %d %s, want 412 %s", tc.method, tc.path, r.StatusCode, r.Header.Get("X-Ms-Error-Code"), tc.code)
+		}
+	}
+}
+
+// TestMalformedIfTagsRefusedFirst pins that a malformed x-ms-if-tags or
+// x-ms-source-if-tags is 400 InvalidHeaderValue naming the header it came
+// in, before the operation does any other work: before it finds the
+// container missing, before it reads a body, before it looks for a copy
+// source ("The storage service will reject any request that contains an
+// invalid expression with error code 400", "Specifying conditional
+// headers for Blob service operations", Tags Predicate Syntax).
+func TestMalformedIfTagsRefusedFirst(t *testing.T) {
+	e := start(t)
+	e.container("iftagsfirst")
+	const bad = `"state" = draft`
+	missing := e.in.BlobURL + "iftagsfirst/missing"
+	cases := []struct {
+		name, header string
+		send         func(h http.Header) *http.Response
+	}{
+		{"get blob of a missing container", "x-ms-if-tags", func(h http.Header) *http.Response {
+			return e.raw(http.MethodGet, "nosuchcontainer/x", h, nil)
+		}},
+		{"put blob before its body", "x-ms-if-tags", func(h http.Header) *http.Response {
+			h.Set("X-Ms-Blob-Type", "BlockBlob")
+			h.Set("X-Ms-Version", "2025-01-05")
+			// Past the 256 KiB the HTTP server drains after an early answer.
+			return e.headersOnly(http.MethodPut, "iftagsfirst/body", 4<<20, h)
+		}},
+		{"copy blob of a missing source", "x-ms-source-if-tags", func(h http.Header) *http.Response {
+			h.Set("X-Ms-Copy-Source", missing)
+			return e.raw(http.MethodPut, "iftagsfirst/copy", h, nil)
+		}},
+		{"put blob from url of a missing source", "x-ms-source-if-tags", func(h http.Header) *http.Response {
+			h.Set("X-Ms-Copy-Source", readable(t, e, missing))
+			h.Set("X-Ms-Blob-Type", "BlockBlob")
+			return e.raw(http.MethodPut, "iftagsfirst/fromurl", h, nil)
+		}},
+	}
+	for _, tc := range cases {
+		r := tc.send(http.Header{http.CanonicalHeaderKey(tc.header): {bad}})
+		body, err := io.ReadAll(r.Body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.StatusCode != http.StatusBadRequest || r.Header.Get("X-Ms-Error-Code") != "InvalidHeaderValue" ||
+			!strings.Contains(string(body), "<HeaderName>"+tc.header+"</HeaderName>") {
+			t.Errorf("%s: %d %s %s, want 400 InvalidHeaderValue naming %s", tc.name, r.StatusCode, r.Header.Get("X-Ms-Error-Code"), body, tc.header)
 		}
 	}
 }
