@@ -21,6 +21,9 @@ type env struct {
 	t   *testing.T
 	in  *lazulitest.Instance
 	ctx context.Context
+	// base is the endpoint requests go to: the Blob endpoint's unless a
+	// test points them at another listener (--dfsPort).
+	base string
 }
 
 // start runs a server whose dev account has a hierarchical namespace.
@@ -36,8 +39,14 @@ func startWith(t *testing.T, hns bool) *env {
 	return &env{t: t, in: in, ctx: context.Background()}
 }
 
-// url is the Blob endpoint's IP-style URL of path (no leading slash).
-func (e *env) url(path string) string { return strings.TrimSuffix(e.in.BlobURL, "/") + "/" + path }
+// url is the IP-style URL of path (no leading slash) on the endpoint.
+func (e *env) url(path string) string {
+	base := e.base
+	if base == "" {
+		base = e.in.BlobURL
+	}
+	return strings.TrimSuffix(base, "/") + "/" + path
+}
 
 // raw sends a request signed with Shared Key and returns the answer with
 // its body read.

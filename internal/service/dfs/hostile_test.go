@@ -1,6 +1,7 @@
 package dfs_test
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"strings"
@@ -9,6 +10,9 @@ import (
 
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azdatalake/filesystem"
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azdatalake/sas"
+
+	"github.com/lazuli-storage/lazuli/internal/check/lazulitest"
+	"github.com/lazuli-storage/lazuli/internal/run/config"
 )
 
 // Every dfs operation against the callers its threat model names: a
@@ -287,6 +291,24 @@ func wantGranted(t *testing.T, resp *http.Response, body []byte) {
 // AuthenticationFailed; and a SAS with one of the letters is granted.
 func TestHostileCallers(t *testing.T) {
 	h := &hostileEnv{env: start(t)}
+	h.hostileCallers(t)
+}
+
+// TestHostileCallersOnDFSPort: the --dfsPort listener answers them as the
+// Blob endpoint does.
+func TestHostileCallersOnDFSPort(t *testing.T) {
+	in := lazulitest.Start(t, lazulitest.Options{InMemory: true, Services: []string{"blob"}, Configure: func(c *config.Config) {
+		c.HNSAccounts = []string{lazulitest.Account}
+		c.DFSPort = 0
+	}})
+	h := &hostileEnv{env: &env{t: t, in: in, ctx: context.Background(), base: in.App.Endpoints["dfs"]}}
+	if h.base == "" || h.base == in.BlobURL {
+		t.Fatalf("dfs endpoint %q (blob %q)", h.base, in.BlobURL)
+	}
+	h.hostileCallers(t)
+}
+
+func (h *hostileEnv) hostileCallers(t *testing.T) {
 	h.softDelete()
 	for _, c := range hostileCases() {
 		t.Run(c.op, func(t *testing.T) {
