@@ -72,7 +72,7 @@ func (c appendConditions) check(size, n int64) error {
 
 // appendBlockArgs is a parsed Append Block request.
 type appendBlockArgs struct {
-	conds  cond.Conditions
+	conds  conditions
 	app    appendConditions
 	sums   checksums
 	length int64
@@ -125,7 +125,7 @@ func (s *Service) appendBlock(w http.ResponseWriter, r *http.Request) error {
 // commitAppend adds the extent info as the append blob's last block in
 // one Update, after the kind, seal, position, size and block count
 // checks, and answers with the block's offset.
-func (s *Service) commitAppend(w http.ResponseWriter, r *http.Request, conds cond.Conditions, app appendConditions, info extent.Info, crc []byte, d digests) error {
+func (s *Service) commitAppend(w http.ResponseWriter, r *http.Request, conds conditions, app appendConditions, info extent.Info, crc []byte, d digests) error {
 	var offset int64
 	var blocks int
 	rec, err := s.writeBlobAs(r, conds, blobdata.WritePlain, func(_ store.Tx, old *blobdata.Blob, refs blobdata.RefDelta) (*blobdata.Blob, error) {

@@ -9,7 +9,6 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/frame/route"
 	"github.com/lazuli-storage/lazuli/internal/rule/auth"
 	"github.com/lazuli-storage/lazuli/internal/rule/azerr"
-	"github.com/lazuli-storage/lazuli/internal/rule/cond"
 	"github.com/lazuli-storage/lazuli/internal/rule/etag"
 	"github.com/lazuli-storage/lazuli/internal/rule/lease"
 	"github.com/lazuli-storage/lazuli/internal/service/blobdata"
@@ -29,7 +28,7 @@ type blobChange func(tx store.Tx, old *blobdata.Blob, refs blobdata.RefDelta) (*
 // reference adjustments commit with the record. kind decides whether the
 // blob's previous state is kept as a version or a soft-deleted snapshot
 // (versioning.go). Snapshots and versions are read-only.
-func (s *Service) writeBlobAs(r *http.Request, conds cond.Conditions, kind blobdata.WriteKind, change blobChange) (*blobdata.Blob, error) {
+func (s *Service) writeBlobAs(r *http.Request, conds conditions, kind blobdata.WriteKind, change blobChange) (*blobdata.Blob, error) {
 	if err := onlyBase(r); err != nil {
 		return nil, err
 	}

@@ -202,7 +202,7 @@ func (s *Service) getBlockList(w http.ResponseWriter, r *http.Request) error {
 		if b.Type != blobdata.BlockBlob {
 			return azerr.New(azerr.InvalidBlobType)
 		}
-		if err := ifTagsHold(conds, b); err != nil {
+		if err := conds.tagsHold(b); err != nil {
 			return err
 		}
 		if b.Committed {

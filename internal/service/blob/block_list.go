@@ -19,7 +19,7 @@ import (
 
 // putBlockListArgs is a parsed Put Block List request.
 type putBlockListArgs struct {
-	conds    cond.Conditions
+	conds    conditions
 	props    contentprops.Props
 	metadata metadata.Set
 	tier     string

@@ -10,16 +10,16 @@ import (
 
 // parseBlobRequest makes the checks a blob operation starts with: the
 // container name, then the conditional headers the operation accepts.
-func parseBlobRequest(r *http.Request, allowed cond.Allowed) (cond.Conditions, error) {
+func parseBlobRequest(r *http.Request, allowed cond.Allowed) (conditions, error) {
 	if err := validContainerName(targetOf(r).Container); err != nil {
-		return cond.Conditions{}, err
+		return conditions{}, err
 	}
 	return blobConditions(r, allowed)
 }
 
 // parseSelectedRequest is parseBlobRequest for an operation that may
 // address a snapshot or a version, which it also returns.
-func parseSelectedRequest(r *http.Request, allowed cond.Allowed) (cond.Conditions, blobdata.Selector, error) {
+func parseSelectedRequest(r *http.Request, allowed cond.Allowed) (conditions, blobdata.Selector, error) {
 	conds, err := parseBlobRequest(r, allowed)
 	if err != nil {
 		return conds, blobdata.Selector{}, err
@@ -31,7 +31,7 @@ func parseSelectedRequest(r *http.Request, allowed cond.Allowed) (cond.Condition
 // parseBaseRequest is parseBlobRequest for an operation that writes the
 // base blob: a snapshot or version in the URL is 400 InvalidOperation, as
 // both are read-only.
-func parseBaseRequest(r *http.Request, allowed cond.Allowed) (cond.Conditions, error) {
+func parseBaseRequest(r *http.Request, allowed cond.Allowed) (conditions, error) {
 	conds, err := parseBlobRequest(r, allowed)
 	if err != nil {
 		return conds, err
@@ -39,18 +39,40 @@ func parseBaseRequest(r *http.Request, allowed cond.Allowed) (cond.Conditions, e
 	return conds, onlyBase(r)
 }
 
+// conditions are a blob request's conditional headers with its tags
+// predicate (x-ms-if-tags, or x-ms-source-if-tags of a copy source) parsed
+// once, when the headers are read: a malformed one is 400 before any other
+// work, and evaluating it against a blob's tags parses nothing.
+type conditions struct {
+	cond.Conditions
+	ifTags *tagExpr // nil without a tags predicate
+}
+
 // blobConditions parses the request's conditional headers and rejects the
-// ones the operation does not accept. A malformed x-ms-if-tags is 400 here;
-// the operation evaluates it with ifTagsHold (tags_cond.go).
-func blobConditions(r *http.Request, allowed cond.Allowed) (cond.Conditions, error) {
+// ones the operation does not accept and a malformed x-ms-if-tags (400).
+func blobConditions(r *http.Request, allowed cond.Allowed) (conditions, error) {
 	c, err := cond.Parse(r.Header)
 	if err != nil {
-		return c, err
+		return conditions{}, err
 	}
 	if err := c.Restrict(allowed); err != nil {
-		return c, err
+		return conditions{}, err
 	}
-	return c, validIfTags(c)
+	return withIfTags(c, "x-ms-if-tags")
+}
+
+// withIfTags parses c's tags predicate, which the request sent in header:
+// a malformed one is 400 InvalidHeaderValue naming that header.
+func withIfTags(c cond.Conditions, header string) (conditions, error) {
+	out := conditions{Conditions: c}
+	if c.IfTags == "" {
+		return out, nil
+	}
+	var err error
+	if out.ifTags, err = parseTagQuery(c.IfTags, conditionQuery); err != nil {
+		return conditions{}, azerr.InvalidHeader(header, c.IfTags)
+	}
+	return out, nil
 }
 
 // resourceOf is what conditions see of a blob: a placeholder holding only
@@ -65,51 +87,36 @@ func resourceOf(b *blobdata.Blob) cond.Resource {
 // x-ms-if-tags is AND-ed with the other conditional headers (the Azure
 // reference page "Specifying conditional headers for Blob service
 // operations"): every place that evaluates a blob's conditions with
-// cond.CheckRead or CheckWrite also calls ifTagsHold on the same record.
-// blobConditions has already refused a malformed expression (400).
+// cond.CheckRead or CheckWrite also calls tagsHold on the same record.
 
-// validIfTags checks the syntax of an x-ms-if-tags expression.
-func validIfTags(c cond.Conditions) error {
-	if c.IfTags == "" {
+// tagsHold evaluates the tags predicate against b's tags: 412
+// ConditionNotMet when it fails. A missing blob has no tags, so no
+// comparison holds.
+func (c conditions) tagsHold(b *blobdata.Blob) error {
+	if c.ifTags == nil {
 		return nil
-	}
-	if _, err := parseTagQuery(c.IfTags, conditionQuery); err != nil {
-		return azerr.InvalidHeader("x-ms-if-tags", c.IfTags)
-	}
-	return nil
-}
-
-// ifTagsHold evaluates x-ms-if-tags against b's tags: 412 ConditionNotMet
-// when it fails. A missing blob has no tags, so no comparison holds.
-func ifTagsHold(c cond.Conditions, b *blobdata.Blob) error {
-	if c.IfTags == "" {
-		return nil
-	}
-	e, err := parseTagQuery(c.IfTags, conditionQuery)
-	if err != nil {
-		return azerr.InvalidHeader("x-ms-if-tags", c.IfTags)
 	}
 	var tags blobdata.TagSet
 	if b != nil && b.Committed {
 		tags = b.Tags
 	}
-	if !e.match(tags, "") {
+	if !c.ifTags.match(tags, "") {
 		return azerr.New(azerr.ConditionNotMet)
 	}
 	return nil
 }
 
 // checkReadConditions is the read rule plus x-ms-if-tags.
-func checkReadConditions(c cond.Conditions, b *blobdata.Blob, version string) error {
+func checkReadConditions(c conditions, b *blobdata.Blob, version string) error {
 	if err := c.CheckRead(resourceOf(b), version); err != nil {
 		return err
 	}
-	return ifTagsHold(c, b)
+	return c.tagsHold(b)
 }
 
 // checkWriteConditions is the write rule plus x-ms-if-tags. A blob that
 // holds only staged blocks has a time for the date headers.
-func checkWriteConditions(c cond.Conditions, b *blobdata.Blob) error {
+func checkWriteConditions(c conditions, b *blobdata.Blob) error {
 	res := resourceOf(b)
 	if b != nil && !b.Committed {
 		res.Staged, res.LastModified = true, b.LastModified()
@@ -117,5 +124,5 @@ func checkWriteConditions(c cond.Conditions, b *blobdata.Blob) error {
 	if err := c.CheckWrite(res); err != nil {
 		return err
 	}
-	return ifTagsHold(c, b)
+	return c.tagsHold(b)
 }

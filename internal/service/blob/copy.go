@@ -28,7 +28,7 @@ const (
 
 // copyArgs is a parsed Copy Blob or Copy Blob From URL request.
 type copyArgs struct {
-	conds    cond.Conditions
+	conds    conditions
 	source   sourceArgs
 	src      copySource
 	metadata metadata.Set // nil: the source's metadata

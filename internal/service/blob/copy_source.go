@@ -141,7 +141,7 @@ func (src copySource) display() string {
 
 // sourceArgs are the x-ms-source-* headers of a copy-type request.
 type sourceArgs struct {
-	conds   cond.Conditions
+	conds   conditions
 	leaseID string // x-ms-source-lease-id, as sent
 	// keySHA256 is the hash of x-ms-source-encryption-key ("" without).
 	keySHA256 string
@@ -149,17 +149,15 @@ type sourceArgs struct {
 
 func parseSourceArgs(r *http.Request, allowed cond.Allowed) (sourceArgs, error) {
 	var a sourceArgs
-	var err error
-	if a.conds, err = cond.ParseSource(r.Header); err != nil {
+	c, err := cond.ParseSource(r.Header)
+	if err != nil {
 		return a, err
 	}
-	if err = a.conds.Restrict(allowed); err != nil {
+	if err = c.Restrict(allowed); err != nil {
 		return a, err
 	}
-	if a.conds.IfTags != "" {
-		if _, err := parseTagQuery(a.conds.IfTags, conditionQuery); err != nil {
-			return a, azerr.InvalidHeader("x-ms-source-if-tags", a.conds.IfTags)
-		}
+	if a.conds, err = withIfTags(c, "x-ms-source-if-tags"); err != nil {
+		return a, err
 	}
 	a.leaseID = r.Header.Get("X-Ms-Source-Lease-Id")
 	a.keySHA256, err = sourceKey.parse(r, false)
@@ -188,7 +186,7 @@ func (s *Service) loadSource(tx store.Tx, r *http.Request, src copySource, a sou
 	if err := checkSourceConditions(r, a.conds, b); err != nil {
 		return nil, err
 	}
-	if err := ifTagsHold(cond.Conditions{IfTags: a.conds.IfTags}, b); err != nil {
+	if err := a.conds.tagsHold(b); err != nil {
 		return nil, sourceTagsFailed(r)
 	}
 	if a.leaseID != "" {
@@ -297,7 +295,7 @@ func sourceDenied(cause error) error {
 
 // checkSourceConditions evaluates a copy's source conditions: the from-URL
 // operations report a 304 of their source read as the source's answer.
-func checkSourceConditions(r *http.Request, conds cond.Conditions, b *blobdata.Blob) error {
+func checkSourceConditions(r *http.Request, conds conditions, b *blobdata.Blob) error {
 	if !strings.HasSuffix(request.Of(r).Op, "FromURL") {
 		return conds.CheckSource(resourceOf(b))
 	}

@@ -32,7 +32,7 @@ func emptyBody(r *http.Request) error {
 
 // putBlobFromURLArgs is a parsed Put Blob From URL request.
 type putBlobFromURLArgs struct {
-	conds    cond.Conditions
+	conds    conditions
 	source   sourceArgs
 	src      copySource
 	props    contentprops.Props

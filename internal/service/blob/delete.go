@@ -15,7 +15,7 @@ import (
 
 // deleteArgs is a parsed Delete Blob request.
 type deleteArgs struct {
-	conds cond.Conditions
+	conds conditions
 	tier  cond.TierConditions
 	sel   blobdata.Selector
 	// snapshots is x-ms-delete-snapshots: "", "include" or "only".

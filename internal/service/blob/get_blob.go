@@ -26,7 +26,7 @@ const maxChecksummedRange = 4 << 20
 
 // readArgs is a parsed Get Blob, Get Blob Properties or Get Blob Metadata.
 type readArgs struct {
-	conds   cond.Conditions
+	conds   conditions
 	sel     blobdata.Selector
 	rng     *byterange.Range
 	wantMD5 bool
@@ -98,7 +98,7 @@ func checksumFlag(r *http.Request, name string, rng *byterange.Range) (bool, err
 // viewBlob loads the target blob (the state sel addresses) for a read:
 // container and blob must exist, the conditions hold by the read rule, and
 // a lease ID, if sent, must name the active lease.
-func (s *Service) viewBlob(r *http.Request, conds cond.Conditions, sel blobdata.Selector) (*blobdata.Blob, error) {
+func (s *Service) viewBlob(r *http.Request, conds conditions, sel blobdata.Selector) (*blobdata.Blob, error) {
 	t := targetOf(r)
 	info := request.Of(r)
 	var rec *blobdata.Blob

@@ -148,7 +148,7 @@ func (s *Service) applyWriteImmutability(tx store.Tx, r *http.Request, rec *blob
 // changeVersion runs one immutability operation on the version a request
 // addresses (the base blob, ?versionid= or ?snapshot=) in one Update, and
 // stores it under its own key. The ETag does not change.
-func (s *Service) changeVersion(r *http.Request, conds cond.Conditions, sel blobdata.Selector, change func(b *blobdata.Blob) error) (*blobdata.Blob, error) {
+func (s *Service) changeVersion(r *http.Request, conds conditions, sel blobdata.Selector, change func(b *blobdata.Blob) error) (*blobdata.Blob, error) {
 	t := targetOf(r)
 	account := request.Of(r).Account
 	var out *blobdata.Blob

@@ -11,7 +11,6 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/base/guid"
 	"github.com/lazuli-storage/lazuli/internal/engine/store"
 	"github.com/lazuli-storage/lazuli/internal/rule/azerr"
-	"github.com/lazuli-storage/lazuli/internal/rule/cond"
 	"github.com/lazuli-storage/lazuli/internal/rule/contentprops"
 	"github.com/lazuli-storage/lazuli/internal/rule/metadata"
 	"github.com/lazuli-storage/lazuli/internal/service/blob/byterange"
@@ -24,7 +23,7 @@ import (
 // pages' bytes, so that the copy is as sparse as the source. Every copy
 // reads all the snapshot's written pages, not only those changed since
 // the last one; the destination is the same.
-func (s *Service) remoteIncrementalCopy(w http.ResponseWriter, r *http.Request, conds cond.Conditions, src copySource) error {
+func (s *Service) remoteIncrementalCopy(w http.ResponseWriter, r *http.Request, conds conditions, src copySource) error {
 	raw := src.url.Query().Get("snapshot")
 	if raw == "" {
 		return azerr.New(azerr.IncrementalCopySourceMustBeSnapshot)

@@ -21,7 +21,7 @@ import (
 // kindArgs are the parts of a Put Blob of a page or append blob (which
 // carries no content) shared by both kinds.
 type kindArgs struct {
-	conds    cond.Conditions
+	conds    conditions
 	props    contentprops.Props
 	metadata metadata.Set
 	tags     blobdata.TagSet
@@ -175,7 +175,7 @@ func (c seqConditions) check(seq int64) error {
 
 // putPageArgs is a parsed Put Page request.
 type putPageArgs struct {
-	conds cond.Conditions
+	conds conditions
 	seq   seqConditions
 	rng   blobdata.PageRange
 	clear bool
@@ -295,7 +295,7 @@ func (s *Service) commitPages(r *http.Request, a putPageArgs, with blobdata.Segm
 // pagePropsArgs is a parsed Resize or Update Sequence Number (Set Blob
 // Properties with x-ms-blob-content-length or x-ms-sequence-number-action).
 type pagePropsArgs struct {
-	conds  cond.Conditions
+	conds  conditions
 	size   int64 // -1: no resize
 	action string
 	seq    int64

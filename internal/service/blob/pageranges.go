@@ -16,7 +16,7 @@ import (
 
 // pageRangesArgs is a parsed Get Page Ranges request.
 type pageRangesArgs struct {
-	conds cond.Conditions
+	conds conditions
 	sel   blobdata.Selector
 	// prev is the canonical snapshot time of prevsnapshot ("" for none).
 	prev string

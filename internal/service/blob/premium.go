@@ -80,7 +80,7 @@ func (s *Service) setPremiumTier(w http.ResponseWriter, r *http.Request) error {
 		if b.Type != blobdata.PageBlob {
 			return azerr.Newf(azerr.InvalidBlobType, "Premium access tiers apply to page blobs only.")
 		}
-		if err := ifTagsHold(conds, b); err != nil {
+		if err := conds.tagsHold(b); err != nil {
 			return err
 		}
 		if err := b.Lease.CheckRead(leaseID(r), now, lease.Blob); err != nil {

@@ -40,19 +40,19 @@ func (s *Service) putBlobOfNoKind(w http.ResponseWriter, r *http.Request) error 
 // (Put Blob, Put Page, Append Block): the container name, a structured
 // message body unwrapped into the content it frames, then the conditional
 // headers.
-func parseContentWrite(r *http.Request) (cond.Conditions, error) {
+func parseContentWrite(r *http.Request) (conditions, error) {
 	if err := validContainerName(targetOf(r).Container); err != nil {
-		return cond.Conditions{}, err
+		return conditions{}, err
 	}
 	if _, err := structured.AcceptUpload(r); err != nil {
-		return cond.Conditions{}, err
+		return conditions{}, err
 	}
 	return blobConditions(r, cond.AllConditions)
 }
 
 // putBlobArgs is a parsed Put Blob request.
 type putBlobArgs struct {
-	conds    cond.Conditions
+	conds    conditions
 	props    contentprops.Props
 	metadata metadata.Set
 	tier     string

@@ -54,7 +54,7 @@ func (s *Service) tagTarget(tx store.Tx, r *http.Request, account string, t targ
 	if b == nil {
 		return nil, blobNotFound()
 	}
-	if err := ifTagsHold(conds.tags, b); err != nil {
+	if err := conds.tags.tagsHold(b); err != nil {
 		return nil, err
 	}
 	if err := checkWriteConditions(conds.blob, b); err != nil {
@@ -66,7 +66,7 @@ func (s *Service) tagTarget(tx store.Tx, r *http.Request, account string, t targ
 // tagsConditions are a tags request's x-ms-if-tags and its x-ms-blob-if-*
 // conditions on the blob's ETag and Last-Modified.
 type tagsConditions struct {
-	tags, blob cond.Conditions
+	tags, blob conditions
 }
 
 // parseTagsRequest reads the conditions and the snapshot or version of Get
@@ -78,7 +78,7 @@ func parseTagsRequest(r *http.Request) (tagsConditions, blobdata.Selector, error
 	if c.tags, sel, err = parseSelectedRequest(r, cond.IfTags); err != nil {
 		return c, sel, err
 	}
-	c.blob, err = cond.ParseBlob(r.Header)
+	c.blob.Conditions, err = cond.ParseBlob(r.Header)
 	return c, sel, err
 }
 

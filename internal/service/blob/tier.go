@@ -102,7 +102,7 @@ func (s *Service) setBlobTier(w http.ResponseWriter, r *http.Request) error {
 		if err != nil {
 			return err
 		}
-		if err := ifTagsHold(conds, b); err != nil {
+		if err := conds.tagsHold(b); err != nil {
 			return err
 		}
 		if err := b.Lease.CheckRead(leaseID(r), now, lease.Blob); err != nil {
