@@ -321,9 +321,10 @@ func (h *hostileEnv) hostileCallers(t *testing.T) {
 	}
 }
 
-// hostileSAS runs c's SAS attempts.
+// hostileSAS runs c's SAS attempts, a subtest per kind of SAS.
 func (h *hostileEnv) hostileSAS(c hostileCase, method string) {
-	t := h.t
+	parent := h.t
+	defer func() { h.t = parent }()
 	var creds []credential
 	if c.accountSAS {
 		creds = append(creds, accountSAS)
@@ -335,31 +336,44 @@ func (h *hostileEnv) hostileSAS(c hostileCase, method string) {
 		creds = append(creds, serviceSAS("b", ""), serviceSAS("d", "d"))
 	}
 	for _, cred := range creds {
-		letters := serviceLetters
-		if cred.name == accountSAS.name {
-			letters = accountLetters
-		}
-		if c.noServiceSAS && cred.name != accountSAS.name {
-			resp, body := h.attempt(c, cred, letters)
-			wantRefused(t, method, resp, body, http.StatusForbidden, "AuthorizationFailure")
-			continue
-		}
-		resp, body := h.attempt(c, cred, without(letters, c.need))
-		wantRefused(t, method, resp, body, http.StatusForbidden, "AuthorizationPermissionMismatch")
-		for _, letter := range c.need {
-			if !strings.ContainsRune(letters, letter) {
-				continue
-			}
-			resp, body := h.attempt(c, cred, string(letter))
-			wantGranted(t, resp, body)
-		}
+		parent.Run(cred.name, func(t *testing.T) {
+			h.t = t
+			h.sasAttempts(c, cred, method)
+		})
 	}
 	if c.level == onPath {
 		// The directory a sr=d SAS covers is the request path's first sdd
 		// segments, which its signature must name: one for another
 		// directory does not match.
-		resp, body := h.attempt(c, serviceSAS("d", "other"), serviceLetters)
-		wantRefused(t, method, resp, body, http.StatusForbidden, "AuthenticationFailed")
+		parent.Run("service SAS sr=d of another directory", func(t *testing.T) {
+			h.t = t
+			resp, body := h.attempt(c, serviceSAS("d", "other"), serviceLetters)
+			wantRefused(t, method, resp, body, http.StatusForbidden, "AuthenticationFailed")
+		})
+	}
+}
+
+// sasAttempts sends c signed by cred: with every letter but the ones c
+// needs, then with each of those alone.
+func (h *hostileEnv) sasAttempts(c hostileCase, cred credential, method string) {
+	t := h.t
+	letters := serviceLetters
+	if cred.name == accountSAS.name {
+		letters = accountLetters
+	}
+	if c.noServiceSAS && cred.name != accountSAS.name {
+		resp, body := h.attempt(c, cred, letters)
+		wantRefused(t, method, resp, body, http.StatusForbidden, "AuthorizationFailure")
+		return
+	}
+	resp, body := h.attempt(c, cred, without(letters, c.need))
+	wantRefused(t, method, resp, body, http.StatusForbidden, "AuthorizationPermissionMismatch")
+	for _, letter := range c.need {
+		if !strings.ContainsRune(letters, letter) {
+			continue
+		}
+		resp, body := h.attempt(c, cred, string(letter))
+		wantGranted(t, resp, body)
 	}
 }
 
