@@ -1,25 +1,34 @@
 #!/usr/bin/env bash
-# A throwaway S3 server on 127.0.0.1, for the S3 extent engine's tests, CI
-# and trying --extents s3://... by hand: SeaweedFS's master, volume server,
-# filer and S3 gateway in one process. Its weed binary is built from the Go
-# module proxy on first use (a few minutes) and kept with the other pinned
-# tools under ${XDG_CACHE_HOME:-$HOME/.cache}/lazuli-tools/$GOTOOLCHAIN.
+# A throwaway S3 server on 127.0.0.1 (or ADDRESS), for the S3 extent
+# engine's tests, CI and trying --extents s3://... by hand: SeaweedFS's
+# master, volume server, filer and S3 gateway in one process. Its weed
+# binary is built from the Go module proxy on first use (a few minutes) and
+# kept with the other pinned tools under
+# ${XDG_CACHE_HOME:-$HOME/.cache}/lazuli-tools/$GOTOOLCHAIN.
 # Building it took 50 minutes of a busy 2-core machine (13 minutes of CPU).
 #
-#   scripts/s3.sh start [DIR] [PORT]  new server in DIR, S3 on PORT; prints
-#                                     the variables the tests read, as
-#                                     export lines: eval "$(scripts/s3.sh start)"
-#   scripts/s3.sh stop [DIR]          stops the server in DIR
+#   scripts/s3.sh start [DIR] [PORT] [ADDRESS]  new server in DIR, S3 on
+#                                               ADDRESS:PORT; prints the
+#                                               variables the tests read, as
+#                                               export lines:
+#                                               eval "$(scripts/s3.sh start)"
+#   scripts/s3.sh stop [DIR]                    stops the server in DIR
 #
-# DIR defaults to ${TMPDIR:-/tmp}/lazuli-s3 and PORT to 8333. The master,
-# volume server and filer listen on PORT+1 to PORT+3, and each server's gRPC
-# on its port + 10000, so PORT must be below 55000. The server accepts the
-# fixed test credentials printed, and only on loopback.
+# DIR defaults to ${TMPDIR:-/tmp}/lazuli-s3, PORT to 8333 and ADDRESS to
+# 127.0.0.1. The master, volume server and filer listen on PORT+1 to PORT+3,
+# and each server's gRPC on its port + 10000, so PORT must be below 55000;
+# all of them on ADDRESS only. The server accepts the fixed test credentials
+# printed, so give another address only where no other machine reaches it,
+# such as the network-namespace tests' host address (internal/check/netns).
 set -euo pipefail
 
 action=${1:-start}
 dir=${2:-${TMPDIR:-/tmp}/lazuli-s3}
 port=${3:-8333}
+address=${4:-127.0.0.1}
+# An IPv6 address is bracketed in host:port (RFC 3986 section 3.2.2).
+endpoint_host=$address
+[[ "$address" != *:* ]] || endpoint_host="[$address]"
 
 export GOTOOLCHAIN=${GOTOOLCHAIN:-go1.27.3}
 weed_module=github.com/seaweedfs/seaweedfs
@@ -52,8 +61,8 @@ wait_ready() {
       tail -n 20 "$dir/weed.log" >&2
       return 1
     fi
-    if { exec 3<>"/dev/tcp/127.0.0.1/$port"; } 2>/dev/null; then
-      printf 'GET / HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n' >&3
+    if { exec 3<>"/dev/tcp/$address/$port"; } 2>/dev/null; then
+      printf 'GET / HTTP/1.0\r\nHost: %s\r\n\r\n' "$endpoint_host" >&3
       local status
       status=$(head -n 1 <&3 || true)
       exec 3>&-
@@ -75,13 +84,13 @@ start() {
   rm -rf "$dir"
   mkdir -p "$dir/data"
   AWS_ACCESS_KEY_ID=$access_key AWS_SECRET_ACCESS_KEY=$secret_key \
-    setsid "$weed" server -ip=127.0.0.1 -ip.bind=127.0.0.1 -dir="$dir/data" \
+    setsid "$weed" server -ip="$address" -ip.bind="$address" -dir="$dir/data" \
     -master.port=$((port + 1)) -volume.port=$((port + 2)) -filer=true -filer.port=$((port + 3)) \
     -s3 -s3.port="$port" -master.volumeSizeLimitMB=64 -volume.max=0 \
     >"$dir/weed.log" 2>&1 </dev/null &
   echo $! >"$dir/pid"
   wait_ready
-  echo "export LAZULI_TEST_S3='s3://$bucket?endpoint=127.0.0.1:$port&secure=false'"
+  echo "export LAZULI_TEST_S3='s3://$bucket?endpoint=$endpoint_host:$port&secure=false'"
   echo "export AWS_ACCESS_KEY_ID=$access_key"
   echo "export AWS_SECRET_ACCESS_KEY=$secret_key"
 }
@@ -102,5 +111,5 @@ stop() {
 case "$action" in
 start) start ;;
 stop) stop ;;
-*) echo "usage: $0 start|stop [DIR] [PORT]" >&2; exit 2 ;;
+*) echo "usage: $0 start [DIR] [PORT] [ADDRESS] | stop [DIR]" >&2; exit 2 ;;
 esac
