@@ -2,19 +2,18 @@
 // pairs, so that a server process is reached from another address than
 // loopback and reaches the host's servers across a link, as a container or
 // a second machine would: the image test starts the image's command in one,
-// the cluster tests start each node in one of its own. It also relays a
-// host service bound to loopback (the test PostgreSQL and S3 servers) to a
-// link's host address. Making namespaces needs root and iproute2's ip.
+// the cluster tests start each node in one of its own. HostAddress gives
+// the host an address every such namespace reaches, for the servers those
+// processes use (the test PostgreSQL and S3 servers, scripts/postgres.sh
+// and scripts/s3.sh bound to it), where the host's loopback is the
+// namespace's own. Making namespaces needs root and iproute2's ip.
 package netns
 
 import (
 	"fmt"
-	"io"
-	"net"
 	"os"
 	"os/exec"
 	"runtime"
-	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -138,6 +137,9 @@ func link(t testing.TB, target string, inNS []string) Link {
 		append(inNS[:len(inNS):len(inNS)], "addr", "add", l.NSIP+"/30", "dev", nsEnd),
 		append(inNS[:len(inNS):len(inNS)], "link", "set", nsEnd, "up"),
 		append(inNS[:len(inNS):len(inNS)], "link", "set", "lo", "up"),
+		// As a machine's default gateway: the host's other addresses,
+		// HostAddress's among them, are reached across the link.
+		append(inNS[:len(inNS):len(inNS)], "route", "add", "default", "via", l.HostIP),
 	} {
 		if out, err := exec.Command(c[0], c[1:]...).CombinedOutput(); err != nil {
 			t.Fatalf("%v: %v\n%s", c, err, out)
@@ -146,74 +148,25 @@ func link(t testing.TB, target string, inNS []string) Link {
 	return l
 }
 
-// Relay listens on host (a link's HostIP) and copies each connection to
-// and from target, a server the host runs on loopback, until the test
-// ends; it returns the address it listens on. It stands for the host
-// publishing a loopback service on an address the namespace can reach,
-// without changing what address the service binds.
-func Relay(t testing.TB, host, target string) string {
-	t.Helper()
-	l, err := net.Listen("tcp", net.JoinHostPort(host, "0"))
-	if err != nil {
-		t.Fatalf("netns: relay to %s: %v", target, err)
-	}
-	var conns sync.WaitGroup
-	var mu sync.Mutex
-	open := map[net.Conn]bool{}
-	track := func(c net.Conn, add bool) {
-		mu.Lock()
-		defer mu.Unlock()
-		if add {
-			open[c] = true
-		} else {
-			delete(open, c)
-		}
-	}
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		for {
-			in, err := l.Accept()
-			if err != nil {
-				return
-			}
-			conns.Go(func() { relay(in, target, track) })
-		}
-	}()
-	t.Cleanup(func() {
-		l.Close()
-		<-done
-		mu.Lock()
-		for c := range open {
-			c.Close()
-		}
-		mu.Unlock()
-		conns.Wait()
-	})
-	return l.Addr().String()
-}
+// hostAddresses counts the addresses HostAddress made in this process.
+var hostAddresses atomic.Int32
 
-// relay copies between in and a new connection to target until either
-// side ends, then closes both: the clients relayed (PostgreSQL's, HTTP's)
-// never half-close a connection.
-func relay(in net.Conn, target string, track func(net.Conn, bool)) {
-	track(in, true)
-	defer track(in, false)
-	defer in.Close()
-	out, err := net.Dial("tcp", target)
-	if err != nil {
-		return
+// HostAddress adds an address to the host's loopback device until the test
+// ends and returns it: 10.214.P.K/32, P from the process id as for links.
+// Every namespace New links reaches it across its link (by its default
+// route), as a server on another machine, where 127.0.0.1 inside the
+// namespace is the namespace's own; no other machine routes to it, so a
+// test server without a password may listen on it.
+func HostAddress(t testing.TB) string {
+	t.Helper()
+	k := int(hostAddresses.Add(1))
+	if k > 250 {
+		t.Fatal("netns: more than 250 host addresses in one test process")
 	}
-	track(out, true)
-	defer track(out, false)
-	defer out.Close()
-	copied := make(chan struct{})
-	go func() {
-		defer close(copied)
-		_, _ = io.Copy(out, in)
-		out.Close()
-	}()
-	_, _ = io.Copy(in, out)
-	in.Close()
-	<-copied
+	addr := fmt.Sprintf("10.214.%d.%d", os.Getpid()%250, k)
+	if out, err := exec.Command("ip", "addr", "add", addr+"/32", "dev", "lo").CombinedOutput(); err != nil {
+		t.Fatalf("ip addr add %s/32 dev lo: %v\n%s", addr, err, out)
+	}
+	t.Cleanup(func() { _ = exec.Command("ip", "addr", "del", addr+"/32", "dev", "lo").Run() })
+	return addr
 }
