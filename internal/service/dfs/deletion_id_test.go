@@ -2,17 +2,24 @@ package dfs_test
 
 import (
 	"net/http"
+	"net/url"
 	"testing"
 	"time"
 
 	"github.com/lazuli-storage/lazuli/internal/check/lazulitest"
 	"github.com/lazuli-storage/lazuli/internal/rule/auth"
+	"github.com/lazuli-storage/lazuli/internal/service/dfs"
 )
 
-// deleteAt sends Path - Delete of path at x-ms-version version.
-func (e *env) deleteAt(path, version string) *http.Response {
+// deleteAt sends Path - Delete of path, recursive, from continuation
+// ("" to start) at x-ms-version version.
+func (e *env) deleteAt(path, continuation, version string) *http.Response {
 	e.t.Helper()
-	resp, body := e.send(http.MethodDelete, path+"?recursive=true", nil, nil, func(req *http.Request) {
+	query := "?recursive=true"
+	if continuation != "" {
+		query += "&continuation=" + url.QueryEscape(continuation)
+	}
+	resp, body := e.send(http.MethodDelete, path+query, nil, nil, func(req *http.Request) {
 		req.Header.Set("x-ms-version", version)
 		auth.SignSharedKey(req, auth.Blob, lazulitest.Account, lazulitest.KeyBytes())
 	})
@@ -40,7 +47,7 @@ func TestDeleteAnswersDeletionID(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.in.Fake.Advance(time.Second) // each delete its own ID
-	dirID := e.deleteAt("lake/d", "2020-02-10").Header.Get("x-ms-deletion-id")
+	dirID := e.deleteAt("lake/d", "", "2020-02-10").Header.Get("x-ms-deletion-id")
 	listed := e.deletedPaths(fs)
 	if got.DeletionID == nil || *got.DeletionID != listed["f"] || dirID == "" || dirID != listed["d"] {
 		t.Fatalf("deletion IDs %v and %q, listed %v", got.DeletionID, dirID, listed)
@@ -54,7 +61,7 @@ func TestDeleteAnswersDeletionID(t *testing.T) {
 
 	// Before 2020-02-10 the answer has no ID.
 	e.write("lake", "g", "z")
-	if id := e.deleteAt("lake/g", "2019-12-12").Header.Get("x-ms-deletion-id"); id != "" {
+	if id := e.deleteAt("lake/g", "", "2019-12-12").Header.Get("x-ms-deletion-id"); id != "" {
 		t.Fatalf("x-ms-deletion-id %q at 2019-12-12", id)
 	}
 }
@@ -66,7 +73,31 @@ func TestDeleteWithoutDeletionID(t *testing.T) {
 	e := start(t)
 	e.filesystem("lake")
 	e.write("lake", "f", "y")
-	if id := e.deleteAt("lake/f", "2025-01-05").Header.Get("x-ms-deletion-id"); id != "" {
+	if id := e.deleteAt("lake/f", "", "2025-01-05").Header.Get("x-ms-deletion-id"); id != "" {
 		t.Fatalf("x-ms-deletion-id %q", id)
+	}
+}
+
+// A directory deleted over several requests is named by the request that
+// deletes the directory itself, the last: the others answer a
+// continuation and no ID.
+func TestPagedDeleteAnswersDeletionIDLast(t *testing.T) {
+	defer dfs.SetDeletePage(2)()
+	e := start(t)
+	e.softDelete()
+	fs := e.filesystem("lake")
+	for _, name := range []string{"d/a", "d/b", "d/c"} {
+		e.write("lake", name, "x")
+	}
+	var ids []string
+	for continuation := ""; ; {
+		resp := e.deleteAt("lake/d", continuation, "2025-01-05")
+		ids = append(ids, resp.Header.Get("x-ms-deletion-id"))
+		if continuation = resp.Header.Get("x-ms-continuation"); continuation == "" {
+			break
+		}
+	}
+	if len(ids) < 2 || ids[0] != "" || ids[len(ids)-1] != e.deletedPaths(fs)["d"] {
+		t.Fatalf("deletion IDs by page %q", ids)
 	}
 }
