@@ -13,6 +13,16 @@ import (
 const neverExpires = math.MaxUint64
 
 // msgFormat is the format version byte of a message record.
+//
+// The value is laid out by hand, fixed fields at fixed offsets, rather than
+// in package record's codec, because the codec was measured slower where
+// messages are hot (record_bench_test.go: a 1 KiB text; medians of CPU
+// time per operation over 6 alternated runs): decoding took 4.5 ns against
+// 18 ns with the codec's primitives in the same order and 181 ns with
+// tagged fields, and the expiry check made on every message a scan passes
+// 3.4 ns against 7.5 and 14 ns; encoding, mostly the text's allocation and
+// copy, was no faster (805 ns against 1195 and 848), and the sizes were
+// within 2 bytes (1053 against 1052 and 1055).
 const msgFormat = 1
 
 // msgHeaderLen is the fixed part of a message record: format (1), insertion

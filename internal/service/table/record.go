@@ -39,6 +39,15 @@ type Entity struct {
 // Payloads: String and Binary are uvarint length + bytes; Guid 16 bytes;
 // Bool 1 byte; Int32 4 bytes; Int64, DateTime and Double 8 bytes, all
 // big-endian.
+//
+// The layout is written by hand rather than in package record's codec
+// because the codec was measured slower (record_bench_test.go: an entity of
+// 10 mixed properties; medians of CPU time per operation over 6 alternated
+// runs): a $filter's read of one property, made for every entity a query
+// scans, took 115 ns against 150 ns with the codec's primitives in the same
+// order and 159 ns with tagged fields, encoding 627 ns against 1000 and
+// 1706, and a whole decode as long or 14% longer, for a record at most 7
+// bytes smaller (200 and 205 against 207).
 const recordVersion = 1
 
 var errBadRecord = errors.New("table: malformed entity record")
