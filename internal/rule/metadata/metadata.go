@@ -61,7 +61,7 @@ func Parse(h http.Header) (Set, error) {
 	if total > MaxSize {
 		return nil, azerr.New(azerr.MetadataTooLarge)
 	}
-	m.sort()
+	m.Sort()
 	return m, nil
 }
 
@@ -76,7 +76,7 @@ func FromResponse(h http.Header) Set {
 			m = append(m, Pair{strings.ToLower(key[len(Prefix):]), strings.Join(values, ",")})
 		}
 	}
-	m.sort()
+	m.Sort()
 	return m
 }
 
@@ -94,7 +94,8 @@ func hasPrefix(key string) bool {
 	return len(key) >= len(Prefix) && strings.EqualFold(key[:len(Prefix)], Prefix)
 }
 
-func (m Set) sort() {
+// Sort puts m in name order, without regard to case (Set's order).
+func (m Set) Sort() {
 	sort.Slice(m, func(i, j int) bool {
 		a, b := strings.ToLower(m[i].Name), strings.ToLower(m[j].Name)
 		return a < b || a == b && m[i].Name < m[j].Name

@@ -32,6 +32,14 @@ func TestFilesystemOverDFS(t *testing.T) {
 	if resp, _ = e.raw("HEAD", "lake?resource=filesystem", nil, nil); resp.Header.Get("x-ms-properties") != "tier=Z29sZA==" {
 		t.Fatalf("properties after set: %v", resp.Header)
 	}
+	// Property names keep their case, as metadata names do on Azure.
+	mixed := http.Header{"X-Ms-Properties": {"Tier=" + base64.StdEncoding.EncodeToString([]byte("gold")) + ",costCentre=MQ=="}}
+	if resp, body = e.raw("PATCH", "lake?resource=filesystem", mixed, nil); resp.StatusCode != http.StatusOK {
+		t.Fatalf("set mixed-case properties: %d %s", resp.StatusCode, body)
+	}
+	if resp, _ = e.raw("HEAD", "lake?resource=filesystem", nil, nil); resp.Header.Get("x-ms-properties") != "Tier=Z29sZA==,costCentre=MQ==" {
+		t.Fatalf("mixed-case properties came back as %q", resp.Header.Get("x-ms-properties"))
+	}
 	resp, body = e.raw("PATCH", "lake?resource=filesystem", http.Header{"X-Ms-Properties": {"tier"}}, nil)
 	wantJSONError(t, resp, body, http.StatusBadRequest, "InvalidHeaderValue")
 

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/lazuli-storage/lazuli/internal/rule/azerr"
+	"github.com/lazuli-storage/lazuli/internal/rule/metadata"
 )
 
 // propertiesHeader carries a filesystem's or path's properties in the dfs
@@ -38,7 +39,9 @@ func propertiesToMeta(h http.Header) error {
 		if !ok || name == "" || err != nil {
 			return azerr.InvalidHeader(propertiesHeader, raw)
 		}
-		h.Add(metaPrefix+name, string(decoded))
+		// Written under metadata.Prefix itself, the name keeps its case
+		// (metadata.Parse), as Azure keeps a property's.
+		h[metadata.Prefix+name] = append(h[metadata.Prefix+name], string(decoded))
 	}
 	return nil
 }

@@ -2,7 +2,7 @@ package dfs
 
 import (
 	"net/http"
-	"sort"
+	"strings"
 	"time"
 
 	"github.com/lazuli-storage/lazuli/internal/engine/store"
@@ -65,10 +65,10 @@ func (s *Service) setPathProperties(w http.ResponseWriter, r *http.Request) erro
 func withDirectoryMarker(m metadata.Set) metadata.Set {
 	out := metadata.Set{{Name: blobdata.DirectoryFlag, Value: "true"}}
 	for _, p := range m {
-		if p.Name != blobdata.DirectoryFlag {
+		if !strings.EqualFold(p.Name, blobdata.DirectoryFlag) {
 			out = append(out, p)
 		}
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	out.Sort()
 	return out
 }
