@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"sync"
 	"testing"
 	"time"
 
@@ -343,3 +344,41 @@ func (b *breakingBody) Read(p []byte) (int, error) {
 }
 
 func (b *breakingBody) Close() error { return b.body.Close() }
+
+// Parallel reads of one reader, some in order from the start (from the
+// opening GET's body) and some elsewhere (by ranged GETs), each get their
+// own bytes, and a Close while they run ends them without a race.
+func TestParallelReads(t *testing.T) {
+	e, _ := openTest(t, Options{})
+	ctx := context.Background()
+	data := make([]byte, 3<<20)
+	for i := range data {
+		data[i] = byte(i * 31 / 7)
+	}
+	info, err := e.Write(ctx, bytes.NewReader(data), -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := e.Open(ctx, info.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const chunk = 256 << 10
+	var wg sync.WaitGroup
+	for i := range len(data) / chunk {
+		wg.Go(func() {
+			got := make([]byte, chunk)
+			off := int64(i * chunk)
+			if _, err := r.ReadAt(got, off); err != nil || !bytes.Equal(got, data[off:off+chunk]) {
+				t.Errorf("ReadAt(%d bytes at %d): %v", chunk, off, err)
+			}
+		})
+	}
+	wg.Wait()
+	wg.Go(func() { _, _ = r.ReadAt(make([]byte, chunk), 0) })
+	r.Close()
+	wg.Wait()
+	if _, err := r.ReadAt(make([]byte, 1), 0); !errors.Is(err, errReaderClosed) {
+		t.Fatalf("ReadAt after Close = %v, want %v", err, errReaderClosed)
+	}
+}
