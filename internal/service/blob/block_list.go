@@ -142,10 +142,8 @@ func resolveBlocks(tx store.Tx, account string, t target, old *blobdata.Blob, en
 		c, isCommitted := committed[e.ID]
 		switch {
 		case isStaged && (e.Kind == blocklist.Uncommitted || e.Kind == blocklist.Latest):
-			if u.KeySHA256 != "" {
-				if err := matchKey(u.KeySHA256, keyHash); err != nil {
-					return nil, err
-				}
+			if err := u.CheckKey(keyHash); err != nil {
+				return nil, err
 			}
 			segs = append(segs, blobdata.Segment{Extent: u.Extent, Length: u.Size, BlockID: e.ID})
 		case isCommitted && (e.Kind == blocklist.Committed || e.Kind == blocklist.Latest):

@@ -160,7 +160,7 @@ func parseSourceArgs(r *http.Request, allowed cond.Allowed) (sourceArgs, error) 
 		return a, err
 	}
 	a.leaseID = r.Header.Get("X-Ms-Source-Lease-Id")
-	a.keySHA256, err = sourceKey.parse(r, false)
+	a.keySHA256, err = sourceKey.Parse(r.Header, r.TLS != nil, false)
 	return a, err
 }
 

@@ -2,9 +2,6 @@ package blob
 
 import (
 	"context"
-	"crypto/sha256"
-	"crypto/subtle"
-	"encoding/base64"
 	"net/http"
 
 	"github.com/lazuli-storage/lazuli/internal/frame/request"
@@ -12,12 +9,9 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/service/blobdata"
 )
 
-// Customer-provided keys (x-ms-encryption-key, -key-sha256, -algorithm):
-// a request may give an AES-256 key with which the service encrypts what
-// it writes; the blob keeps the key's SHA-256, and from then on every read
-// and every write to its content must give the same key. Lazuli keeps the
-// protocol, not the cipher: the content is stored as every other blob's,
-// the hash is stored on the record and compared.
+// Customer-provided keys: the headers, the stored hash and the rule that
+// compares them are blobdata's (customer_key.go), shared with the Data
+// Lake API's writes.
 //
 // What each operation does with a key, from the blob REST spec (which
 // operations list the headers) and the service's recorded answers:
@@ -37,14 +31,11 @@ import (
 //     Set Blob Properties, Get Block List, Get Page Ranges, tags, leases
 //     and Delete Blob never look at it.
 
-// keyHeaders names the three headers of a customer-provided key.
-type keyHeaders struct{ key, sha256, algorithm string }
-
 var (
 	// requestKey is the key for the blob a request addresses.
-	requestKey = keyHeaders{"x-ms-encryption-key", "x-ms-encryption-key-sha256", "x-ms-encryption-algorithm"}
+	requestKey = blobdata.RequestKey
 	// sourceKey is the key of the source blob of a From URL write.
-	sourceKey = keyHeaders{"x-ms-source-encryption-key", "x-ms-source-encryption-key-sha256", "x-ms-source-encryption-algorithm"}
+	sourceKey = blobdata.SourceKey
 )
 
 // keyRule is what an operation does with a customer-provided key and an
@@ -113,7 +104,7 @@ func (s *Service) withEncryption(r *http.Request, op string) (*http.Request, err
 	k := &requestEncryption{rule: rule}
 	var err error
 	if rule.takes {
-		if k.SHA256, err = requestKey.parse(r, rule.write); err != nil {
+		if k.SHA256, err = requestKey.Parse(r.Header, r.TLS != nil, rule.write); err != nil {
 			return r, err
 		}
 	}
@@ -157,46 +148,6 @@ func keyOf(r *http.Request) *requestEncryption {
 	return &requestEncryption{}
 }
 
-// parse validates the key headers and returns the key's hash,
-// "" when the request gives no key. The algorithm alone means nothing (some
-// SDK versions send it on every request). The key must be 32 bytes of
-// base64 and the hash its SHA-256 (400 InvalidHeaderValue naming the
-// first header at fault), each needs the other (400
-// MissingRequiredHeader), a write needs the algorithm AES256, and a key is
-// only taken over HTTPS.
-func (n keyHeaders) parse(r *http.Request, write bool) (string, error) {
-	raw, hash := r.Header.Get(n.key), r.Header.Get(n.sha256)
-	if raw == "" && hash == "" {
-		return "", nil
-	}
-	if r.TLS == nil {
-		return "", azerr.Newf(azerr.UnsupportedHeader,
-			"A customer-provided encryption key is accepted over HTTPS only.").With("HeaderName", n.key)
-	}
-	switch {
-	case raw == "":
-		return "", azerr.MissingHeader(n.key)
-	case hash == "":
-		return "", azerr.MissingHeader(n.sha256)
-	}
-	key, err := base64.StdEncoding.DecodeString(raw)
-	if err != nil || len(key) != sha256.Size {
-		return "", azerr.InvalidHeader(n.key, raw)
-	}
-	want := sha256.Sum256(key)
-	got, err := base64.StdEncoding.DecodeString(hash)
-	if err != nil || subtle.ConstantTimeCompare(got, want[:]) != 1 {
-		return "", azerr.InvalidHeader(n.sha256, hash)
-	}
-	switch alg := r.Header.Get(n.algorithm); {
-	case alg == "" && write:
-		return "", azerr.MissingHeader(n.algorithm)
-	case alg != "" && alg != "AES256":
-		return "", azerr.InvalidHeader(n.algorithm, alg)
-	}
-	return base64.StdEncoding.EncodeToString(want[:]), nil
-}
-
 // check refuses the request when its operation needs the blob's key and
 // the request does not give exactly that key, or, for a write, when the
 // blob has an encryption scope and the request's is another: the service
@@ -205,7 +156,7 @@ func (k *requestEncryption) check(b *blobdata.Blob) error {
 	if !k.rule.checks {
 		return nil
 	}
-	if err := matchKey(b.Encryption.KeySHA256, k.SHA256); err != nil {
+	if err := blobdata.MatchKey(b.Encryption.KeySHA256, k.SHA256); err != nil {
 		return err
 	}
 	if k.rule.scoped && b.Encryption.Scope != "" && b.Encryption.Scope != k.Scope {
@@ -230,29 +181,11 @@ func scopeMismatch(scope string) error {
 // give the key it was written with (x-ms-source-encryption-key): the
 // source answers as a read of it would, reported as the source's failure.
 func checkSourceKey(b *blobdata.Blob, given string) error {
-	if err := matchKey(b.Encryption.KeySHA256, given); err != nil {
+	if err := blobdata.MatchKey(b.Encryption.KeySHA256, given); err != nil {
 		e, _ := azerr.As(err)
 		return copySourceError(e.Status, e.Code, e.Message)
 	}
 	return nil
-}
-
-// matchKey compares the hash of the key a blob was written with and the
-// one a request gives.
-func matchKey(stored, given string) error {
-	switch {
-	case stored == given:
-		return nil
-	case given == "":
-		return azerr.New(azerr.BlobUsesCustomerSpecifiedEncryption)
-	case stored == "":
-		return azerr.New(azerr.BlobDoesNotUseCustomerSpecifiedEncryption)
-	default:
-		// Another key than the blob's: the service's "The given customer
-		// specified encryption does not match the encryption used to
-		// encrypt the blob."
-		return azerr.New(azerr.BlobCustomerSpecifiedEncryptionMismatch)
-	}
 }
 
 // setRequestEncrypted writes what a write that stored data answers about

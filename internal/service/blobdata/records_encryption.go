@@ -8,7 +8,7 @@ const btagEncryption = 30
 
 // EncryptionState is how a blob's content was encrypted, as far as the
 // protocol shows it: the SHA-256 of the customer-provided key it was
-// written with (service/blob cpk.go) and its encryption scope. Both are "" for content
+// written with (customer_key.go) and its encryption scope. Both are "" for content
 // under the account's own key, and then nothing is stored.
 type EncryptionState struct {
 	KeySHA256 string
