@@ -36,11 +36,13 @@ func appendPosition(id string) (int64, bool) {
 	return p, err == nil && p >= 0
 }
 
-// StageAppend records size bytes of extent ext appended at position as
-// uncommitted data of file b, which the caller saves. A block a Put Block
-// staged with an ID of another length makes the append 400
-// InvalidBlobOrBlock, as two such Put Blocks are.
-func StageAppend(tx store.Tx, account, container, name string, b *Blob, position int64, ext string, size int64, now time.Time) error {
+// StageAppend records data, appended at position, as uncommitted data of
+// file b, which the caller saves: data's Extent, Size and KeySHA256 (the
+// customer-provided key it was sent with, which its flush must give, as
+// Put Block List must give a staged block's); its ID and staging time are
+// the append's. A block a Put Block staged with an ID of another length
+// makes the append 400 InvalidBlobOrBlock, as two such Put Blocks are.
+func StageAppend(tx store.Tx, account, container, name string, b *Blob, position int64, data Block, now time.Time) error {
 	if b.HasUncommitted && b.BlockIDLen != appendIDLen {
 		return azerr.Newf(azerr.InvalidBlobOrBlock, "The specified blob or block content is invalid: the file has uncommitted blocks of the Blob API.")
 	}
@@ -51,9 +53,9 @@ func StageAppend(tx store.Tx, account, container, name string, b *Blob, position
 		return err
 	}
 	b.HasUncommitted, b.BlockIDLen = true, appendIDLen
-	refs.Add(ext)
-	blk := Block{ID: id, Extent: ext, Size: size, Staged: now.UnixNano()}
-	if err := tx.Put(key, blk.Encode()); err != nil {
+	refs.Add(data.Extent)
+	data.ID, data.Staged = id, now.UnixNano()
+	if err := tx.Put(key, data.Encode()); err != nil {
 		return err
 	}
 	return refs.Apply(tx, now)
@@ -84,8 +86,10 @@ func dropBlockAt(tx store.Tx, key []byte, refs RefDelta) error {
 // appends beyond position stay staged ("If "true", uncommitted data is
 // retained after the flush operation completes; otherwise, the
 // uncommitted data is deleted", retainUncommittedData); appends before it
-// that the flush did not take are dropped either way.
-func FlushAppends(tx store.Tx, account, container, name string, b *Blob, position int64, retain bool, refs RefDelta) error {
+// that the flush did not take are dropped either way. An append staged
+// under a customer-provided key is only taken with that key (keyHash, the
+// flush's; Block.CheckKey).
+func FlushAppends(tx store.Tx, account, container, name string, b *Blob, position int64, retain bool, keyHash string, refs RefDelta) error {
 	staged, others, err := stagedAppends(tx, account, container, name, b)
 	if err != nil {
 		return err
@@ -94,7 +98,7 @@ func FlushAppends(tx store.Tx, account, container, name string, b *Blob, positio
 	if err != nil {
 		return err
 	}
-	taken, err := contiguousAppends(staged, b.Size, position)
+	taken, err := contiguousAppends(staged, b.Size, position, keyHash)
 	if err != nil {
 		return err
 	}
@@ -154,8 +158,10 @@ func stagedAppends(tx store.Tx, account, container, name string, b *Blob) (appen
 }
 
 // contiguousAppends picks the appends that fill [from, to) end to end and
-// returns their positions; 400 InvalidFlushPosition when they do not.
-func contiguousAppends(staged []stagedAppend, from, to int64) (map[int64]struct{}, error) {
+// returns their positions; 400 InvalidFlushPosition when they do not, and
+// Block.CheckKey's 409 when one was staged under another key than
+// keyHash's.
+func contiguousAppends(staged []stagedAppend, from, to int64, keyHash string) (map[int64]struct{}, error) {
 	at := map[int64]stagedAppend{}
 	for _, a := range staged {
 		if a.Size > 0 {
@@ -167,6 +173,9 @@ func contiguousAppends(staged []stagedAppend, from, to int64) (map[int64]struct{
 		a, ok := at[next]
 		if !ok || next > to || a.Size > to-next {
 			return nil, azerr.New(azerr.InvalidFlushPosition)
+		}
+		if err := a.CheckKey(keyHash); err != nil {
+			return nil, err
 		}
 		taken[next] = struct{}{}
 		next += a.Size

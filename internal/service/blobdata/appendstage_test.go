@@ -17,7 +17,7 @@ func stageAll(t *testing.T, s store.Store, at map[int64]int64) *Blob {
 	b := &Blob{Type: BlockBlob, Committed: true}
 	err := s.Update(context.Background(), func(tx store.Tx) error {
 		for pos, size := range at {
-			if err := StageAppend(tx, "a", "c", "f", b, pos, "e"+appendBlockID(pos), size, time.Unix(0, 0)); err != nil {
+			if err := StageAppend(tx, "a", "c", "f", b, pos, Block{Extent: "e" + appendBlockID(pos), Size: size}, time.Unix(0, 0)); err != nil {
 				return err
 			}
 		}
@@ -29,8 +29,16 @@ func stageAll(t *testing.T, s store.Store, at map[int64]int64) *Blob {
 	return b
 }
 
-// flush runs FlushAppends on the stored file.
+// flush runs FlushAppends on the stored file, with no customer-provided
+// key.
 func flush(t *testing.T, s store.Store, position int64, retain bool) (*Blob, error) {
+	t.Helper()
+	return flushWithKey(t, s, position, retain, "")
+}
+
+// flushWithKey runs FlushAppends on the stored file with the hash of the
+// flush's customer-provided key.
+func flushWithKey(t *testing.T, s store.Store, position int64, retain bool, keyHash string) (*Blob, error) {
 	t.Helper()
 	var b *Blob
 	err := s.Update(context.Background(), func(tx store.Tx) error {
@@ -38,7 +46,7 @@ func flush(t *testing.T, s store.Store, position int64, retain bool) (*Blob, err
 		if b, _, err = LoadBlob(tx, "a", "c", "f"); err != nil {
 			return err
 		}
-		if err := FlushAppends(tx, "a", "c", "f", b, position, retain, RefDelta{}); err != nil {
+		if err := FlushAppends(tx, "a", "c", "f", b, position, retain, keyHash, RefDelta{}); err != nil {
 			return err
 		}
 		return SaveBlob(tx, "a", "c", "f", b)
@@ -106,5 +114,36 @@ func TestFlushKeepsOtherBlocks(t *testing.T) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// An append staged under a customer-provided key is committed only by a
+// flush that gives the same key; one staged without a key by any flush.
+func TestFlushAppendsNeedsTheStagedKey(t *testing.T) {
+	s := memory.New()
+	b := &Blob{Type: BlockBlob, Committed: true}
+	err := s.Update(context.Background(), func(tx store.Tx) error {
+		if err := StageAppend(tx, "a", "c", "f", b, 0, Block{Extent: "e0", Size: 4, KeySHA256: "k1"}, time.Unix(0, 0)); err != nil {
+			return err
+		}
+		if err := StageAppend(tx, "a", "c", "f", b, 4, Block{Extent: "e4", Size: 2}, time.Unix(0, 0)); err != nil {
+			return err
+		}
+		return SaveBlob(tx, "a", "c", "f", b)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := flushWithKey(t, s, 4, true, ""); !isCode(err, azerr.BlobUsesCustomerSpecifiedEncryption) {
+		t.Fatalf("flush without the key: %v", err)
+	}
+	if _, err := flushWithKey(t, s, 4, true, "k2"); !isCode(err, azerr.BlobCustomerSpecifiedEncryptionMismatch) {
+		t.Fatalf("flush with another key: %v", err)
+	}
+	if got, err := flushWithKey(t, s, 4, true, "k1"); err != nil || got.Size != 4 {
+		t.Fatalf("flush with the key: %v", err)
+	}
+	if got, err := flushWithKey(t, s, 6, false, "k2"); err != nil || got.Size != 6 {
+		t.Fatalf("flush of data staged without a key: %v", err)
 	}
 }

@@ -25,7 +25,8 @@ const maxAppendBytes = 4000 << 20
 // of the file at ?position=, to be committed by a flush (blobdata
 // appendstage.go), or at once with flush=true. Checksums the request
 // declares are verified (400 Md5Mismatch, Crc64Mismatch) and answered; a
-// lease on the file needs its ID, unless x-ms-lease-action takes one.
+// lease on the file needs its ID, unless x-ms-lease-action takes one; a
+// file written with a customer-provided key needs that key (cpk.go).
 func (s *Service) appendData(w http.ResponseWriter, r *http.Request) error {
 	pos, err := position(r)
 	if err != nil {
@@ -40,6 +41,10 @@ func (s *Service) appendData(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	sums, err := parseBodySums(r.Header)
+	if err != nil {
+		return err
+	}
+	key, err := parseKey(r)
 	if err != nil {
 		return err
 	}
@@ -64,26 +69,30 @@ func (s *Service) appendData(w http.ResponseWriter, r *http.Request) error {
 		if b.IsDirectory() {
 			return notOnDirectory()
 		}
+		if err := blobdata.MatchKey(b.Encryption.KeySHA256, key); err != nil {
+			return err
+		}
 		var err error
 		if renewed, err = wl.before(b, now); err != nil {
 			return err
 		}
 		if body.Size > 0 {
-			if err := blobdata.StageAppend(tx, account, t.Filesystem, t.Path, b, pos, body.ID, body.Size, now); err != nil {
+			data := blobdata.Block{Extent: body.ID, Size: body.Size, KeySHA256: key}
+			if err := blobdata.StageAppend(tx, account, t.Filesystem, t.Path, b, pos, data, now); err != nil {
 				return err
 			}
 		}
 		if !flush {
 			return nil
 		}
-		return s.flushStaged(tx, r, b, flushArgs{position: pos + body.Size, content: content, lease: wl}, now)
+		return s.flushStaged(tx, r, b, flushArgs{position: pos + body.Size, content: content, lease: wl, key: key}, now)
 	})
 	if err != nil {
 		return err
 	}
 	h := w.Header()
 	sums.answer(h, body)
-	h.Set("X-Ms-Request-Server-Encrypted", "true")
+	answerEncrypted(h, key)
 	if flush {
 		h.Set("ETag", b.ETag.String())
 		h.Set("Last-Modified", httpTime(b.LastModified()))

@@ -24,6 +24,9 @@ type env struct {
 	// base is the endpoint requests go to: the Blob endpoint's unless a
 	// test points them at another listener (--dfsPort).
 	base string
+	// client sends the requests: http.DefaultClient unless the server
+	// speaks HTTPS (startTLS).
+	client *http.Client
 }
 
 // start runs a server whose dev account has a hierarchical namespace.
@@ -73,7 +76,11 @@ func (e *env) send(method, path string, header http.Header, body []byte, sign fu
 	if sign != nil {
 		sign(req)
 	}
-	resp, err := http.DefaultClient.Do(req)
+	client := e.client
+	if client == nil {
+		client = http.DefaultClient
+	}
+	resp, err := client.Do(req)
 	if err != nil {
 		e.t.Fatal(err)
 	}

@@ -26,6 +26,15 @@ func options() azcore.ClientOptions {
 	return azcore.ClientOptions{Retry: policy.RetryOptions{MaxRetries: -1}}
 }
 
+// sdkOptions are options() with the env's HTTP client, when it has one.
+func (e *env) sdkOptions() azcore.ClientOptions {
+	o := options()
+	if e.client != nil {
+		o.Transport = e.client
+	}
+	return o
+}
+
 func (e *env) cred() *azdatalake.SharedKeyCredential {
 	cred, err := azdatalake.NewSharedKeyCredential(lazulitest.Account, lazulitest.Key)
 	if err != nil {
@@ -37,7 +46,7 @@ func (e *env) cred() *azdatalake.SharedKeyCredential {
 // filesystem creates filesystem name and returns its client.
 func (e *env) filesystem(name string) *filesystem.Client {
 	e.t.Helper()
-	fs, err := filesystem.NewClientWithSharedKeyCredential(e.url(name), e.cred(), &filesystem.ClientOptions{ClientOptions: options()})
+	fs, err := filesystem.NewClientWithSharedKeyCredential(e.url(name), e.cred(), &filesystem.ClientOptions{ClientOptions: e.sdkOptions()})
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -50,7 +59,7 @@ func (e *env) filesystem(name string) *filesystem.Client {
 // dir is the client of directory path in filesystem fs.
 func (e *env) dir(fs, path string) *directory.Client {
 	e.t.Helper()
-	d, err := directory.NewClientWithSharedKeyCredential(e.url(fs+"/"+path), e.cred(), &directory.ClientOptions{ClientOptions: options()})
+	d, err := directory.NewClientWithSharedKeyCredential(e.url(fs+"/"+path), e.cred(), &directory.ClientOptions{ClientOptions: e.sdkOptions()})
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -60,7 +69,7 @@ func (e *env) dir(fs, path string) *directory.Client {
 // file is the client of file path in filesystem fs.
 func (e *env) file(fs, path string) *file.Client {
 	e.t.Helper()
-	f, err := file.NewClientWithSharedKeyCredential(e.url(fs+"/"+path), e.cred(), &file.ClientOptions{ClientOptions: options()})
+	f, err := file.NewClientWithSharedKeyCredential(e.url(fs+"/"+path), e.cred(), &file.ClientOptions{ClientOptions: e.sdkOptions()})
 	if err != nil {
 		e.t.Fatal(err)
 	}

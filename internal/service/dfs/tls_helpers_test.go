@@ -1,9 +1,11 @@
 package dfs_test
 
 import (
+	"context"
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
+	"crypto/tls"
 	"crypto/x509"
 	"crypto/x509/pkix"
 	"encoding/base64"
@@ -11,10 +13,14 @@ import (
 	"encoding/pem"
 	"math/big"
 	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/lazuli-storage/lazuli/internal/check/lazulitest"
+	"github.com/lazuli-storage/lazuli/internal/run/config"
 )
 
 // selfSignedFiles writes a certificate for 127.0.0.1 and its key, for a
@@ -74,4 +80,17 @@ func tokenFor(t *testing.T, oid string, groups ...string) string {
 		claims["groups"] = groups
 	}
 	return enc(map[string]string{"alg": "RS256", "typ": "JWT"}) + "." + enc(claims) + "." + base64.RawURLEncoding.EncodeToString([]byte("unchecked"))
+}
+
+// startTLS runs a server whose dev account has a hierarchical namespace,
+// over HTTPS only, with a client that trusts its certificate.
+func startTLS(t *testing.T) *env {
+	t.Helper()
+	certPath, keyPath, pool := selfSignedFiles(t)
+	in := lazulitest.Start(t, lazulitest.Options{InMemory: true, Services: []string{"blob"}, Configure: func(c *config.Config) {
+		c.Cert, c.Key = certPath, keyPath
+		c.HNSAccounts = []string{lazulitest.Account}
+	}})
+	client := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}}}
+	return &env{t: t, in: in, ctx: context.Background(), client: client}
 }
