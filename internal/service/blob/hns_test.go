@@ -162,3 +162,42 @@ func TestHNSFileOverADirectoryIsAConflict(t *testing.T) {
 		t.Fatalf("the file under the directory reads %q", got)
 	}
 }
+
+// Page blobs and blob index tags are Blob features an account with a
+// hierarchical namespace lacks (hns_limits.go cites the answers): page
+// blob operations are 409 FeatureNotYetSupportedForHierarchicalNamespaceAccounts,
+// Get and Set Blob Tags 400 InvalidQueryParameterValue naming comp, and a
+// write with x-ms-tags the 409, writing nothing. A flat account serves all.
+func TestHNSRefusesPageBlobsAndTags(t *testing.T) {
+	const featureMissing = "FeatureNotYetSupportedForHierarchicalNamespaceAccounts"
+	e := startHNS(t)
+	c := e.container("tree")
+	file := e.upload(c, "dir/file.txt", []byte("x"))
+
+	pages := c.NewPageBlobClient("dir/disk.vhd")
+	_, err := pages.Create(e.ctx, 512, nil)
+	wantCode(t, err, http.StatusConflict, featureMissing)
+	_, err = pages.UploadPages(e.ctx, nopCloser(make([]byte, 512)), blob.HTTPRange{Count: 512}, nil)
+	wantCode(t, err, http.StatusConflict, featureMissing)
+	_, err = pages.NewGetPageRangesPager(nil).NextPage(e.ctx)
+	wantCode(t, err, http.StatusConflict, featureMissing)
+	_, err = pages.Resize(e.ctx, 1024, nil)
+	wantCode(t, err, http.StatusConflict, featureMissing)
+
+	_, err = file.SetTags(e.ctx, map[string]string{"k": "v"}, nil)
+	wantCode(t, err, http.StatusBadRequest, "InvalidQueryParameterValue")
+	_, err = file.GetTags(e.ctx, nil)
+	wantCode(t, err, http.StatusBadRequest, "InvalidQueryParameterValue")
+	_, err = c.NewBlockBlobClient("dir/tagged.txt").Upload(e.ctx, nopCloser([]byte("x")),
+		&blockblob.UploadOptions{Tags: map[string]string{"k": "v"}})
+	wantCode(t, err, http.StatusConflict, featureMissing)
+	_, err = c.NewBlobClient("dir/tagged.txt").GetProperties(e.ctx, nil)
+	wantCode(t, err, http.StatusNotFound, "BlobNotFound")
+
+	flat := start(t)
+	fc := flat.container("flat")
+	must(fc.NewPageBlobClient("disk.vhd").Create(flat.ctx, 512, nil)).on(t)
+	must(fc.NewBlockBlobClient("tagged.txt").Upload(flat.ctx, nopCloser([]byte("x")),
+		&blockblob.UploadOptions{Tags: map[string]string{"k": "v"}})).on(t)
+	must(fc.NewBlobClient("tagged.txt").GetTags(flat.ctx, nil)).on(t)
+}

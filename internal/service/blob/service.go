@@ -85,7 +85,7 @@ func New(d server.Deps) (*Service, error) {
 		s.hns[name] = true
 	}
 	s.recentlyDeleted = recentdelete.New()
-	s.routes = s.table()
+	s.routes = s.limitOnHNS(s.table())
 	return s, nil
 }
 
