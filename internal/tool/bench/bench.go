@@ -218,10 +218,7 @@ func runScenario(ctx context.Context, t Target, s scenario, opts Options) (Resul
 		}
 	}
 	e := &env{target: t, opts: opts, prefix: s.shortName() + randomHex(4), workers: workers}
-	// The client keeps a connection for each request the setup has in
-	// flight as well as for the measured workers': sized for one worker,
-	// it kept 16 idle for the setup's 32 and kept opening new ones.
-	setup, err := e.connect(t, s, max(workers*8, seedInFlight))
+	setup, err := e.connect(t, s, workers*8)
 	if err != nil {
 		return Result{}, err
 	}

@@ -76,7 +76,7 @@ func fillExpiring(ctx context.Context, e *env, c *client) (string, func(context.
 	drop := func(ctx context.Context) { _, _ = c.do(ctx, queueCall("DELETE", "/"+queue, nil, nil)) }
 	ttl := url.Values{"messagettl": {strconv.Itoa(expiringTTL)}}
 	n := e.size(e.opts.ExpiringMessages, min(e.opts.ExpiringMessages, 50))
-	if err := parallel(ctx, n, seedInFlight, func(ctx context.Context, _ int) error {
+	if err := parallel(ctx, n, 32, func(ctx context.Context, _ int) error {
 		_, err := c.do(ctx, queueCall("POST", "/"+queue+"/messages", ttl, messageBody))
 		return err
 	}); err != nil {

@@ -63,10 +63,6 @@ func putBlob(ctx context.Context, c *client, container, name string, body []byte
 	return c.do(ctx, blobCall("PUT", "/"+container+"/"+name, nil, h, body))
 }
 
-// seedInFlight is how many requests a scenario's setup keeps in flight
-// while it fills a container, table or queue.
-const seedInFlight = 32
-
 // parallel runs fn(i) for i in [0, n) on k goroutines, stopping at the
 // first error.
 func parallel(ctx context.Context, n, k int, fn func(ctx context.Context, i int) error) error {
@@ -284,7 +280,7 @@ func listBlobs(ctx context.Context, e *env) (op, func(context.Context), error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := parallel(ctx, n, seedInFlight, func(ctx context.Context, i int) error {
+	if err := parallel(ctx, n, 32, func(ctx context.Context, i int) error {
 		_, err := putBlob(ctx, e.c, container, fmt.Sprintf("item-%07d", i), nil, nil)
 		return err
 	}); err != nil {

@@ -68,7 +68,7 @@ func withDFSTree(ctx context.Context, e *env, top string) (dfsTree, func(context
 		return dfsTree{}, nil, err
 	}
 	tree := dfsTree{filesystem: container, top: top, files: n, dirs: (n + filesPerDirectory - 1) / filesPerDirectory}
-	if err := parallel(ctx, n, seedInFlight, func(ctx context.Context, i int) error {
+	if err := parallel(ctx, n, 32, func(ctx context.Context, i int) error {
 		_, err := putBlob(ctx, e.c, container, fmt.Sprintf("%s/d%03d/f%07d", top, i/filesPerDirectory, i), nil, nil)
 		return err
 	}); err != nil {

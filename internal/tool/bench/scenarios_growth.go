@@ -44,7 +44,7 @@ func listBlobsDelimited(ctx context.Context, e *env) (op, func(context.Context),
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := parallel(ctx, n, seedInFlight, func(ctx context.Context, i int) error {
+	if err := parallel(ctx, n, 32, func(ctx context.Context, i int) error {
 		_, err := putBlob(ctx, e.c, container, fmt.Sprintf("d%05d/item-%07d", i/blobsPerDirectory, i), nil, nil)
 		return err
 	}); err != nil {
@@ -133,7 +133,7 @@ func findBlobsTags(ctx context.Context, e *env) (op, func(context.Context), erro
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := parallel(ctx, n, seedInFlight, func(ctx context.Context, i int) error {
+	if err := parallel(ctx, n, 32, func(ctx context.Context, i int) error {
 		tags := url.Values{"group": {strconv.Itoa(i % 100)}, "n": {strconv.Itoa(i)}}
 		_, err := putBlob(ctx, e.c, container, fmt.Sprintf("tagged-%07d", i), nil, http.Header{"X-Ms-Tags": {tags.Encode()}})
 		return err

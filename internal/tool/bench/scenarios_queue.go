@@ -57,7 +57,7 @@ func queueGetDelete(ctx context.Context, e *env) (op, func(context.Context), err
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := parallel(ctx, depth, seedInFlight, func(ctx context.Context, _ int) error { return putMessage(ctx, e.c, queue) }); err != nil {
+	if err := parallel(ctx, depth, 32, func(ctx context.Context, _ int) error { return putMessage(ctx, e.c, queue) }); err != nil {
 		cleanup(ctx)
 		return nil, nil, err
 	}

@@ -203,7 +203,7 @@ func sdkListBlobs(ctx context.Context, e *env) (op, func(context.Context), error
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := parallel(ctx, n, seedInFlight, func(ctx context.Context, i int) error {
+	if err := parallel(ctx, n, 32, func(ctx context.Context, i int) error {
 		return sdkPutBlob(ctx, cc, fmt.Sprintf("item-%07d", i), nil, nil)
 	}); err != nil {
 		cleanup(ctx)

@@ -50,7 +50,7 @@ func sdkQueueGetDelete(ctx context.Context, e *env) (op, func(context.Context), 
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := parallel(ctx, depth, seedInFlight, func(ctx context.Context, _ int) error { return sdkPutMessage(ctx, qc) }); err != nil {
+	if err := parallel(ctx, depth, 32, func(ctx context.Context, _ int) error { return sdkPutMessage(ctx, qc) }); err != nil {
 		cleanup(ctx)
 		return nil, nil, err
 	}
