@@ -14,6 +14,7 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/frame/server"
 	"github.com/lazuli-storage/lazuli/internal/rule/auth"
 	"github.com/lazuli-storage/lazuli/internal/rule/azerr"
+	"github.com/lazuli-storage/lazuli/internal/rule/metadata"
 )
 
 // logsContainer is the system container Storage Analytics writes its log
@@ -40,7 +41,7 @@ func (s *Service) EnsureLogs(ctx context.Context, account string) error {
 func (s *Service) WriteLog(ctx context.Context, account, name string, body []byte, meta map[string]string) (exists bool, err error) {
 	h := http.Header{"X-Ms-Blob-Type": {"BlockBlob"}, "Content-Type": {"text/plain"}, "If-None-Match": {"*"}}
 	for k, v := range meta {
-		h.Set("X-Ms-Meta-"+k, v)
+		h[metadata.Prefix+k] = []string{v} // the name keeps its case (metadata.Parse)
 	}
 	put := func() error {
 		_, err := s.serveInternal(ctx, account, http.MethodPut, "/"+logsContainer+"/"+name, nil, h, body)
