@@ -90,6 +90,15 @@ func serviceScopes(svc Service, s *SAS, u *url.URL, account string) []serviceSco
 		case "c", "s":
 			out = append(out, serviceScope{container: container})
 		case "d":
+			if q := u.Query(); object == "" && q.Get("resource") == "filesystem" {
+				// List Paths names its directory in the query, not the
+				// path: a directory SAS lists that directory ("Create a
+				// service SAS", sr=d; Hadoop's ABFS lists this way). The
+				// dfs handler lists only under it; List Blobs, which has
+				// no such parameter, gets no such reading. The other
+				// filesystem operations take no service SAS at all.
+				object = strings.Trim(q.Get("directory"), "/")
+			}
 			out = append(out, serviceScope{container: container, object: directoryPrefix(object, s.DirectoryDepth)})
 		case "b", "bs", "bv", "f":
 			if object == "" {
