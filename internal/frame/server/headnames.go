@@ -28,6 +28,10 @@ import (
 // head: net/http refuses heads past its 1 MB MaxHeaderBytes anyway.
 const maxHeadCapture = http.DefaultMaxHeaderBytes + 4096
 
+// keptHeadBuffer is the most buffer capacity a connection keeps between
+// requests; a larger head's buffer is let go once read.
+const keptHeadBuffer = 16 << 10
+
 // headEnd ends a request's head.
 var headEnd = []byte("\r\n\r\n")
 
@@ -58,6 +62,9 @@ func (s *sentHead) feed(p []byte) {
 	}
 	s.done = true
 	s.buf = s.buf[:0]
+	if cap(s.buf) > keptHeadBuffer {
+		s.buf = nil // an idle connection does not keep a large head's memory
+	}
 }
 
 // reset readies s for the next request's head.

@@ -96,3 +96,19 @@ func dialMaybeTLS(addr string, secure bool, pool *x509.CertPool) (net.Conn, erro
 	}
 	return tls.Dial("tcp", addr, &tls.Config{RootCAs: pool})
 }
+
+// A connection does not keep a large head's buffer once the head is read:
+// a client could otherwise leave each of its idle connections holding up
+// to net/http's 1 MB header limit.
+func TestLargeHeadBufferIsLetGo(t *testing.T) {
+	var s sentHead
+	s.feed([]byte("GET / HTTP/1.1\r\nx-ms-pad: " + strings.Repeat("p", 100<<10) + "\r\nx-ms-meta-A: 1\r\n\r\n"))
+	if cap(s.buf) > keptHeadBuffer || len(s.metaNames) != 1 {
+		t.Fatalf("kept %d bytes of buffer, names %v", cap(s.buf), s.metaNames)
+	}
+	s.reset()
+	s.feed([]byte("GET / HTTP/1.1\r\nx-ms-meta-B: 2\r\n\r\n"))
+	if cap(s.buf) == 0 || len(s.metaNames) != 1 || s.metaNames[0] != "x-ms-meta-B" {
+		t.Fatalf("a small head: buffer %d, names %v", cap(s.buf), s.metaNames)
+	}
+}
