@@ -4,9 +4,9 @@ import (
 	"bytes"
 	"errors"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
+
+	"github.com/lazuli-storage/lazuli/internal/check/cpubench"
 
 	"github.com/lazuli-storage/lazuli/internal/base/record"
 )
@@ -157,7 +157,7 @@ func BenchmarkMessageEncode(b *testing.B) {
 	for _, c := range messageCodecs {
 		b.Run(c.name, func(b *testing.B) {
 			b.ReportAllocs()
-			loopCPU(b, func() { c.encode(m) })
+			cpubench.Loop(b, func() { c.encode(m) })
 			// After the loop, which would reset it.
 			b.ReportMetric(float64(len(c.encode(m))), "bytes/record")
 		})
@@ -170,7 +170,7 @@ func BenchmarkMessageDecode(b *testing.B) {
 		b.Run(c.name, func(b *testing.B) {
 			b.ReportAllocs()
 			var m message
-			loopCPU(b, func() {
+			cpubench.Loop(b, func() {
 				if err := c.decode(v, &m); err != nil {
 					b.Fatal(err)
 				}
@@ -185,32 +185,11 @@ func BenchmarkMessageExpired(b *testing.B) {
 	for _, c := range messageCodecs {
 		v := c.encode(typicalMessage())
 		b.Run(c.name, func(b *testing.B) {
-			loopCPU(b, func() {
+			cpubench.Loop(b, func() {
 				if c.expired(v, 1) {
 					b.Fatal("expired")
 				}
 			})
 		})
 	}
-}
-
-// loopCPU runs op in b.Loop and reports the process's CPU time per op as
-// cpu-ns/op besides the wall time: on a shared machine whose other work
-// preempts the benchmark, wall time per op swings from run to run while
-// CPU time stays put (internal/tool/bench reports it for the same reason).
-func loopCPU(b *testing.B, op func()) {
-	start := processCPU()
-	for b.Loop() {
-		op()
-	}
-	b.ReportMetric(float64(processCPU()-start)/float64(b.N), "cpu-ns/op")
-}
-
-// processCPU is the CPU time, user and system, this process has used.
-func processCPU() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

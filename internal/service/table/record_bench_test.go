@@ -7,10 +7,11 @@ import (
 	"math"
 	"reflect"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 	"unsafe"
+
+	"github.com/lazuli-storage/lazuli/internal/check/cpubench"
 
 	"github.com/lazuli-storage/lazuli/internal/base/record"
 	"github.com/lazuli-storage/lazuli/internal/service/table/odata"
@@ -283,7 +284,7 @@ func BenchmarkEntityEncode(b *testing.B) {
 	for _, c := range entityCodecs {
 		b.Run(c.name, func(b *testing.B) {
 			b.ReportAllocs()
-			loopCPU(b, func() { c.encode(e) })
+			cpubench.Loop(b, func() { c.encode(e) })
 			// After the loop, which would reset it.
 			b.ReportMetric(float64(len(c.encode(e))), "bytes/record")
 		})
@@ -296,7 +297,7 @@ func BenchmarkEntityDecode(b *testing.B) {
 		v := c.encode(e)
 		b.Run(c.name, func(b *testing.B) {
 			b.ReportAllocs()
-			loopCPU(b, func() {
+			cpubench.Loop(b, func() {
 				if _, err := c.decode(e.PK, e.RK, v); err != nil {
 					b.Fatal(err)
 				}
@@ -312,32 +313,11 @@ func BenchmarkEntityProperty(b *testing.B) {
 		v := c.encode(typicalEntity())
 		b.Run(c.name, func(b *testing.B) {
 			b.ReportAllocs()
-			loopCPU(b, func() {
+			cpubench.Loop(b, func() {
 				if _, ok := c.property(v, lookedUp); !ok {
 					b.Fatal("not found")
 				}
 			})
 		})
 	}
-}
-
-// loopCPU runs op in b.Loop and reports the process's CPU time per op as
-// cpu-ns/op besides the wall time: on a shared machine whose other work
-// preempts the benchmark, wall time per op swings from run to run while
-// CPU time stays put (internal/tool/bench reports it for the same reason).
-func loopCPU(b *testing.B, op func()) {
-	start := processCPU()
-	for b.Loop() {
-		op()
-	}
-	b.ReportMetric(float64(processCPU()-start)/float64(b.N), "cpu-ns/op")
-}
-
-// processCPU is the CPU time, user and system, this process has used.
-func processCPU() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -19,6 +19,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/lazuli-storage/lazuli/internal/base/cputime"
+
 	"github.com/lazuli-storage/lazuli/internal/rule/auth"
 )
 
@@ -130,8 +132,10 @@ type Result struct {
 	P50ms     float64 `json:"p50_ms"`
 	P99ms     float64 `json:"p99_ms"`
 	P999ms    float64 `json:"p999_ms"`
-	// CPUusPerOp is this process's CPU time per operation in microseconds
-	// (see processCPU).
+	// CPUusPerOp is this process's CPU time per operation in microseconds:
+	// for a target served in this process (--in-process) client and server,
+	// for a child process or an external target the client alone (the
+	// server's own is ServerCPUusPerOp).
 	CPUusPerOp float64 `json:"cpu_us_per_op,omitempty"`
 	// ServerCPUusPerOp is the server process's CPU time per operation in
 	// microseconds, when the benchmark knows that process (Target.Server).
@@ -251,10 +255,10 @@ func runScenario(ctx context.Context, t Target, s scenario, opts Options) (Resul
 	}
 	// Sequence numbers continue past the warm-up's so that operations that
 	// create named objects never collide with warm-up ones.
-	cpu0 := processCPU()
+	cpu0 := cputime.Process()
 	server0, serverKnown := t.Server.cpu()
 	m := measure(ctx, do, workers, opts.Duration, measuredSeq, perWorker)
-	cpu := processCPU() - cpu0
+	cpu := cputime.Process() - cpu0
 	server1, serverStill := t.Server.cpu()
 	r := Result{Target: t.Name, Scenario: s.name, Ops: m.ops, Seconds: m.elapsed.Seconds(), Errors: m.errors,
 		P50ms: ms(m.hist.quantile(0.5)), P99ms: ms(m.hist.quantile(0.99)), P999ms: ms(m.hist.quantile(0.999))}
