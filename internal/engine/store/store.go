@@ -86,3 +86,28 @@ type ScanOptions struct {
 	Limit   int
 	Reverse bool
 }
+
+// turnKey is the context key under which InTurn records a turn.
+type turnKey struct{}
+
+// InTurn returns a context under which Update runs its closure in turn with
+// every other Update marked with the same turn, on this node and on every
+// node sharing the engine: one at a time, each starting after the previous
+// one committed. It is for Updates that all rewrite the same few records,
+// such as the consumers of one queue taking its first visible messages.
+// Run concurrently, a serializable engine would abort all but one of them
+// on each round and retry the rest, so that under enough of them some
+// consumer loses every attempt; run in turn, none conflicts with another.
+// Engines that already run every Update one at a time ignore it.
+//
+// A closure run in turn must not start another transaction: it would wait
+// for a connection held by an Update queued for the same turn.
+func InTurn(ctx context.Context, turn []byte) context.Context {
+	return context.WithValue(ctx, turnKey{}, string(turn))
+}
+
+// Turn returns the turn InTurn recorded in ctx, if any.
+func Turn(ctx context.Context) (string, bool) {
+	turn, ok := ctx.Value(turnKey{}).(string)
+	return turn, ok
+}

@@ -163,7 +163,7 @@ func (s *Service) deliverFrom(ctx context.Context, account, queue string, start,
 	prefix := msgPrefix(account, queue)
 	var out []message
 	var sc visibleScan
-	err := s.store.Update(ctx, func(tx store.Tx) error {
+	err := s.store.Update(headTurn(ctx, account, queue), func(tx store.Tx) error {
 		out = out[:0]
 		if err := requireQueue(tx, account, queue); err != nil {
 			return err
@@ -340,7 +340,7 @@ func (s *Service) clearBatches(ctx context.Context, account, queue string) error
 	prefix := msgPrefix(account, queue)
 	for {
 		var n int
-		err := s.store.Update(ctx, func(tx store.Tx) error {
+		err := s.store.Update(headTurn(ctx, account, queue), func(tx store.Tx) error {
 			var err error
 			n, err = deleteMessages(tx, prefix, clearBatch)
 			return err

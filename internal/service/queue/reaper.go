@@ -77,7 +77,7 @@ func (s *Service) ReapQueue(ctx context.Context, account, queue string) (int, er
 		var last []byte
 		var deleted int
 		var exhausted bool
-		err := s.store.Update(ctx, func(tx store.Tx) error {
+		err := s.store.Update(headTurn(ctx, account, queue), func(tx store.Tx) error {
 			var keys [][]byte
 			visited := 0
 			last, deleted = nil, 0

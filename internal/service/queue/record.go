@@ -1,6 +1,7 @@
 package queue
 
 import (
+	"context"
 	"encoding/binary"
 	"errors"
 	"math"
@@ -63,6 +64,15 @@ func queuesPrefix(account string) []byte {
 // msgPrefix is the key prefix of every message of a queue.
 func msgPrefix(account, queue string) []byte {
 	return store.NewKey(store.SpaceMsgIndex).Str(account).Str(queue)
+}
+
+// headTurn marks ctx for the Updates that rewrite the front of a queue's
+// visible range: dequeues, the reaper and Clear Messages. Consumers of one
+// queue all take its first visible messages, so on a shared engine their
+// serializable transactions would abort one another; in turn they do not
+// (store.InTurn).
+func headTurn(ctx context.Context, account, queue string) context.Context {
+	return store.InTurn(ctx, msgPrefix(account, queue))
 }
 
 // msgKey appends a message's position to the queue's message prefix. The

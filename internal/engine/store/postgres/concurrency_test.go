@@ -1,12 +1,14 @@
 package postgres
 
 import (
+	"bytes"
 	"context"
 	"encoding/binary"
 	"errors"
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/lazuli-storage/lazuli/internal/engine/store"
 )
@@ -68,4 +70,118 @@ func increment(tx store.Tx, k []byte) error {
 		return err
 	}
 	return tx.Put(k, binary.BigEndian.AppendUint64(nil, n+1))
+}
+
+// 16 goroutines on two handles each move the head of one queue-shaped range
+// to its tail, the shape of consumers taking a queue's first visible message:
+// run concurrently every such Update conflicts with every other, so all but
+// one of each round would be retried. Run in turn, no closure runs twice.
+func TestUpdatesInTurnNeverConflict(t *testing.T) {
+	s, schema := openTest(t)
+	handles := []*Store{s, openAt(t, schema)}
+	const workers, perWorker, queued = 16, 25, 8
+	ctx := context.Background()
+	err := s.Update(ctx, func(tx store.Tx) error {
+		for i := range queued {
+			if err := tx.Put(queueKey(uint64(i)), nil); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var runs atomic.Int64
+	var wg sync.WaitGroup
+	errs := make(chan error, workers)
+	for w := range workers {
+		wg.Go(func() {
+			turn := store.InTurn(ctx, []byte("queue"))
+			for range perWorker {
+				if err := handles[w%2].Update(turn, func(tx store.Tx) error {
+					runs.Add(1)
+					return moveHeadToTail(tx)
+				}); err != nil {
+					errs <- err
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatalf("Update: %v", err)
+	}
+	if got, want := runs.Load(), int64(workers*perWorker); got != want {
+		t.Fatalf("%d closure runs for %d Updates in turn; want no retry", got, want)
+	}
+}
+
+// queueKey is the key of the queue-shaped range at position n.
+func queueKey(n uint64) []byte { return binary.BigEndian.AppendUint64([]byte("q/"), n) }
+
+// moveHeadToTail moves the first record of the range to the position after
+// its last.
+func moveHeadToTail(tx store.Tx) error {
+	var head, tail []byte
+	err := tx.Scan([]byte("q/"), []byte("q0"), store.ScanOptions{Limit: 1}, func(k, _ []byte) bool {
+		head = bytes.Clone(k)
+		return false
+	})
+	if err == nil {
+		err = tx.Scan([]byte("q/"), []byte("q0"), store.ScanOptions{Limit: 1, Reverse: true}, func(k, _ []byte) bool {
+			tail = bytes.Clone(k)
+			return false
+		})
+	}
+	if err != nil {
+		return err
+	}
+	if head == nil {
+		return errors.New("queue range is empty")
+	}
+	if err := tx.Delete(head); err != nil {
+		return err
+	}
+	return tx.Put(queueKey(binary.BigEndian.Uint64(tail[2:])+1), nil)
+}
+
+// An Update whose context ends while another node holds its turn gives up
+// with the context's error and leaves the turn free: the connection that
+// waited for the advisory lock is dropped rather than pooled, so no session
+// keeps a lock nobody will release.
+func TestUpdateInTurnGivesUpWithItsContext(t *testing.T) {
+	s, schema := openTest(t)
+	other := openAt(t, schema)
+	turn := store.InTurn(context.Background(), []byte("queue"))
+	holding, release := make(chan struct{}), make(chan struct{})
+	held := make(chan error, 1)
+	go func() {
+		held <- s.Update(turn, func(store.Tx) error {
+			close(holding)
+			<-release
+			return nil
+		})
+	}()
+	<-holding
+	ctx, cancel := context.WithTimeout(turn, 200*time.Millisecond)
+	defer cancel()
+	err := other.Update(ctx, func(store.Tx) error { return nil })
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("Update waiting for a held turn = %v, want the context's deadline", err)
+	}
+	close(release)
+	if err := <-held; err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range []*Store{other, s, other} {
+		done, cancel := context.WithTimeout(turn, 10*time.Second)
+		err := h.Update(done, func(store.Tx) error { return nil })
+		cancel()
+		if err != nil {
+			t.Fatalf("Update after the turn was given up: %v", err)
+		}
+	}
 }

@@ -54,6 +54,13 @@
 // remembers the first database error it saw. Errors the closure makes up
 // itself end the Update at once and are returned unchanged.
 //
+// Retrying is not enough where many Updates rewrite the same records at
+// once: sixteen consumers of one queue, half on each of two nodes, each
+// lose most rounds, and one can lose forty in a row. Updates marked with
+// store.InTurn therefore wait for their turn, on a mutex of this process and
+// then on an advisory lock taken before BEGIN, and run one at a time
+// (turn.go).
+//
 // # Durability
 //
 // Update returns after COMMIT, which with PostgreSQL's default

@@ -33,8 +33,9 @@ var migrations = []string{
 
 // Store is a store.Store on a PostgreSQL database.
 type Store struct {
-	pool *pgxpool.Pool
-	sql  statements
+	pool  *pgxpool.Pool
+	sql   statements
+	turns turns
 
 	mu       sync.Mutex
 	closed   bool
@@ -56,7 +57,11 @@ func Open(ctx context.Context, url string, opts Options) (*Store, error) {
 		pool.Close()
 		return nil, err
 	}
-	return &Store{pool: pool, sql: newStatements(pgschema.Ident(opts.Schema, "kv"))}, nil
+	return &Store{
+		pool:  pool,
+		sql:   newStatements(pgschema.Ident(opts.Schema, "kv")),
+		turns: turns{schema: opts.Schema},
+	}, nil
 }
 
 // enter registers a transaction so that Close can wait for it.
@@ -78,26 +83,37 @@ func (s *Store) View(ctx context.Context, fn func(store.Tx) error) error {
 	}
 	defer s.inflight.Done()
 	opts := pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}
-	return s.run(ctx, opts, true, fn)
+	return s.run(ctx, s.pool, opts, true, fn)
 }
 
 // Update runs fn in a SERIALIZABLE transaction, running it again when
-// PostgreSQL reports a serialization failure or deadlock.
+// PostgreSQL reports a serialization failure or deadlock. An Update marked
+// with store.InTurn first waits for its turn (turn.go).
 func (s *Store) Update(ctx context.Context, fn func(store.Tx) error) error {
 	if !s.enter() {
 		return store.ErrClosed
 	}
 	defer s.inflight.Done()
 	opts := pgx.TxOptions{IsoLevel: pgx.Serializable}
-	return updateRetry.run(ctx, func() error { return s.run(ctx, opts, false, fn) })
+	attempt := func(b beginner) error { return s.run(ctx, b, opts, false, fn) }
+	if turn, ok := store.Turn(ctx); ok {
+		return s.updateInTurn(ctx, turn, attempt)
+	}
+	return updateRetry.run(ctx, func() error { return attempt(s.pool) })
+}
+
+// beginner starts a transaction: on any pooled connection (the pool), or on
+// the one an Update in turn holds.
+type beginner interface {
+	BeginTx(ctx context.Context, opts pgx.TxOptions) (pgx.Tx, error)
 }
 
 // run executes fn once in a transaction and commits it unless fn or the
 // database failed. A database error the Tx met takes precedence over fn's
 // result, so a swallowed serialization failure is still seen (and retried)
 // and a transaction PostgreSQL has aborted is never reported as committed.
-func (s *Store) run(ctx context.Context, opts pgx.TxOptions, readOnly bool, fn func(store.Tx) error) error {
-	pgtx, err := s.pool.BeginTx(ctx, opts)
+func (s *Store) run(ctx context.Context, b beginner, opts pgx.TxOptions, readOnly bool, fn func(store.Tx) error) error {
+	pgtx, err := b.BeginTx(ctx, opts)
 	if err != nil {
 		return wrap("begin", err)
 	}
