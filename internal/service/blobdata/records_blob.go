@@ -77,6 +77,10 @@ type Blob struct {
 	Lease      lease.Lease
 	Tier       string // "" while the tier is inferred (Hot)
 
+	// CarriedETag is the ETag an import kept for the state while ETag is
+	// the tick it came with (records_carried.go); ETagString answers it.
+	CarriedETag etag.Carried
+
 	// SequenceNumber is a page blob's sequence number; Sealed marks an
 	// append blob that takes no more blocks; Tags are the blob index tags
 	// (sorted by key), mirrored in the tag index (tags_index.go).
@@ -117,7 +121,7 @@ type Segment struct {
 	BlockID        string
 }
 
-// LastModified is the instant of the blob's current ETag.
+// LastModified is the instant of the blob's current tick.
 func (b *Blob) LastModified() time.Time { return b.ETag.Time() }
 
 func blobKey(account, container, name string) []byte {
@@ -195,6 +199,7 @@ func (b *Blob) Encode() []byte {
 	encodePremium(&e, b.PremiumPage)
 	b.Posix.encode(&e)
 	encodeEncryptionContext(&e, b.EncryptionContext)
+	encodeCarried(&e, btagCarriedETag, b.ETag, b.CarriedETag)
 	return e.Bytes()
 }
 
@@ -252,6 +257,8 @@ func decodeBlobRecord(v []byte, withSegments bool) (*Blob, error) {
 			b.Posix = decodePosix(p)
 		case btagEncryptionContext:
 			b.EncryptionContext = p.Str()
+		case btagCarriedETag:
+			b.CarriedETag = decodeCarried(p)
 		}
 	})
 	return b, d.Err()

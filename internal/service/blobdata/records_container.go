@@ -65,6 +65,10 @@ type Container struct {
 	// RootPosix is the root directory's access control once set
 	// (RootAccess).
 	RootPosix PosixState
+
+	// CarriedETag is the ETag an import kept for the container while ETag
+	// is the tick it came with (records_carried.go); ETagString answers it.
+	CarriedETag etag.Carried
 }
 
 func ContainerKey(account, container string) []byte {
@@ -97,6 +101,7 @@ func (c *Container) encode() []byte {
 		})
 	}
 	c.RootPosix.encodeField(&e, ctagRootPosix)
+	encodeCarried(&e, ctagCarriedETag, c.ETag, c.CarriedETag)
 	return e.Bytes()
 }
 
@@ -128,6 +133,8 @@ func DecodeContainer(v []byte) (*Container, error) {
 			c.DenyScopeOverride = p.Bool()
 		case ctagRootPosix:
 			c.RootPosix = decodePosix(p)
+		case ctagCarriedETag:
+			c.CarriedETag = decodeCarried(p)
 		}
 	})
 	return c, d.Err()
@@ -204,5 +211,5 @@ func (c *Container) PublicLevel() auth.PublicLevel {
 }
 
 func (c *Container) Resource() cond.Resource {
-	return cond.Resource{Exists: true, ETag: c.ETag.String(), LastModified: c.ETag.Time()}
+	return cond.Resource{Exists: true, ETag: c.ETagString(), LastModified: c.ETag.Time()}
 }
