@@ -23,7 +23,9 @@ import (
 // Blob Tags is answered 400 InvalidQueryParameterValue naming comp=tags
 // (the live answer in Azure/azure-sdk-for-net#39388), and so is Set Blob
 // Tags; a write that sets tags with x-ms-tags gets the 409 above, as
-// clients that drop the header on such accounts report.
+// clients that drop the header on such accounts report. Only the writes
+// whose REST pages list x-ms-tags set tags (taggingOps); the others do not
+// read the header, there as on a flat account.
 
 // pageBlobOps are the operations over page blobs.
 var pageBlobOps = map[string]bool{
@@ -33,6 +35,14 @@ var pageBlobOps = map[string]bool{
 
 // tagOps are the operations on a blob's index tags.
 var tagOps = map[string]bool{"GetBlobTags": true, "SetBlobTags": true}
+
+// taggingOps are the writes that take x-ms-tags: Put Blob (of each blob
+// type), Put Block List, Copy Blob, Copy Blob From URL and Put Blob From
+// URL, the REST pages that list the header.
+var taggingOps = map[string]bool{
+	"PutBlob": true, "PutAppendBlob": true, "PutPageBlob": true, "PutBlockList": true,
+	"CopyBlob": true, "CopyBlobFromURL": true, "PutBlobFromURL": true,
+}
 
 // limitOnHNS wraps each handler of t with the refusals above; on a flat
 // account every request goes through as before.
@@ -59,7 +69,7 @@ func refusedOnHNS(op string, r *http.Request) error {
 		return azerr.New(azerr.FeatureNotYetSupportedForHierarchicalNamespaceAccounts)
 	case tagOps[op]:
 		return azerr.InvalidQuery("comp", "tags", "")
-	case r.Header.Get("X-Ms-Tags") != "":
+	case taggingOps[op] && r.Header.Get("X-Ms-Tags") != "":
 		return azerr.New(azerr.FeatureNotYetSupportedForHierarchicalNamespaceAccounts)
 	}
 	return nil
