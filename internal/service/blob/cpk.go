@@ -109,11 +109,7 @@ func (s *Service) withEncryption(r *http.Request, op string) (*http.Request, err
 		}
 	}
 	if rule.scoped {
-		named, err := requestedScope(r)
-		if err != nil {
-			return r, err
-		}
-		if k.scopeHeader, err = s.parseScope(named); err != nil {
+		if k.scopeHeader, err = s.RequestScope(r); err != nil {
 			return r, err
 		}
 		k.Scope = k.scopeHeader
@@ -150,8 +146,8 @@ func keyOf(r *http.Request) *requestEncryption {
 
 // check refuses the request when its operation needs the blob's key and
 // the request does not give exactly that key, or, for a write, when the
-// blob has an encryption scope and the request's is another: the service
-// answers that as a missing key.
+// blob has an encryption scope and the request's is another
+// (blobdata.MatchScope).
 func (k *requestEncryption) check(b *blobdata.Blob) error {
 	if !k.rule.checks {
 		return nil
@@ -159,22 +155,10 @@ func (k *requestEncryption) check(b *blobdata.Blob) error {
 	if err := blobdata.MatchKey(b.Encryption.KeySHA256, k.SHA256); err != nil {
 		return err
 	}
-	if k.rule.scoped && b.Encryption.Scope != "" && b.Encryption.Scope != k.Scope {
-		return scopeMismatch(k.Scope)
+	if k.rule.scoped {
+		return blobdata.MatchScope(b.Encryption.Scope, k.Scope)
 	}
 	return nil
-}
-
-// scopeMismatch is the answer to a write naming scope to a blob written
-// under another: none is a missing key, another one 409
-// BlobCustomerSpecifiedEncryptionMismatch (azure-sdk-for-js's recorded
-// "setMetadata, getProperties and createSnapshot with CPK-N",
-// recordings/node/encryption_scope).
-func scopeMismatch(scope string) error {
-	if scope == "" {
-		return azerr.New(azerr.BlobUsesCustomerSpecifiedEncryption)
-	}
-	return azerr.New(azerr.BlobCustomerSpecifiedEncryptionMismatch)
 }
 
 // checkSourceKey refuses the source of a copy when the request does not

@@ -43,23 +43,25 @@ func (s *Service) parseScope(name string) (string, error) {
 
 // resolve settles the scope of a write to a blob of container c: the
 // request's, which the container may forbid, or else the container's
-// default.
+// default (blobdata.Container.WriteScope).
 func (k *requestEncryption) resolve(c *blobdata.Container) error {
 	if !k.rule.scoped {
 		return nil
 	}
-	switch {
-	case k.scopeHeader == "":
-		k.Scope = c.DefaultScope
-	case c.DenyScopeOverride && k.scopeHeader != c.DefaultScope:
-		// 403, as azure-sdk-for-js's recorded "create container
-		// preventEncryptionScopeOverride" answers
-		// (recordings/node/encryption_scope).
-		return azerr.New(azerr.RequestForbiddenByContainerEncryptionPolicy)
-	default:
-		k.Scope = k.scopeHeader
+	scope, err := c.WriteScope(k.scopeHeader)
+	k.Scope = scope
+	return err
+}
+
+// RequestScope is the encryption scope r names, in x-ms-encryption-scope
+// or its SAS's signed scope, "" for none: 409 EncryptionScopeNotAvailable
+// for a scope the account lacks. The Data Lake API's writes read it so.
+func (s *Service) RequestScope(r *http.Request) (string, error) {
+	named, err := requestedScope(r)
+	if err != nil {
+		return "", err
 	}
-	return nil
+	return s.parseScope(named)
 }
 
 // parseContainerScope reads the encryption headers of Create Container:
