@@ -26,7 +26,8 @@ const maxAppendBytes = 4000 << 20
 // appendstage.go), or at once with flush=true. Checksums the request
 // declares are verified (400 Md5Mismatch, Crc64Mismatch) and answered; a
 // lease on the file needs its ID, unless x-ms-lease-action takes one; a
-// file written with a customer-provided key needs that key (cpk.go).
+// file written with a customer-provided key or under an encryption scope
+// needs them again (cpk.go).
 func (s *Service) appendData(w http.ResponseWriter, r *http.Request) error {
 	pos, err := position(r)
 	if err != nil {
@@ -44,7 +45,7 @@ func (s *Service) appendData(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	key, err := parseKey(r)
+	enc, err := s.parseEncryption(r)
 	if err != nil {
 		return err
 	}
@@ -69,7 +70,7 @@ func (s *Service) appendData(w http.ResponseWriter, r *http.Request) error {
 		if b.IsDirectory() {
 			return notOnDirectory()
 		}
-		if err := blobdata.MatchKey(b.Encryption.KeySHA256, key); err != nil {
+		if err := enc.check(tx, account, t, b); err != nil {
 			return err
 		}
 		var err error
@@ -77,7 +78,7 @@ func (s *Service) appendData(w http.ResponseWriter, r *http.Request) error {
 			return err
 		}
 		if body.Size > 0 {
-			data := blobdata.Block{Extent: body.ID, Size: body.Size, KeySHA256: key}
+			data := blobdata.Block{Extent: body.ID, Size: body.Size, KeySHA256: enc.key}
 			if err := blobdata.StageAppend(tx, account, t.Filesystem, t.Path, b, pos, data, now); err != nil {
 				return err
 			}
@@ -85,14 +86,14 @@ func (s *Service) appendData(w http.ResponseWriter, r *http.Request) error {
 		if !flush {
 			return nil
 		}
-		return s.flushStaged(tx, r, b, flushArgs{position: pos + body.Size, content: content, lease: wl, key: key}, now)
+		return s.flushStaged(tx, r, b, flushArgs{position: pos + body.Size, content: content, lease: wl, enc: enc}, now)
 	})
 	if err != nil {
 		return err
 	}
 	h := w.Header()
 	sums.answer(h, body)
-	answerEncrypted(h, key)
+	enc.answer(h)
 	if flush {
 		h.Set("ETag", b.ETag.String())
 		h.Set("Last-Modified", httpTime(b.LastModified()))

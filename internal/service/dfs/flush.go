@@ -13,22 +13,22 @@ import (
 
 // flushArgs is what a flush is asked: the file's length after it, whether
 // appends beyond it stay staged, the content properties it sets and what
-// it does to the lease, and the hash of the customer-provided key it
-// gives ("" for none).
+// it does to the lease, and the customer-provided key and encryption
+// scope it gives (cpk.go).
 type flushArgs struct {
 	position int64
 	retain   bool
 	content  contentChange
 	lease    writeLease
-	key      string
+	enc      encryption
 }
 
 // flushData is Path - Update action=flush: the data appended from the
 // file's length up to ?position= becomes its content (400
 // InvalidFlushPosition when it does not run end to end to there), the
 // x-ms-content-* headers set its properties, and the conditional headers
-// and the lease guard it; a file written with a customer-provided key
-// needs that key (cpk.go). "There must not be a request entity body"
+// and the lease guard it; a file written with a customer-provided key or
+// under an encryption scope needs them again (cpk.go). "There must not be a request entity body"
 // (Path - Update, position). ?close= only tells the service's change
 // events whether the stream ends, which Lazuli does not raise; it is read
 // for its form.
@@ -37,12 +37,15 @@ func (s *Service) flushData(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	if a.enc, err = s.parseEncryption(r); err != nil {
+		return err
+	}
 	renewed := false
 	b, err := s.updatePath(r, func(tx store.Tx, b *blobdata.Blob, now time.Time) error {
 		if b.IsDirectory() {
 			return notOnDirectory()
 		}
-		if err := blobdata.MatchKey(b.Encryption.KeySHA256, a.key); err != nil {
+		if err := a.enc.check(tx, request.Of(r).Account, targetOf(r), b); err != nil {
 			return err
 		}
 		var err error
@@ -55,7 +58,7 @@ func (s *Service) flushData(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	h := w.Header()
-	answerEncrypted(h, a.key)
+	a.enc.answer(h)
 	if renewed {
 		h.Set("X-Ms-Lease-Renewed", "true")
 	}
@@ -82,9 +85,6 @@ func parseFlush(r *http.Request) (flushArgs, error) {
 	if a.lease, err = parseWriteLease(r.Header, true); err != nil {
 		return a, err
 	}
-	if a.key, err = parseKey(r); err != nil {
-		return a, err
-	}
 	a.content, err = parseContentHeaders(r.Header)
 	return a, err
 }
@@ -102,7 +102,7 @@ func (s *Service) flushStaged(tx store.Tx, r *http.Request, b *blobdata.Blob, a 
 	}
 	refs := blobdata.RefDelta{}
 	before := b.Size
-	if err := blobdata.FlushAppends(tx, account, t.Filesystem, t.Path, b, a.position, a.retain, a.key, refs); err != nil {
+	if err := blobdata.FlushAppends(tx, account, t.Filesystem, t.Path, b, a.position, a.retain, a.enc.key, refs); err != nil {
 		return err
 	}
 	if b.Size != before {
