@@ -128,7 +128,7 @@ func lexNumber(s string) int {
 	return i
 }
 
-var symbols = []string{"<=", ">=", "<>", "!=", "||", "=", "<", ">", "+", "-", "*", "/", "%", "(", ")", ",", ".", "[", "]"}
+var symbols = []string{"<=", ">=", "<>", "!=", "||", "=", "<", ">", "+", "-", "*", "/", "%", "(", ")", ",", ".", "[", "]", ";"}
 
 func lexSymbol(s string) string {
 	for _, sym := range symbols {

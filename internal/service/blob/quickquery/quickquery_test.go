@@ -128,6 +128,7 @@ func TestQueries(t *testing.T) {
 		{"SELECT name FROM BlobStorage", `{"name":"a"},{"name":`, jsonLines, csvOut, "a\n", "true InternalError @12"},
 		{"SELECT _1 FROM BlobStorage WHERE _1 / 0 = 1", "1\n", csvNoHeaders, csvOut, "", "false DivideByZero @0"},
 		{"SELECT sys.split(10) FROM BlobStorage", "aaaa,bbbb\ncccc,dddd\neeee\n", csvNoHeaders, csvOut, "10\n20\n", ""},
+		{"SELECT _2 FROM BlobStorage WHERE _1 > 250;", "100,200\n300,400\n", csvNoHeaders, csvOut, "400\n", ""},
 	}
 	for _, c := range cases {
 		got := run(t, c.query, c.data, c.in, c.out)
@@ -147,6 +148,7 @@ func TestSyntaxErrors(t *testing.T) {
 		"SELECT * FROM BlobStorage WHERE COUNT(*) > 1", "SELECT 'open FROM BlobStorage", "SELECT * FROM BlobStorage LIMIT x",
 		"SELECT CAST(a AS BLOB) FROM BlobStorage", "SELECT NOFUNC(a) FROM BlobStorage", "SELECT a FROM BlobStorage extra",
 		"SELECT DATE_ADD(week, 1, a) FROM BlobStorage", "SELECT a FROM BlobStorage[0]", "SELECT a ~ b FROM BlobStorage",
+		"SELECT a FROM BlobStorage;;", "SELECT a; FROM BlobStorage",
 	} {
 		if _, err := Parse(q); err == nil {
 			t.Errorf("Parse(%q) accepted it", q)
