@@ -5,19 +5,22 @@ import (
 	bin "encoding/binary"
 	"math"
 	"math/big"
+	"strconv"
 	"strings"
 )
 
 // Arrow output (OutputSerialization of type arrow) is an Arrow IPC stream:
-// a schema message, record batches as results accumulate, and the
-// end-of-stream marker, carried in the resultData records as any output
-// is. The request's ArrowConfiguration names each column and its type;
-// the query's values are converted to them by position, and a record whose
-// values do not convert is a non-fatal error, as for any record.
+// a schema message and an empty record batch in the first resultData
+// record, then record batches as results accumulate, without the
+// end-of-stream marker, as Azure sends it. The request's
+// ArrowConfiguration names each column and its type; the query's values
+// are converted to them by position, and a record whose values do not
+// convert is a non-fatal error, as for any record.
 //
 // Each message is the IPC framing (continuation marker, metadata length),
 // a FlatBuffers Message (flatbuf.go) and the body, all 8-byte aligned,
-// in the layout of Arrow's columnar format version 5.
+// in the layout of Arrow's columnar format version 5, byte for byte as
+// Azure writes it (the recordings replayed in replay_test.go).
 
 // ArrowType is a column type of ArrowConfiguration, as the SDKs spell it.
 type ArrowType string
@@ -58,10 +61,9 @@ const arrowBatchRows = 8192
 
 // arrowBatch accumulates rows into columns and writes them as messages.
 type arrowBatch struct {
-	fields        []ArrowField
-	columns       []arrowColumn
-	rows          int
-	schemaWritten bool
+	fields  []ArrowField
+	columns []arrowColumn
+	rows    int
 }
 
 // arrowColumn holds one column's values; which slice is used follows the
@@ -78,11 +80,16 @@ func newArrowBatch(fields []ArrowField) *arrowBatch {
 	return &arrowBatch{fields: fields, columns: make([]arrowColumn, len(fields))}
 }
 
-// add appends one row. A row of another width, or a value that does not
-// convert to its column's type, is a RecordError and nothing is added.
+// errColumnCount is the fatal error of a row of another width than the
+// schema, as Azure words it (replay_test.go).
+var errColumnCount = &ParseError{Name: "ClientError", Msg: "Number of columns in the row does not match the schema."}
+
+// add appends one row. A row of another width is errColumnCount; a value
+// that does not convert to its column's type is a RecordError. Either way
+// nothing is added.
 func (a *arrowBatch) add(values []value) error {
 	if len(values) != len(a.fields) {
-		return &RecordError{"InvalidTypeConversion", "The record's values do not match the fields of the Arrow schema."}
+		return errColumnCount
 	}
 	cells := make([]arrowCell, len(values))
 	for i, v := range values {
@@ -146,47 +153,43 @@ func toArrowCell(v value, f ArrowField) (arrowCell, error) {
 	case ArrowDouble:
 		c.f, err = v.asFloat()
 	case ArrowDecimal:
-		c.dec, err = toDecimal128(v, f.Precision, f.Scale)
+		c.dec, err = toDecimal128(v, f.Precision)
 	}
 	return c, err
 }
 
-// toDecimal128 scales a number to the column's scale (rounding half away
-// from zero) as a 128-bit two's complement integer, little-endian; a value
-// with more digits than the precision does not convert.
-func toDecimal128(v value, precision, scale int) ([16]byte, error) {
+// toDecimal128 writes a number as a 128-bit two's complement integer,
+// little-endian. Azure does not scale the number to the column's scale:
+// the number's digits as written, its decimal point dropped, are the
+// unscaled integer, so that 400 in a decimal(4,2) column is sent as 400
+// and read as 4.00 (the recordings replayed in replay_test.go). A number
+// of more digits than the precision does not convert.
+func toDecimal128(v value, precision int) ([16]byte, error) {
 	var out [16]byte
-	var r big.Rat
+	var text string
 	switch v.k {
 	case kindInt:
-		r.SetInt64(v.i)
+		text = strconv.FormatInt(v.i, 10)
 	case kindFloat:
 		if math.IsNaN(v.f) || math.IsInf(v.f, 0) {
 			return out, errTypeConversion
 		}
-		r.SetFloat64(v.f)
+		text = strconv.FormatFloat(v.f, 'f', -1, 64)
 	default:
 		s, err := v.asString()
 		if err != nil {
 			return out, err
 		}
-		if _, ok := r.SetString(strings.TrimSpace(s)); !ok {
-			return out, errTypeConversion
-		}
+		text = strings.TrimSpace(s)
 	}
-	pow := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(scale)), nil)
-	r.Mul(&r, new(big.Rat).SetInt(pow))
-	// Round half away from zero: (2|num| + den) / 2den, with num's sign.
-	num, den := new(big.Int).Abs(r.Num()), r.Denom()
-	n := new(big.Int).Add(new(big.Int).Lsh(num, 1), den)
-	n.Quo(n, new(big.Int).Lsh(den, 1))
-	limit := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(precision)), nil)
-	if n.Cmp(limit) >= 0 {
+	digits, ok := decimalDigits(text)
+	if !ok || len(strings.TrimLeft(strings.TrimLeft(digits, "+-"), "0")) > precision {
 		return out, errTypeConversion
 	}
-	if r.Sign() < 0 {
+	n, _ := new(big.Int).SetString(digits, 10)
+	if n.Sign() < 0 {
 		// Two's complement in 128 bits.
-		n.Sub(new(big.Int).Lsh(big.NewInt(1), 128), n)
+		n.Add(n, new(big.Int).Lsh(big.NewInt(1), 128))
 	}
 	b := n.FillBytes(make([]byte, 16))
 	for i := range 16 {
@@ -195,56 +198,107 @@ func toDecimal128(v value, precision, scale int) ([16]byte, error) {
 	return out, nil
 }
 
-// writeSchema writes the schema message once.
-func (a *arrowBatch) writeSchema(b *bytes.Buffer) {
-	if a.schemaWritten {
-		return
+// decimalDigits reads a decimal number, an optional sign, digits and an
+// optional point among them, and returns it without the point.
+func decimalDigits(s string) (string, bool) {
+	sign := ""
+	if s != "" && (s[0] == '+' || s[0] == '-') {
+		sign, s = s[:1], s[1:]
 	}
-	a.schemaWritten = true
-	fields := make([][]fbField, len(a.fields))
-	for i, f := range a.fields {
-		typeID, typeTable := arrowTypeTable(f)
-		fields[i] = []fbField{
-			fbObject(0, func(w *fbWriter) int { return w.str(f.Name) }),
-			fbBool(1, true),
-			fbInt8(2, typeID),
-			fbObject(3, func(w *fbWriter) int { return w.table(typeTable) }),
-			fbObject(5, func(w *fbWriter) int { return w.tables(nil) }),
-		}
+	whole, frac, _ := strings.Cut(s, ".")
+	digits := whole + frac
+	if digits == "" || strings.Trim(digits, "0123456789") != "" {
+		return "", false
 	}
-	schema := []fbField{
-		fbInt16(0, 0), // little-endian
-		fbObject(1, func(w *fbWriter) int { return w.tables(fields) }),
-	}
-	writeMessage(b, 1, schema, nil)
+	return sign + digits, true
 }
 
-// arrowTypeTable is the Type union member of a field: its type ID and
-// table.
-func arrowTypeTable(f ArrowField) (uint8, []fbField) {
+// start writes what the service sends before any row: the schema
+// message and an empty record batch (as recorded from Azure, see
+// replay_test.go).
+func (a *arrowBatch) start(b *bytes.Buffer) {
+	var w fbBuilder
+	fields := make([]int, len(a.fields))
+	for i, f := range a.fields {
+		fields[i] = w.arrowField(f, i)
+	}
+	list := w.offsets(fields)
+	schema := w.startTable()
+	w.addOffset(1, list) // Schema.fields; endianness Little is the default
+	writeMessage(b, &w, messageSchema, w.endTable(schema), nil)
+	a.writeRecordBatch(b)
+}
+
+// The Message header types of Arrow's Message.fbs.
+const (
+	messageSchema      = 1
+	messageRecordBatch = 3
+)
+
+// arrowField writes a Field table: the type, the name, the (empty)
+// children, then the field, in the order Arrow's C++ writer builds them.
+// A field without a name is named by its position, counted from 1.
+func (w *fbBuilder) arrowField(f ArrowField, i int) int {
+	typeID, typ := w.arrowType(f)
+	name := f.Name
+	if name == "" {
+		name = strconv.Itoa(i + 1)
+	}
+	nameAt := w.str(name)
+	children := w.offsets(nil)
+	t := w.startTable()
+	w.addOffset(5, children)
+	w.addOffset(3, typ)
+	w.addOffset(0, nameAt)
+	w.addUint8(2, typeID, 0)
+	w.addBool(1, true, false) // nullable
+	return w.endTable(t)
+}
+
+// arrowType writes the Type union member of a field and returns its
+// type ID and position (Schema.fbs).
+func (w *fbBuilder) arrowType(f ArrowField) (uint8, int) {
+	t := w.startTable()
+	var id uint8
 	switch f.Type {
 	case ArrowInt64:
-		return 2, []fbField{fbInt32(0, 64), fbBool(1, true)}
+		id = 2
+		w.addInt32(0, 64, 0)      // bitWidth
+		w.addBool(1, true, false) // is_signed
 	case ArrowDouble:
-		return 3, []fbField{fbInt16(0, 2)} // DOUBLE
+		id = 3
+		w.addInt16(0, 2, 0) // precision DOUBLE
 	case ArrowString:
-		return 5, nil
+		id = 5
 	case ArrowBool:
-		return 6, nil
+		id = 6
 	case ArrowDecimal:
-		return 7, []fbField{fbInt32(0, int32(f.Precision)), fbInt32(1, int32(f.Scale)), fbInt32(2, 128)}
+		id = 7
+		w.addInt32(2, 128, 128) // bitWidth
+		w.addInt32(1, int32(f.Scale), 0)
+		w.addInt32(0, int32(f.Precision), 0)
 	default: // timestamp[ms], without a time zone
-		return 10, []fbField{fbInt16(0, 1)} // MILLISECOND
+		id = 10
+		w.addInt16(0, 1, 0) // unit MILLISECOND
 	}
+	return id, w.endTable(t)
 }
 
-// writeBatch writes the rows held as one record batch message and starts
-// a new batch.
+// writeBatch writes the rows held, if any, as one record batch message
+// and starts a new batch.
 func (a *arrowBatch) writeBatch(b *bytes.Buffer) {
-	a.writeSchema(b)
 	if a.rows == 0 {
 		return
 	}
+	a.writeRecordBatch(b)
+	a.rows = 0
+	a.columns = make([]arrowColumn, len(a.fields))
+}
+
+// writeRecordBatch writes the rows held as a record batch message. Each
+// buffer starts at a multiple of 8 bytes of the body; a column without
+// nulls has an empty validity buffer, as Arrow's writers send it.
+func (a *arrowBatch) writeRecordBatch(b *bytes.Buffer) {
 	var body []byte
 	var nodes, buffers [][2]int64
 	addBuffer := func(p []byte) {
@@ -263,59 +317,62 @@ func (a *arrowBatch) writeBatch(b *bytes.Buffer) {
 			}
 		}
 		nodes = append(nodes, [2]int64{int64(a.rows), int64(nulls)})
-		addBuffer(bitmap(col.valid))
-		switch f.Type {
-		case ArrowBool:
-			bits := make([]bool, len(col.ints))
-			for j, v := range col.ints {
-				bits[j] = v == 1
-			}
-			addBuffer(bitmap(bits))
-		case ArrowDouble:
-			p := make([]byte, 0, 8*len(col.floats))
-			for _, v := range col.floats {
-				p = bin.LittleEndian.AppendUint64(p, math.Float64bits(v))
-			}
-			addBuffer(p)
-		case ArrowString:
-			offsets := make([]byte, 0, 4*(len(col.strs)+1))
-			var data []byte
-			offsets = bin.LittleEndian.AppendUint32(offsets, 0)
-			for _, s := range col.strs {
-				data = append(data, s...)
-				offsets = bin.LittleEndian.AppendUint32(offsets, uint32(len(data)))
-			}
-			addBuffer(offsets)
-			addBuffer(data)
-		case ArrowDecimal:
-			p := make([]byte, 0, 16*len(col.decs))
-			for _, d := range col.decs {
-				p = append(p, d[:]...)
-			}
-			addBuffer(p)
-		default:
-			p := make([]byte, 0, 8*len(col.ints))
-			for _, v := range col.ints {
-				p = bin.LittleEndian.AppendUint64(p, uint64(v))
-			}
+		if nulls > 0 {
+			addBuffer(bitmap(col.valid))
+		} else {
+			addBuffer(nil)
+		}
+		for _, p := range col.buffers(f.Type) {
 			addBuffer(p)
 		}
 	}
-	batch := []fbField{
-		fbInt64(0, int64(a.rows)),
-		fbObject(1, func(w *fbWriter) int { return w.pairs(nodes) }),
-		fbObject(2, func(w *fbWriter) int { return w.pairs(buffers) }),
-	}
-	writeMessage(b, 3, batch, body)
-	a.rows = 0
-	a.columns = make([]arrowColumn, len(a.fields))
+	var w fbBuilder
+	nodesAt := w.pairs(nodes)
+	buffersAt := w.pairs(buffers)
+	batch := w.startTable()
+	w.addInt64(0, int64(a.rows), 0)
+	w.addOffset(2, buffersAt)
+	w.addOffset(1, nodesAt)
+	writeMessage(b, &w, messageRecordBatch, w.endTable(batch), body)
 }
 
-// writeEnd writes the schema if no batch did, then the end-of-stream
-// marker.
-func (a *arrowBatch) writeEnd(b *bytes.Buffer) {
-	a.writeBatch(b)
-	b.Write([]byte{0xFF, 0xFF, 0xFF, 0xFF, 0, 0, 0, 0})
+// buffers are a column's value buffers after its validity bitmap.
+func (col *arrowColumn) buffers(t ArrowType) [][]byte {
+	switch t {
+	case ArrowBool:
+		bits := make([]bool, len(col.ints))
+		for j, v := range col.ints {
+			bits[j] = v == 1
+		}
+		return [][]byte{bitmap(bits)}
+	case ArrowDouble:
+		p := make([]byte, 0, 8*len(col.floats))
+		for _, v := range col.floats {
+			p = bin.LittleEndian.AppendUint64(p, math.Float64bits(v))
+		}
+		return [][]byte{p}
+	case ArrowString:
+		offsets := make([]byte, 0, 4*(len(col.strs)+1))
+		var data []byte
+		offsets = bin.LittleEndian.AppendUint32(offsets, 0)
+		for _, s := range col.strs {
+			data = append(data, s...)
+			offsets = bin.LittleEndian.AppendUint32(offsets, uint32(len(data)))
+		}
+		return [][]byte{offsets, data}
+	case ArrowDecimal:
+		p := make([]byte, 0, 16*len(col.decs))
+		for _, d := range col.decs {
+			p = append(p, d[:]...)
+		}
+		return [][]byte{p}
+	default:
+		p := make([]byte, 0, 8*len(col.ints))
+		for _, v := range col.ints {
+			p = bin.LittleEndian.AppendUint64(p, uint64(v))
+		}
+		return [][]byte{p}
+	}
 }
 
 // bitmap packs bits least significant first.
@@ -329,24 +386,23 @@ func bitmap(bits []bool) []byte {
 	return p
 }
 
-// writeMessage frames one IPC message: the continuation marker, the
-// metadata's length, the Message (version 5, header of the given union
-// type) padded to 8 bytes, then the body.
-func writeMessage(b *bytes.Buffer, headerType uint8, header []fbField, body []byte) {
-	var w fbWriter
-	meta := w.finish([]fbField{
-		fbInt16(0, 4), // MetadataVersion V5
-		fbInt8(1, headerType),
-		fbObject(2, func(w *fbWriter) int { return w.table(header) }),
-		fbInt64(3, int64(len(body))),
-	})
-	for len(meta)%8 != 0 {
-		meta = append(meta, 0)
-	}
+// writeMessage finishes the Message (MetadataVersion V5, the header of
+// the given type, the body's length) and frames it as an IPC message: the
+// continuation marker, the metadata's length, the metadata padded so
+// that the body starts at a multiple of 8 bytes, then the body.
+func writeMessage(b *bytes.Buffer, w *fbBuilder, headerType uint8, header int, body []byte) {
+	msg := w.startTable()
+	w.addInt64(3, int64(len(body)), 0)
+	w.addOffset(2, header)
+	w.addInt16(0, 4, 0) // V5
+	w.addUint8(1, headerType, 0)
+	meta := w.finish(w.endTable(msg))
+	padded := (len(meta)+8+7)&^7 - 8
 	var prefix [8]byte
 	bin.LittleEndian.PutUint32(prefix[0:], 0xFFFFFFFF)
-	bin.LittleEndian.PutUint32(prefix[4:], uint32(len(meta)))
+	bin.LittleEndian.PutUint32(prefix[4:], uint32(padded))
 	b.Write(prefix[:])
 	b.Write(meta)
+	b.Write(make([]byte, padded-len(meta)))
 	b.Write(body)
 }

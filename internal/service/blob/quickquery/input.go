@@ -22,8 +22,9 @@ type CSV struct {
 // DefaultCSV is what the service assumes when a configuration is absent.
 var DefaultCSV = CSV{ColumnSeparator: ",", FieldQuote: `"`, RecordSeparator: "\n"}
 
-// ParseError is input that is not in the declared format: the service
-// reports it as a fatal error and stops.
+// ParseError is input that is not in the declared format, or a row of
+// another width than the Arrow output's schema: the service reports it as
+// a fatal error and stops.
 type ParseError struct {
 	Position int64
 	Name     string // the error record's name; ParseError when empty

@@ -54,13 +54,14 @@ func Run(ctx context.Context, q *Query, in io.Reader, total int64, input Input, 
 	if q.splitSize > 0 && input.JSON {
 		return sink.Error(true, "InvalidQuery", "sys.split applies to delimited text only.", 0)
 	}
+	blob := &readCounter{r: in}
 	var src reader
 	switch {
 	case input.Parquet:
 		if len(q.from) > 0 || q.splitSize > 0 {
 			return sink.Error(true, "InvalidQuery", "A table path and sys.split apply to text input only.", 0)
 		}
-		p, err := newParquetReader(in)
+		p, err := newParquetReader(blob)
 		var parseErr *ParseError
 		if errors.As(err, &parseErr) {
 			if err := sink.Error(true, "ParseError", parseErr.Msg, 0); err != nil {
@@ -73,27 +74,56 @@ func Run(ctx context.Context, q *Query, in io.Reader, total int64, input Input, 
 		}
 		src = p
 	case input.JSON:
-		src = newJSONReader(in, input.Sep, q.from)
+		src = newJSONReader(blob, input.Sep, q.from)
 	default:
 		if len(q.from) > 0 {
 			return sink.Error(true, "InvalidQuery", "A table path applies to JSON input only.", 0)
 		}
-		src = newCSVReader(in, input.CSV)
+		src = newCSVReader(blob, input.CSV)
 	}
 	r := &runner{q: q, src: src, out: newWriter(output), sink: sink, ev: &evaluator{now: now}, total: total}
-	if err := r.run(ctx); err != nil {
+	if r.out.arrow != nil {
+		r.out.arrow.start(&r.buf)
+		if err := r.flush(); err != nil {
+			return err
+		}
+	}
+	if err := r.finish(r.run(ctx), blob); err != nil {
 		return err
 	}
-	if r.out.arrow != nil {
-		r.out.arrow.writeEnd(&r.buf)
+	return sink.End(total)
+}
+
+// finish reports what a run ended with: a fatal error after the rows
+// produced, then the progress record. After a fatal error the service
+// counts as scanned the bytes it had read of the blob, all of a small one
+// (the recordings replayed in replay_test.go and TestQueryFatalErrorOrder),
+// where a run to the end counts the records read.
+func (r *runner) finish(err error, blob *readCounter) error {
+	scanned := r.src.scanned()
+	var fatal *ParseError
+	if errors.As(err, &fatal) {
+		err, scanned = r.fatal(fatal), blob.n
+	}
+	if err != nil {
+		return err
 	}
 	if err := r.flush(); err != nil {
 		return err
 	}
-	if err := sink.Progress(src.scanned(), total); err != nil {
-		return err
-	}
-	return sink.End(total)
+	return r.sink.Progress(scanned, r.total)
+}
+
+// readCounter counts the bytes read from the blob.
+type readCounter struct {
+	r io.Reader
+	n int64
+}
+
+func (c *readCounter) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
 }
 
 type runner struct {
@@ -123,10 +153,6 @@ func (r *runner) run(ctx context.Context) error {
 		rec, at, err := r.src.next()
 		if err == io.EOF {
 			break
-		}
-		var parseErr *ParseError
-		if errors.As(err, &parseErr) {
-			return r.fatal(parseErr)
 		}
 		if err != nil {
 			return err
@@ -194,10 +220,16 @@ func (r *runner) record(rec record, at int64) error {
 	return r.emit(names, values, nil, at)
 }
 
-// emit writes one output row; a row the Arrow schema cannot hold is
-// reported as a record error and skipped.
+// emit writes one output row. A row whose values the Arrow schema cannot
+// hold is reported as a record error and skipped; a row of another width
+// than the schema ends the query.
 func (r *runner) emit(names []string, values []value, whole record, at int64) error {
-	if err := r.writeRow(names, values, whole); err != nil {
+	err := r.writeRow(names, values, whole)
+	var fatal *ParseError
+	if errors.As(err, &fatal) {
+		return &ParseError{Position: at, Name: fatal.Name, Msg: fatal.Msg}
+	}
+	if err != nil {
 		return r.recordError(err, at)
 	}
 	return nil
@@ -273,10 +305,12 @@ func (r *runner) maybeFlush() error {
 	return nil
 }
 
-// fatal ends the query on input that does not parse. The service sends
-// the result data it produced first, as a resultData record even when
-// empty, then the fatal error record (azure-sdk-for-python
-// tests/recordings/test_quick_query.test_quick_query_readall_with_fatal_error_handler.yaml).
+// fatal ends the query on input that does not parse or a row the Arrow
+// schema does not fit. The service sends the result data it produced
+// first, as a resultData record even when empty, then the fatal error
+// record (azure-sdk-for-python
+// tests/recordings/test_quick_query.test_quick_query_readall_with_fatal_error_handler.yaml;
+// for Arrow output, the azure-sdk-for-js recordings in replay_test.go).
 func (r *runner) fatal(e *ParseError) error {
 	if r.out.arrow != nil {
 		r.out.arrow.writeBatch(&r.buf)
