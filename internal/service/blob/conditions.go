@@ -81,7 +81,7 @@ func resourceOf(b *blobdata.Blob) cond.Resource {
 	if b == nil || !b.Committed {
 		return cond.Resource{}
 	}
-	return cond.Resource{Exists: true, ETag: b.ETag.String(), LastModified: b.LastModified()}
+	return cond.Resource{Exists: true, ETag: b.ETagString(), LastModified: b.LastModified()}
 }
 
 // x-ms-if-tags is AND-ed with the other conditional headers (the Azure

@@ -51,7 +51,7 @@ func containerConditions(r *http.Request, allowed cond.Allowed) (cond.Conditions
 
 // setContainerHeaders writes ETag and Last-Modified.
 func setContainerHeaders(h http.Header, c *blobdata.Container) {
-	h.Set("ETag", c.ETag.String())
+	h.Set("ETag", c.ETagString())
 	h.Set("Last-Modified", httpTime(c.ETag.Time()))
 }
 

@@ -36,7 +36,7 @@ func md5Base64(sum []byte) string { return base64.StdEncoding.EncodeToString(sum
 
 // setBlobETag writes ETag and Last-Modified.
 func setBlobETag(h http.Header, b *blobdata.Blob) {
-	h.Set("ETag", b.ETag.String())
+	h.Set("ETag", b.ETagString())
 	h.Set("Last-Modified", httpTime(b.LastModified()))
 }
 

@@ -25,9 +25,11 @@ import (
 // ImportedContainer is a container to import.
 type ImportedContainer struct {
 	Account, Name string
-	// LastModified is kept as is; the ETag is issued from it, since here a
-	// container's ETag is its modification instant.
+	// LastModified is kept as is: here it is the container's tick.
 	Created, LastModified time.Time
+	// ETag is the ETag the container had (quotes optional), answered
+	// until its next change moves the tick; "" for the tick's.
+	ETag string
 	// Public is "", "blob" or "container" (x-ms-blob-public-access).
 	Public   string
 	Metadata metadata.Set
@@ -57,6 +59,8 @@ type ImportedBlob struct {
 	SequenceNumber int64
 	Sealed         bool
 	Lease          lease.Lease
+	// ETag is as ImportedContainer's, for this state.
+	ETag string
 	// Copy is the copy that wrote the blob (x-ms-copy-*), nil if none.
 	Copy *blobdata.CopyState
 	// Content is the committed content in order; a page blob's holes are
@@ -90,7 +94,12 @@ func ImportContainer(tx store.Tx, c ImportedContainer) error {
 	if !ok {
 		return fmt.Errorf("container %s: unknown public access %q", c.Name, c.Public)
 	}
-	rec := &blobdata.Container{ETag: etag.FromTime(c.LastModified), Created: c.Created, Public: public,
+	tick := etag.FromTime(c.LastModified)
+	carried, err := etag.Carry(c.ETag, tick)
+	if err != nil {
+		return fmt.Errorf("container %s: %w", c.Name, err)
+	}
+	rec := &blobdata.Container{ETag: tick, CarriedETag: carried, Created: c.Created, Public: public,
 		Metadata: c.Metadata, Lease: c.Lease, ACL: c.ACL}
 	return blobdata.SaveContainer(tx, c.Account, c.Name, rec)
 }
@@ -103,7 +112,12 @@ func ImportBlob(tx store.Tx, b ImportedBlob) error {
 	if !ok {
 		return fmt.Errorf("blob %s/%s: unknown blob type %q", b.Container, b.Name, b.Type)
 	}
-	rec := &blobdata.Blob{Type: kind, Committed: b.Committed, ETag: etag.FromTime(b.LastModified), Created: b.Created,
+	tick := etag.FromTime(b.LastModified)
+	carried, err := etag.Carry(b.ETag, tick)
+	if err != nil {
+		return fmt.Errorf("blob %s/%s: %w", b.Container, b.Name, err)
+	}
+	rec := &blobdata.Blob{Type: kind, Committed: b.Committed, ETag: tick, CarriedETag: carried, Created: b.Created,
 		Props: b.Props, Metadata: b.Metadata, Lease: b.Lease, Tier: b.Tier,
 		SequenceNumber: b.SequenceNumber, Sealed: b.Sealed, Tags: importedTags(b.Tags)}
 	rec.TierChanged = b.TierChanged // a field of the embedded identity state

@@ -173,7 +173,7 @@ func writeBlobItem(x *xmlWriter, it blobItem, p listParams, now time.Time) {
 	x.Open("Properties")
 	x.Elem("Creation-Time", httpTime(b.Created))
 	x.Elem("Last-Modified", httpTime(b.LastModified()))
-	x.Elem("Etag", b.ETag.Bare())
+	x.Elem("Etag", b.ETagBare())
 	x.Int("Content-Length", b.Size)
 	x.Elem("Content-Type", b.Props.Type)
 	x.Elem("Content-Encoding", b.Props.Encoding)

@@ -99,7 +99,7 @@ func writeContainerItem(x *xmlWriter, it containerItem, withMetadata, vlw bool, 
 	writeDeletedIdentity(x, c)
 	x.Open("Properties")
 	x.Elem("Last-Modified", httpTime(c.ETag.Time()))
-	x.Elem("Etag", c.ETag.String())
+	x.Elem("Etag", c.ETagString())
 	writeLeaseElements(x, c.Lease, now)
 	if c.Public != blobdata.AccessPrivate {
 		x.Elem("PublicAccess", publicAccessName(c.Public))

@@ -24,6 +24,7 @@ type azContainer struct {
 	Metadata   map[string]string `json:"metadata"`
 	Properties struct {
 		LastModified  time.Time `json:"lastModified"`
+		ETag          string    `json:"etag"`
 		PublicAccess  string    `json:"publicAccess"`
 		LeaseState    string    `json:"leaseState"`
 		LeaseDuration string    `json:"leaseDuration"`
@@ -52,6 +53,7 @@ type azBlob struct {
 	Properties struct {
 		Created            time.Time       `json:"creationTime"`
 		LastModified       time.Time       `json:"lastModified"`
+		ETag               string          `json:"etag"`
 		Length             int64           `json:"contentLength"`
 		ContentType        string          `json:"contentType"`
 		ContentEncoding    string          `json:"contentEncoding"`
@@ -132,7 +134,7 @@ func planContainer(d *azContainer, p *plan) error {
 		return fmt.Errorf("%s: %w", what, err)
 	}
 	rec := blob.ImportedContainer{Account: d.Account, Name: d.Name, Created: d.Meta.time(),
-		LastModified: d.Properties.LastModified, Public: d.Properties.PublicAccess,
+		LastModified: d.Properties.LastModified, ETag: d.Properties.ETag, Public: d.Properties.PublicAccess,
 		Metadata: metadataOf(d.Metadata), ACL: acl, Lease: l}
 	p.Containers++
 	p.write(func(tx store.Tx) error { return blob.ImportContainer(tx, rec) })
@@ -175,7 +177,7 @@ func blobRecord(d *azBlob, what string) (blob.ImportedBlob, error) {
 		return blob.ImportedBlob{}, fmt.Errorf("%s: %w", what, err)
 	}
 	rec := blob.ImportedBlob{Account: d.Account, Container: d.Container, Name: d.Name, Snapshot: d.Snapshot,
-		Type: props.BlobType, Committed: d.Committed, Created: props.Created, LastModified: props.LastModified,
+		Type: props.BlobType, Committed: d.Committed, Created: props.Created, LastModified: props.LastModified, ETag: props.ETag,
 		Props: contentprops.Props{Type: props.ContentType, Encoding: props.ContentEncoding, Language: props.ContentLanguage,
 			Disposition: props.ContentDisposition, CacheControl: props.CacheControl, MD5: md5},
 		Metadata: metadataOf(d.Metadata), SequenceNumber: props.SequenceNumber, Sealed: props.Sealed, Lease: l}

@@ -28,9 +28,10 @@ import (
 // TestImportAzuriteWorkspace writes every kind of object into Azurite on
 // disk, imports its workspace into a fresh SQLite store and serves it:
 // every listing, property, metadata, ACL, content, block list, message
-// and entity (its ETag included) answers as Azurite answered before it
-// stopped. A workspace with a missing or short extent file is then
-// refused, naming the object and the file, and leaves the store empty.
+// and entity, and every container's, blob's, snapshot's and entity's
+// ETag, answers as Azurite answered before it stopped. A workspace with
+// a missing or short extent file, or an ETag that is not an entity tag,
+// is then refused, naming the object, and leaves the store empty.
 func TestImportAzuriteWorkspace(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts Azurite and moves a 67 MiB blob")
@@ -44,7 +45,8 @@ func TestImportAzuriteWorkspace(t *testing.T) {
 	populateServiceProps(t, az.ConnectionString)
 	want := observe(t, az.ConnectionString)
 	observeServiceProps(t, az.ConnectionString, want)
-	hello := lastModified(t, az.ConnectionString, "photos", "a/hello.txt")
+	hello, helloTag := validators(t, az.ConnectionString, "photos", "a/hello.txt")
+	photosTag := containerETag(t, az.ConnectionString, "photos")
 	az.stop()
 	before := fileDigests(t, dir)
 
@@ -60,7 +62,8 @@ func TestImportAzuriteWorkspace(t *testing.T) {
 	got := observe(t, srv.ConnectionString)
 	observeServiceProps(t, srv.ConnectionString, got)
 	compare(t, want, got)
-	checkConditionals(t, srv.ConnectionString, "photos", "a/hello.txt", hello)
+	checkConditionals(t, srv.ConnectionString, "photos", "a/hello.txt", hello, helloTag)
+	checkContainerWrite(t, srv.ConnectionString, "photos", photosTag)
 	checkHiddenMessages(t, srv)
 	if after := fileDigests(t, dir); !equalDigests(before, after) {
 		t.Errorf("the import changed Azurite's files")
@@ -74,6 +77,15 @@ func TestImportAzuriteWorkspace(t *testing.T) {
 			return b
 		})
 		refused(t, broken, "blob photos/", ": content extent __blobstorage__/", "no such file or directory")
+	})
+	t.Run("UnusableETag", func(t *testing.T) {
+		broken := copyWorkspace(t, dir, func(name string, b []byte) []byte {
+			if name == "__azurite_db_blob__.json" {
+				return bytes.Replace(b, []byte(`"etag":"\"0x`), []byte(`"etag":"\"0x `), 1)
+			}
+			return b
+		})
+		refused(t, broken, `: ETag "0x `, "is not an entity tag")
 	})
 	t.Run("ShortExtent", func(t *testing.T) {
 		broken := copyWorkspace(t, dir, func(name string, b []byte) []byte {

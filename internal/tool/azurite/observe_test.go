@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/Azure/azure-sdk-for-go/sdk/azcore"
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/to"
 	"github.com/Azure/azure-sdk-for-go/sdk/data/aztables"
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob"
@@ -73,9 +74,12 @@ func observeBlobs(t *testing.T, conn string, v view) {
 		must(t, err)
 		for _, it := range page.ContainerItems {
 			p := it.Properties
-			v.add("container "+*it.Name, "modified=%s public=%s lease=%s/%s/%s meta=%s", stamp(p.LastModified),
-				str(p.PublicAccess), str(p.LeaseState), str(p.LeaseStatus), str(p.LeaseDuration), sortedMeta(it.Metadata))
 			cc := svc.NewContainerClient(*it.Name)
+			props, err := cc.GetProperties(ctx, nil)
+			must(t, err)
+			v.add("container "+*it.Name, "modified=%s etag=%s/%s public=%s lease=%s/%s/%s meta=%s", stamp(p.LastModified),
+				bare(p.ETag), bare(props.ETag), str(p.PublicAccess), str(p.LeaseState), str(p.LeaseStatus),
+				str(p.LeaseDuration), sortedMeta(it.Metadata))
 			acl, err := cc.GetAccessPolicy(ctx, nil)
 			must(t, err)
 			for _, id := range acl.SignedIdentifiers {
@@ -115,12 +119,15 @@ func observeContainer(t *testing.T, cc *container.Client, v view) {
 				bc, err = bc.WithSnapshot(*it.Snapshot)
 				must(t, err)
 			}
-			v.add(key, "type=%s len=%d ctype=%s enc=%s lang=%s disp=%s cache=%s md5=%x created=%s modified=%s "+
+			props, err := bc.GetProperties(ctx, nil)
+			must(t, err)
+			content, got := digest(t, bc)
+			v.add(key, "type=%s len=%d ctype=%s enc=%s lang=%s disp=%s cache=%s md5=%x created=%s modified=%s etag=%s/%s/%s "+
 				"tier=%s inferred=%s lease=%s/%s/%s seq=%s sealed=%s meta=%s tags=%s content=%s copy=%s/%s/%s/%s/%s",
 				str(p.BlobType), *p.ContentLength, str(p.ContentType), str(p.ContentEncoding), str(p.ContentLanguage),
 				str(p.ContentDisposition), str(p.CacheControl), p.ContentMD5, stamp(p.CreationTime), stamp(p.LastModified),
-				tier, inferred, str(p.LeaseState), str(p.LeaseStatus), str(p.LeaseDuration),
-				str(p.BlobSequenceNumber), str(p.IsSealed), sortedMeta(it.Metadata), strings.Join(tags, ","), digest(t, bc),
+				bare(p.ETag), bare(props.ETag), bare(got), tier, inferred, str(p.LeaseState), str(p.LeaseStatus), str(p.LeaseDuration),
+				str(p.BlobSequenceNumber), str(p.IsSealed), sortedMeta(it.Metadata), strings.Join(tags, ","), content,
 				str(p.CopyID), str(p.CopySource), str(p.CopyStatus), str(p.CopyProgress), stamp(p.CopyCompletionTime))
 		}
 	}
@@ -140,15 +147,26 @@ func observeContainer(t *testing.T, cc *container.Client, v view) {
 	}
 }
 
-// digest is the SHA-256 of a blob's content.
-func digest(t *testing.T, bc *blob.Client) string {
+// digest is the SHA-256 of a blob's content and the ETag Get Blob
+// answered with it.
+func digest(t *testing.T, bc *blob.Client) (string, *azcore.ETag) {
 	resp, err := bc.DownloadStream(context.Background(), nil)
 	must(t, err)
 	defer resp.Body.Close()
 	h := sha256.New()
 	_, err = io.Copy(h, resp.Body)
 	must(t, err)
-	return fmt.Sprintf("%x", h.Sum(nil))[:16]
+	return fmt.Sprintf("%x", h.Sum(nil))[:16], resp.ETag
+}
+
+// bare is an ETag without the quotes of the ETag header, as List Blobs
+// lists it (List Containers lists it quoted), so that one object's
+// listed ETag and the ETags its responses answer read alike on a line.
+func bare(e *azcore.ETag) string {
+	if e == nil {
+		return "-"
+	}
+	return strings.Trim(string(*e), `"`)
 }
 
 func observeQueues(t *testing.T, conn string, v view) {

@@ -14,6 +14,7 @@ import (
 	"github.com/Azure/azure-sdk-for-go/sdk/data/aztables"
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob"
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/blob"
+	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/container"
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azblob/service"
 	"github.com/Azure/azure-sdk-for-go/sdk/storage/azqueue"
 )
@@ -94,22 +95,24 @@ func asJSON(t *testing.T, x any) []byte {
 	return b
 }
 
-// lastModified is a blob's Last-Modified as a client read it.
-func lastModified(t *testing.T, conn, container, name string) time.Time {
+// validators are the Last-Modified and ETag of a blob as a client read
+// them.
+func validators(t *testing.T, conn, container, name string) (time.Time, azcore.ETag) {
 	t.Helper()
 	bc, err := azblob.NewClientFromConnectionString(conn, nil)
 	must(t, err)
 	props, err := bc.ServiceClient().NewContainerClient(container).NewBlobClient(name).GetProperties(context.Background(), nil)
 	must(t, err)
-	return *props.LastModified
+	return *props.LastModified, *props.ETag
 }
 
-// checkConditionals sends the conditional GETs a client holding the
-// Last-Modified it read from Azurite sends after the switch: it is
-// carried, so If-Modified-Since is answered 304 and If-Unmodified-Since
-// 200. (The ETag is not: Azurite's is random, Lazuli's is its
-// Last-Modified in ticks.)
-func checkConditionals(t *testing.T, conn, container, name string, before time.Time) {
+// checkConditionals sends the conditional requests a client holding the
+// Last-Modified and ETag it read from Azurite sends after the switch:
+// both are carried, so If-Modified-Since and If-None-Match are answered
+// 304, If-Unmodified-Since and If-Match 200, and a write under If-Match
+// succeeds. That write answers a new ETag, which the old one no longer
+// matches (412).
+func checkConditionals(t *testing.T, conn, container, name string, before time.Time, tag azcore.ETag) {
 	t.Helper()
 	bc, err := azblob.NewClientFromConnectionString(conn, nil)
 	must(t, err)
@@ -118,20 +121,77 @@ func checkConditionals(t *testing.T, conn, container, name string, before time.T
 		var raw *http.Response
 		resp, err := b.DownloadStream(policy.WithCaptureResponse(context.Background(), &raw), &blob.DownloadStreamOptions{
 			AccessConditions: &blob.AccessConditions{ModifiedAccessConditions: &c}})
-		var re *azcore.ResponseError
-		if errors.As(err, &re) {
-			return re.StatusCode
+		if code := statusOf(t, err); code != 0 {
+			return code
 		}
-		must(t, err)
 		if resp.Body != nil {
 			resp.Body.Close()
 		}
 		return raw.StatusCode
 	}
-	if got := status(blob.ModifiedAccessConditions{IfModifiedSince: &before}); got != http.StatusNotModified {
-		t.Errorf("If-Modified-Since the pre-import Last-Modified: %d, want 304", got)
+	for _, c := range []struct {
+		what string
+		cond blob.ModifiedAccessConditions
+		want int
+	}{
+		{"If-Modified-Since the pre-import Last-Modified", blob.ModifiedAccessConditions{IfModifiedSince: &before}, http.StatusNotModified},
+		{"If-Unmodified-Since the pre-import Last-Modified", blob.ModifiedAccessConditions{IfUnmodifiedSince: &before}, http.StatusOK},
+		{"If-Match the pre-import ETag", blob.ModifiedAccessConditions{IfMatch: &tag}, http.StatusOK},
+		{"If-None-Match the pre-import ETag", blob.ModifiedAccessConditions{IfNoneMatch: &tag}, http.StatusNotModified},
+	} {
+		if got := status(c.cond); got != c.want {
+			t.Errorf("%s: %d, want %d", c.what, got, c.want)
+		}
 	}
-	if got := status(blob.ModifiedAccessConditions{IfUnmodifiedSince: &before}); got != http.StatusOK {
-		t.Errorf("If-Unmodified-Since the pre-import Last-Modified: %d, want 200", got)
+	set, err := b.SetMetadata(context.Background(), map[string]*string{"after": to.Ptr("import")}, &blob.SetMetadataOptions{
+		AccessConditions: &blob.AccessConditions{ModifiedAccessConditions: &blob.ModifiedAccessConditions{IfMatch: &tag}}})
+	if err != nil {
+		t.Fatalf("Set Blob Metadata If-Match the pre-import ETag: %v", err)
 	}
+	if *set.ETag == tag {
+		t.Errorf("Set Blob Metadata kept the pre-import ETag %s", tag)
+	}
+	if got := status(blob.ModifiedAccessConditions{IfMatch: &tag}); got != http.StatusPreconditionFailed {
+		t.Errorf("If-Match the pre-import ETag after a write: %d, want 412", got)
+	}
+	if got := status(blob.ModifiedAccessConditions{IfMatch: set.ETag}); got != http.StatusOK {
+		t.Errorf("If-Match the ETag the write answered: %d, want 200", got)
+	}
+}
+
+// checkContainerWrite changes an imported container's metadata: the
+// container answers a new ETag from then on.
+func checkContainerWrite(t *testing.T, conn, name string, tag azcore.ETag) {
+	t.Helper()
+	bc, err := azblob.NewClientFromConnectionString(conn, nil)
+	must(t, err)
+	c := bc.ServiceClient().NewContainerClient(name)
+	set, err := c.SetMetadata(context.Background(), &container.SetMetadataOptions{Metadata: map[string]*string{"after": to.Ptr("import")}})
+	must(t, err)
+	props, err := c.GetProperties(context.Background(), nil)
+	must(t, err)
+	if *set.ETag == tag || *props.ETag != *set.ETag {
+		t.Errorf("container %s: ETag %s before Set Container Metadata, %s answered by it, %s after it", name, tag, *set.ETag, *props.ETag)
+	}
+}
+
+// statusOf is the status of a request's error response, 0 without one.
+func statusOf(t *testing.T, err error) int {
+	t.Helper()
+	var re *azcore.ResponseError
+	if errors.As(err, &re) {
+		return re.StatusCode
+	}
+	must(t, err)
+	return 0
+}
+
+// containerETag is a container's ETag as a client read it.
+func containerETag(t *testing.T, conn, name string) azcore.ETag {
+	t.Helper()
+	bc, err := azblob.NewClientFromConnectionString(conn, nil)
+	must(t, err)
+	props, err := bc.ServiceClient().NewContainerClient(name).GetProperties(context.Background(), nil)
+	must(t, err)
+	return *props.ETag
 }
