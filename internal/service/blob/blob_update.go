@@ -108,6 +108,11 @@ func (s *Service) writeBlobAs(r *http.Request, conds conditions, kind blobdata.W
 				return err
 			}
 		}
+		if rec != nil && creates {
+			if err := s.own(tx, r, rec); err != nil {
+				return err
+			}
+		}
 		if err := blobdata.ReindexTags(tx, account, t.Container, t.Blob, old, rec); err != nil {
 			return err
 		}

@@ -6,7 +6,9 @@ import (
 
 	"github.com/lazuli-storage/lazuli/internal/engine/store"
 	"github.com/lazuli-storage/lazuli/internal/frame/request"
+	"github.com/lazuli-storage/lazuli/internal/rule/auth"
 	"github.com/lazuli-storage/lazuli/internal/rule/azerr"
+	"github.com/lazuli-storage/lazuli/internal/rule/posixacl"
 	"github.com/lazuli-storage/lazuli/internal/service/blobdata"
 )
 
@@ -28,11 +30,42 @@ func (s *Service) createParents(tx store.Tx, r *http.Request) error {
 		return nil
 	}
 	t := targetOf(r)
-	_, err := blobdata.CreateParents(tx, request.Of(r).Account, t.Container, t.Blob, s.now(), s.versioningDefault)
+	_, err := blobdata.CreateParents(tx, request.Of(r).Account, t.Container, t.Blob, s.now(), s.versioningDefault, Creator(r))
 	if errors.Is(err, blobdata.ErrParentIsFile) {
 		return azerr.New(azerr.PathConflict)
 	}
 	return err
+}
+
+// own gives rec, the blob of a Blob write that creates or replaces it on
+// an account with a hierarchical namespace, the access control Path -
+// Create gives a path made without x-ms-permissions and x-ms-umask: the
+// caller owns it, and it takes its parent directory's owning group and
+// default ACL (blobdata paths_owner.go). A flat account's blobs have none.
+func (s *Service) own(tx store.Tx, r *http.Request, rec *blobdata.Blob) error {
+	if !s.isHNS(r) {
+		return nil
+	}
+	t := targetOf(r)
+	parent, err := blobdata.ParentAccess(tx, request.Of(r).Account, t.Container, t.Blob, s.now())
+	if err != nil {
+		return err
+	}
+	rec.Posix = blobdata.NewPosixState(parent, posixacl.NewPath{Directory: rec.IsDirectory()}, Creator(r))
+	return nil
+}
+
+// Creator is who r's caller is to the ACLs of the paths it creates: the
+// object ID of an OAuth token; Shared Key and every SAS carry no identity
+// and are the super-user ("Access control model in Azure Data Lake
+// Storage", section "Shared Key and Shared Access Signature (SAS)
+// authorization"), whom $superuser stands for as an owner.
+func Creator(r *http.Request) posixacl.Principal {
+	info := request.Of(r)
+	if info == nil || info.Identity == nil || info.Identity.Kind != auth.Bearer || info.Identity.Principal == nil {
+		return posixacl.Principal{Superuser: true}
+	}
+	return posixacl.Principal{ObjectID: info.Identity.Principal.ObjectID}
 }
 
 // keepDirectory refuses a write that would replace a directory of a

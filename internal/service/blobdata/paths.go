@@ -9,6 +9,7 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/engine/store"
 	"github.com/lazuli-storage/lazuli/internal/rule/etag"
 	"github.com/lazuli-storage/lazuli/internal/rule/metadata"
+	"github.com/lazuli-storage/lazuli/internal/rule/posixacl"
 )
 
 // Paths. The Data Lake (dfs) API sees a container's blobs as a tree of
@@ -62,10 +63,16 @@ func NewDirectory(now time.Time, md metadata.Set) *Blob {
 // CreateParents creates the directories above name that do not exist, as
 // Path Create does on an account with a hierarchical namespace; a parent
 // that exists as a file is ErrParentIsFile. A new directory is a write
-// that creates a blob, so it gets a version ID when versioning is on.
-// It returns how many directories it created.
-func CreateParents(tx store.Tx, account, container, name string, now time.Time, versioningDefault bool) (int, error) {
+// that creates a blob, so it gets a version ID when versioning is on, and
+// creator owns it (paths_owner.go). It returns how many directories it
+// created.
+func CreateParents(tx store.Tx, account, container, name string, now time.Time, versioningDefault bool, creator posixacl.Principal) (int, error) {
 	created := 0
+	c, _, err := LoadContainer(tx, account, container)
+	if err != nil {
+		return 0, err
+	}
+	above := c.RootAccess()
 	for _, parent := range Parents(name) {
 		b, err := LoadBlobForWrite(tx, account, container, parent, now)
 		if err != nil {
@@ -75,6 +82,7 @@ func CreateParents(tx store.Tx, account, container, name string, now time.Time, 
 			if !b.IsDirectory() {
 				return created, ErrParentIsFile
 			}
+			above = b.Access(true)
 			continue
 		}
 		hist, err := BeginHistory(tx, account, container, parent, nil, WriteReplace, now, versioningDefault)
@@ -86,6 +94,8 @@ func CreateParents(tx store.Tx, account, container, name string, now time.Time, 
 			// A placeholder for uncommitted blocks keeps them.
 			dir.HasUncommitted, dir.BlockIDLen = b.HasUncommitted, b.BlockIDLen
 		}
+		dir.Posix = NewPosixState(above, posixacl.NewPath{Directory: true}, creator)
+		above = dir.Posix
 		if err := hist.Finish(tx, dir, RefDelta{}); err != nil {
 			return created, err
 		}

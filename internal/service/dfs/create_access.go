@@ -5,8 +5,8 @@ import (
 
 	"github.com/lazuli-storage/lazuli/internal/engine/store"
 	"github.com/lazuli-storage/lazuli/internal/frame/request"
-	"github.com/lazuli-storage/lazuli/internal/rule/auth"
 	"github.com/lazuli-storage/lazuli/internal/rule/posixacl"
+	"github.com/lazuli-storage/lazuli/internal/service/blob"
 	"github.com/lazuli-storage/lazuli/internal/service/blobdata"
 )
 
@@ -28,7 +28,7 @@ type createAccess struct {
 // x-ms-group and x-ms-acl of a Path - Create request. On a flat account
 // it asks nothing: paths there have no ACLs.
 func (s *Service) accessOnCreate(r *http.Request, dir bool) (*createAccess, error) {
-	a := &createAccess{s: s, r: r, path: posixacl.NewPath{Directory: dir}, creator: principal(r)}
+	a := &createAccess{s: s, r: r, path: posixacl.NewPath{Directory: dir}, creator: blob.Creator(r)}
 	if !s.hnsAccount(r) {
 		return a, nil
 	}
@@ -59,18 +59,6 @@ func (s *Service) accessOnCreate(r *http.Request, dir bool) (*createAccess, erro
 	return a, nil
 }
 
-// principal is who r's caller is to the ACLs: the object ID of an OAuth
-// token; Shared Key and every SAS carry no identity and are the
-// super-user ("Access control model in Azure Data Lake Storage", section
-// "Shared Key and Shared Access Signature (SAS) authorization").
-func principal(r *http.Request) posixacl.Principal {
-	info := request.Of(r)
-	if info == nil || info.Identity == nil || info.Identity.Kind != auth.Bearer || info.Identity.Principal == nil {
-		return posixacl.Principal{Superuser: true}
-	}
-	return posixacl.Principal{ObjectID: info.Identity.Principal.ObjectID}
-}
-
 // hold returns the writer Put Blob answers on, which keeps the answer's
 // status back until finish.
 func (a *createAccess) hold(w http.ResponseWriter) http.ResponseWriter {
@@ -94,19 +82,9 @@ func (a *createAccess) finish(createErr error) error {
 		if err != nil || b == nil {
 			return err
 		}
-		c, _, err := blobdata.LoadContainer(tx, account, t.Filesystem)
+		parent, err := blobdata.ParentAccess(tx, account, t.Filesystem, t.Path, a.s.now())
 		if err != nil {
 			return err
-		}
-		parent := c.RootAccess()
-		if parents := blobdata.Parents(t.Path); len(parents) > 0 {
-			p, err := pathForWrite(tx, account, t.Filesystem, parents[len(parents)-1], a.s.now())
-			if err != nil {
-				return err
-			}
-			if p != nil {
-				parent = p.Access(true)
-			}
 		}
 		state, err := a.change.apply(blobdata.NewPosixState(parent, a.path, a.creator), a.path.Directory)
 		if err != nil {
