@@ -75,6 +75,14 @@ func startACL(t *testing.T, hns bool, owners string) *aclEnv {
 // status and error code.
 func (e *aclEnv) send(oid, method, path string, header http.Header, body string) (int, string) {
 	e.t.Helper()
+	resp := e.do(oid, method, path, header, body)
+	return resp.StatusCode, resp.Header.Get("x-ms-error-code")
+}
+
+// do makes a request as oid ("" for the account key) and returns its
+// answer, the body read.
+func (e *aclEnv) do(oid, method, path string, header http.Header, body string) *http.Response {
+	e.t.Helper()
 	req, err := http.NewRequest(method, e.url+path, bytes.NewReader([]byte(body)))
 	if err != nil {
 		e.t.Fatal(err)
@@ -97,7 +105,7 @@ func (e *aclEnv) send(oid, method, path string, header http.Header, body string)
 	if _, err := io.Copy(io.Discard, resp.Body); err != nil {
 		e.t.Fatal(err)
 	}
-	return resp.StatusCode, resp.Header.Get("x-ms-error-code")
+	return resp
 }
 
 // must asserts a request's status.

@@ -65,20 +65,27 @@ func setAccessQuestions(r *http.Request, t target) []pathQuestion {
 }
 
 // blobQuestions are the ACL checks of the Blob operations on a path of a
-// hierarchical namespace that are its dfs operations under another API
-// (Get Blob a read, Get Blob Properties a status, Put Blob a create, Delete
-// Blob a delete, List Blobs a directory's listing), so that the Blob API
-// allows no more than the dfs one; nil for the rest, which only a role
-// allows.
+// hierarchical namespace that are its dfs operations under another API,
+// so that the Blob API allows no more than the dfs one: Get Blob a read,
+// Get Blob Properties a status, the writes that create or replace a blob
+// (blobCreates) a create, the writes to an existing blob's content,
+// properties, lease or tier (blobWrites) a write to the file ("Access
+// control model in Azure Data Lake Storage", "Common scenarios related to
+// ACL permissions"), Delete Blob a delete, List Blobs a directory's
+// listing; nil for the rest, which only a role allows.
 func blobQuestions(r *http.Request, op string, t target) []pathQuestion {
 	on := func(o posixacl.Operation) []pathQuestion { return []pathQuestion{{op: o, path: t}} }
+	switch {
+	case blobCreates[op]:
+		return on(posixacl.CreatePath)
+	case blobWrites[op]:
+		return on(posixacl.WriteFile)
+	}
 	switch op {
 	case "GetBlob":
 		return on(posixacl.ReadFile)
 	case "GetBlobProperties":
 		return on(posixacl.GetStatus)
-	case "PutBlob":
-		return on(posixacl.CreatePath)
 	case "DeleteBlob":
 		return on(posixacl.DeletePath)
 	case "ListBlobs":
@@ -86,6 +93,23 @@ func blobQuestions(r *http.Request, op string, t target) []pathQuestion {
 		return []pathQuestion{{op: posixacl.ListDirectory, path: target{Filesystem: t.Filesystem, Path: prefixDirectory(r.URL.Query().Get("prefix"))}}}
 	}
 	return nil
+}
+
+// blobCreates are the Blob writes that create a blob or replace it whole,
+// as Path - Create does a file.
+var blobCreates = map[string]bool{
+	"PutBlob": true, "PutAppendBlob": true, "PutBlockList": true, "PutBlobFromURL": true,
+	"CopyBlob": true, "CopyBlobFromURL": true,
+}
+
+// blobWrites are the Blob writes to an existing blob, as append, flush,
+// Set Properties and Lease are to a file: its blocks, content, metadata,
+// properties, lease, snapshots and tier.
+var blobWrites = map[string]bool{
+	"PutBlock": true, "PutBlockFromURL": true, "AppendBlock": true, "AppendBlockFromURL": true,
+	"SealAppendBlob": true, "SetBlobMetadata": true, "SetBlobProperties": true, "SnapshotBlob": true,
+	"SetBlobTier": true, "LeaseBlob": true, "AcquireBlobLease": true, "RenewBlobLease": true,
+	"ChangeBlobLease": true, "ReleaseBlobLease": true, "BreakBlobLease": true,
 }
 
 // prefixDirectory is the directory a List Blobs prefix lists in: up to

@@ -1,0 +1,105 @@
+package dfs_test
+
+import (
+	"net/http"
+	"testing"
+)
+
+// ownerOf is the owner and owning group of path in filesystem acl, as
+// getAccessControl answers them to the account key.
+func (e *aclEnv) ownerOf(path string) (owner, group string) {
+	e.t.Helper()
+	resp := e.do("", http.MethodHead, "acl/"+path+"?action=getAccessControl", nil, "")
+	if resp.StatusCode != http.StatusOK {
+		e.t.Fatalf("getAccessControl %s: %d %s", path, resp.StatusCode, resp.Header.Get("x-ms-error-code"))
+	}
+	return resp.Header.Get("X-Ms-Owner"), resp.Header.Get("X-Ms-Group")
+}
+
+// grantUser gives userOID traverse on the root and every right on d, as
+// a named entry within the mask.
+func (e *aclEnv) grantUser() {
+	e.t.Helper()
+	for path, acl := range map[string]string{
+		"":  "user::rwx,user:" + userOID + ":--x,group::r-x,mask::r-x,other::---",
+		"d": "user::rwx,user:" + userOID + ":rwx,group::r-x,mask::rwx,other::---",
+	} {
+		if got, code := e.setACL("", path, acl); got != http.StatusOK {
+			e.t.Fatalf("setAccessControl %q: %d %s", path, got, code)
+		}
+	}
+}
+
+// A blob the Blob API creates on an account with a hierarchical namespace
+// is its creator's, as a path Path - Create makes is ("Access control
+// model in Azure Data Lake Storage", "The owning user"): an OAuth caller
+// owns what its Put Blob, Put Block List and Copy Blob write and the
+// directories they create above it, each taking its parent's owning
+// group, and may then change its bits; with Shared Key the owner is
+// $superuser.
+func TestBlobWritesOwnedByTheirCreator(t *testing.T) {
+	e := startACL(t, true, ownerOID)
+	e.tree()
+	e.grantUser()
+	e.must(http.StatusCreated, userOID, http.MethodPut, "acl/d/put", blockBlob, "x")
+	e.must(http.StatusCreated, userOID, http.MethodPut, "acl/d/list?comp=block&blockid=YmxvY2sx", nil, "x")
+	e.must(http.StatusCreated, userOID, http.MethodPut, "acl/d/list?comp=blocklist", nil, "<BlockList><Latest>YmxvY2sx</Latest></BlockList>")
+	e.must(http.StatusCreated, userOID, http.MethodPut, "acl/d/log", http.Header{"X-Ms-Blob-Type": {"AppendBlob"}}, "")
+	e.must(http.StatusAccepted, userOID, http.MethodPut, "acl/d/copy", http.Header{"X-Ms-Copy-Source": {e.url + "acl/d/list"}}, "")
+	e.must(http.StatusCreated, userOID, http.MethodPut, "acl/d/sub/deep/put", blockBlob, "x")
+	for _, path := range []string{"d/put", "d/list", "d/log", "d/copy", "d/sub", "d/sub/deep", "d/sub/deep/put"} {
+		if owner, group := e.ownerOf(path); owner != userOID || group != "$superuser" {
+			t.Errorf("%s is owned by %q, group %q; want %q, $superuser", path, owner, group, userOID)
+		}
+	}
+	e.must(http.StatusOK, userOID, http.MethodPatch, "acl/d/put?action=setAccessControl", http.Header{"X-Ms-Permissions": {"rw-------"}}, "")
+
+	e.must(http.StatusCreated, "", http.MethodPut, "acl/d/keyed", blockBlob, "x")
+	if owner, _ := e.ownerOf("d/keyed"); owner != "$superuser" {
+		t.Errorf("a blob the account key writes is owned by %q", owner)
+	}
+}
+
+// The Blob writes to an existing blob need what a write to the file needs
+// through the Data Lake API, not a role: execute on every directory on
+// the way and read and write on the file itself ("Common scenarios
+// related to ACL permissions"). A caller that may only read the file is
+// refused each of them, with 403 AuthorizationPermissionMismatch.
+func TestBlobWritesNeedWriteOnTheFile(t *testing.T) {
+	e := startACL(t, true, ownerOID)
+	e.tree()
+	e.grantUser()
+	e.must(http.StatusCreated, "", http.MethodPut, "acl/d/log", http.Header{"X-Ms-Blob-Type": {"AppendBlob"}}, "")
+	writes := []struct {
+		path   string
+		header http.Header
+		body   string
+		want   int
+	}{
+		{"acl/d/f?comp=metadata", http.Header{"X-Ms-Meta-A": {"b"}}, "", http.StatusOK},
+		{"acl/d/f?comp=properties", http.Header{"X-Ms-Blob-Content-Type": {"text/plain"}}, "", http.StatusOK},
+		{"acl/d/f?comp=block&blockid=YmxvY2sx", nil, "x", http.StatusCreated},
+		{"acl/d/log?comp=appendblock", nil, "x", http.StatusCreated},
+		{"acl/d/f?comp=snapshot", nil, "", http.StatusCreated},
+		{"acl/d/f?comp=tier", http.Header{"X-Ms-Access-Tier": {"Cool"}}, "", http.StatusOK},
+		{"acl/d/f?comp=lease", http.Header{"X-Ms-Lease-Action": {"acquire"}, "X-Ms-Lease-Duration": {"15"}}, "", http.StatusCreated},
+	}
+	readOnly := "user::rw-,user:" + userOID + ":r--,group::r--,mask::rw-,other::---"
+	readWrite := "user::rw-,user:" + userOID + ":rw-,group::r--,mask::rw-,other::---"
+	for _, path := range []string{"d/f", "d/log"} {
+		if got, code := e.setACL("", path, readOnly); got != http.StatusOK {
+			t.Fatalf("setAccessControl %s: %d %s", path, got, code)
+		}
+	}
+	for _, w := range writes {
+		e.denied(userOID, http.MethodPut, w.path, w.header, w.body)
+	}
+	for _, path := range []string{"d/f", "d/log"} {
+		if got, code := e.setACL("", path, readWrite); got != http.StatusOK {
+			t.Fatalf("setAccessControl %s: %d %s", path, got, code)
+		}
+	}
+	for _, w := range writes {
+		e.must(w.want, userOID, http.MethodPut, w.path, w.header, w.body)
+	}
+}
