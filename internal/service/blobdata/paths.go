@@ -67,13 +67,16 @@ func NewDirectory(now time.Time, md metadata.Set) *Blob {
 // creator owns it (paths_owner.go). It returns how many directories it
 // created.
 func CreateParents(tx store.Tx, account, container, name string, now time.Time, versioningDefault bool, creator posixacl.Principal) (int, error) {
-	created := 0
+	parents := Parents(name)
+	if len(parents) == 0 {
+		return 0, nil
+	}
 	c, _, err := LoadContainer(tx, account, container)
 	if err != nil {
 		return 0, err
 	}
-	above := c.RootAccess()
-	for _, parent := range Parents(name) {
+	created, above := 0, c.RootAccess()
+	for _, parent := range parents {
 		b, err := LoadBlobForWrite(tx, account, container, parent, now)
 		if err != nil {
 			return created, err
