@@ -102,3 +102,21 @@ func checkDirectoryDelete(tx store.Tx, d *blobdata.Deletion, a deleteArgs, base 
 	}
 	return nil
 }
+
+// OwnCredentialSource is the blob a copy-type request r names in
+// x-ms-copy-source when r's own credentials are what let it read that
+// source (authorizeSource): a blob of r's account whose URL carries no
+// SAS, with no x-ms-copy-source-authorization. On an account with a
+// hierarchical namespace a caller the ACLs authorize must be let read it
+// as Get Blob would be (service/dfs acl_ops.go). ok is false for every
+// other source, which its own SAS or token authorizes or refuses.
+func (s *Service) OwnCredentialSource(r *http.Request) (container, name string, ok bool) {
+	if r.Header.Get("x-ms-copy-source") == "" {
+		return "", "", false
+	}
+	src, err := s.parseCopySource(r)
+	if err != nil || !src.local || src.hasSAS() || src.authorization != "" || src.account != request.Of(r).Account {
+		return "", "", false
+	}
+	return src.t.Container, src.t.Blob, true
+}

@@ -103,3 +103,30 @@ func TestBlobWritesNeedWriteOnTheFile(t *testing.T) {
 		e.must(w.want, userOID, http.MethodPut, w.path, w.header, w.body)
 	}
 }
+
+// A copy whose source the caller's own token reads (a blob of its account,
+// no SAS, no x-ms-copy-source-authorization) reads it as Get Blob does: a
+// caller the ACLs let create the destination but not read the source is
+// refused with 403 AuthorizationPermissionMismatch, and copies once it may
+// read it. A source URL with a SAS is that SAS's to authorize.
+func TestBlobCopyNeedsReadOnItsSource(t *testing.T) {
+	e := startACL(t, true, ownerOID)
+	e.tree()
+	e.grantUser()
+	source := http.Header{"X-Ms-Copy-Source": {e.url + "acl/d/f"}}
+	syncSource := http.Header{"X-Ms-Copy-Source": {e.url + "acl/d/f"}, "X-Ms-Requires-Sync": {"true"}}
+	fromURL := http.Header{"X-Ms-Copy-Source": {e.url + "acl/d/f"}, "X-Ms-Blob-Type": {"BlockBlob"}}
+	if got, code := e.setACL("", "d/f", "user::rw-,group::r--,other::---"); got != http.StatusOK {
+		t.Fatalf("setAccessControl d/f: %d %s", got, code)
+	}
+	e.denied(userOID, http.MethodPut, "acl/d/copy", source, "")
+	e.denied(userOID, http.MethodPut, "acl/d/synccopy", syncSource, "")
+	e.denied(userOID, http.MethodPut, "acl/d/fromurl", fromURL, "")
+
+	if got, code := e.setACL("", "d/f", "user::rw-,user:"+userOID+":r--,group::r--,mask::r--,other::---"); got != http.StatusOK {
+		t.Fatalf("setAccessControl d/f: %d %s", got, code)
+	}
+	e.must(http.StatusAccepted, userOID, http.MethodPut, "acl/d/copy", source, "")
+	e.must(http.StatusAccepted, userOID, http.MethodPut, "acl/d/synccopy", syncSource, "")
+	e.must(http.StatusCreated, userOID, http.MethodPut, "acl/d/fromurl", fromURL, "")
+}

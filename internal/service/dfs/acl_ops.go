@@ -72,14 +72,15 @@ func setAccessQuestions(r *http.Request, t target) []pathQuestion {
 // properties, lease or tier (blobWrites) a write to the file ("Access
 // control model in Azure Data Lake Storage", "Common scenarios related to
 // ACL permissions"), Delete Blob a delete, List Blobs a directory's
-// listing; nil for the rest, which only a role allows.
-func blobQuestions(r *http.Request, op string, t target) []pathQuestion {
+// listing; nil for the rest, which only a role allows. A copy that reads
+// its source with the caller's own credentials reads it as Get Blob.
+func (s *Service) blobQuestions(r *http.Request, op string, t target) []pathQuestion {
 	on := func(o posixacl.Operation) []pathQuestion { return []pathQuestion{{op: o, path: t}} }
 	switch {
 	case blobCreates[op]:
-		return on(posixacl.CreatePath)
+		return append(on(posixacl.CreatePath), s.sourceQuestions(r)...)
 	case blobWrites[op]:
-		return on(posixacl.WriteFile)
+		return append(on(posixacl.WriteFile), s.sourceQuestions(r)...)
 	}
 	switch op {
 	case "GetBlob":
@@ -112,6 +113,17 @@ var blobWrites = map[string]bool{
 	"ChangeBlobLease": true, "ReleaseBlobLease": true, "BreakBlobLease": true,
 }
 
+// sourceQuestions is the read of the source of a copy-type write that
+// the caller's own credentials authorize (blob.Service.OwnCredentialSource),
+// none for any other write.
+func (s *Service) sourceQuestions(r *http.Request) []pathQuestion {
+	container, name, ok := s.blobs.OwnCredentialSource(r)
+	if !ok {
+		return nil
+	}
+	return []pathQuestion{{op: posixacl.ReadFile, path: target{Filesystem: container, Path: name}}}
+}
+
 // prefixDirectory is the directory a List Blobs prefix lists in: up to
 // its last slash ("" for the root).
 func prefixDirectory(prefix string) string {
@@ -131,7 +143,7 @@ func (s *Service) checkBlobACL(r *http.Request) error {
 		if err != nil {
 			return nil, nil // the Blob service answers it
 		}
-		return blobQuestions(r, rule.Op, t), nil
+		return s.blobQuestions(r, rule.Op, t), nil
 	})
 }
 
