@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/Azure/azure-sdk-for-go/sdk/azcore/to"
 	"github.com/Azure/azure-sdk-for-go/sdk/data/aztables"
@@ -15,11 +14,6 @@ import (
 
 	"github.com/lazuli-storage/lazuli/lazulitest"
 )
-
-// poll waits until the JavaScript expression holds.
-func poll(expr string) chromedp.Action {
-	return chromedp.Poll(expr, nil, chromedp.WithPollingInterval(100*time.Millisecond))
-}
 
 // openPage navigates to a console route and lets its confirm dialogs pass,
 // as a user who answers OK.
@@ -34,6 +28,14 @@ func createIn(kind, name string) chromedp.Action {
 	return chromedp.Tasks{chromedp.SetValue(box+` form.create input`, name), chromedp.Click(box + ` form.create button`)}
 }
 
+// answered waits for the notice of an action's own answer. The lists
+// refresh every two seconds on requests of their own, so one may show a
+// change before the action's answer reaches the page; that answer then
+// resets the form, and would empty a name the next step had typed.
+func answered(ctx context.Context, notice string) chromedp.Action {
+	return waitText(ctx, "#notice.ok", notice)
+}
+
 // Containers, queues, tables and shares are created and deleted from the
 // accounts page through each service, which checks the names: a bad one
 // shows the service's error code and message.
@@ -45,7 +47,7 @@ func TestConsoleCreatesAndDeletes(t *testing.T) {
 		t.Fatal(err)
 	}
 	for kind, name := range names {
-		if err := chromedp.Run(ctx, createIn(kind, name), waitText(ctx, `[data-kind="`+kind+`"] .names`, name)); err != nil {
+		if err := chromedp.Run(ctx, createIn(kind, name), answered(ctx, "created "+name), waitText(ctx, `[data-kind="`+kind+`"] .names`, name)); err != nil {
 			t.Fatalf("create %s %s: %v", kind, name, err)
 		}
 	}
@@ -67,7 +69,7 @@ func TestConsoleCreatesAndDeletes(t *testing.T) {
 	}
 
 	for kind, name := range names {
-		if err := chromedp.Run(ctx, chromedp.Click(`[data-kind="`+kind+`"] button[data-remove="`+name+`"]`),
+		if err := chromedp.Run(ctx, chromedp.Click(`[data-kind="`+kind+`"] button[data-remove="`+name+`"]`), answered(ctx, "deleted "+name),
 			poll(`!document.querySelector('[data-kind="`+kind+`"] .names').innerText.includes('`+name+`')`)); err != nil {
 			t.Fatalf("delete %s %s: %v", kind, name, err)
 		}

@@ -239,7 +239,7 @@ func TestAttackerPagesInBrowser(t *testing.T) {
 		v := startVictim(t)
 		evil.page = strings.NewReplacer("ADMIN", jsString(v.AdminURL), "TARGETS", string(all)).Replace(attackPage)
 		if err := chromedp.Run(ctx, chromedp.Navigate(evil.URL+"/attack"),
-			chromedp.Poll(`document.title === "attack done"`, nil, chromedp.WithPollingInterval(50*time.Millisecond), chromedp.WithPollingTimeout(20*time.Second))); err != nil {
+			poll(`document.title === "attack done"`)); err != nil {
 			t.Fatalf("the attack page did not finish: %v", err)
 		}
 		v.untouched(t)

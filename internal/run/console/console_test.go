@@ -20,7 +20,12 @@ import (
 )
 
 // browser starts headless Chromium with extra options, or skips when
-// there is none.
+// there is none. Its context lasts until shortly before the test binary's
+// deadline (go test -timeout) rather than a fixed time: on two cores at a
+// load of 25 Chromium took 28 to 37 s to start and the accounts page's
+// create-and-delete test up to 72 s of the 90 s it was given, where an
+// idle machine runs it in 5. Ending a little before the deadline lets a
+// wait that never ends fail naming its step, and the cleanups run.
 func browser(t *testing.T, extra ...chromedp.ExecAllocatorOption) context.Context {
 	t.Helper()
 	path := os.Getenv("LAZULI_CHROMIUM")
@@ -38,9 +43,23 @@ func browser(t *testing.T, extra ...chromedp.ExecAllocatorOption) context.Contex
 	opts = append(opts, extra...)
 	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancelCtx := chromedp.NewContext(alloc)
-	ctx, cancelTimeout := context.WithTimeout(ctx, 90*time.Second)
+	ctx, cancelTimeout := untilDeadline(t, ctx)
 	t.Cleanup(func() { cancelTimeout(); cancelCtx(); cancelAlloc() })
 	return ctx
+}
+
+// cleanupMargin is the time a test whose wait never ends keeps, before
+// the binary's deadline, to report which wait it was and close Chromium.
+const cleanupMargin = 15 * time.Second
+
+// untilDeadline is ctx ending cleanupMargin before the test binary's
+// deadline, or when cancelled if it has none.
+func untilDeadline(t *testing.T, ctx context.Context) (context.Context, context.CancelFunc) {
+	deadline, ok := t.Deadline()
+	if !ok {
+		return context.WithCancel(ctx)
+	}
+	return context.WithDeadline(ctx, deadline.Add(-cleanupMargin))
 }
 
 // screenshot saves the page under $LAZULI_SCREENSHOTS, when set.
@@ -133,10 +152,16 @@ func fill(t *testing.T, srv *lazulitest.Server) {
 
 type azblobUpload = azblob.UploadBufferOptions
 
+// poll waits until the JavaScript expression holds, for as long as the
+// test's context lasts: chromedp's default gives up after 30 s, which the
+// console's first render took on a loaded machine.
+func poll(expr string) chromedp.Action {
+	return chromedp.Poll(expr, nil, chromedp.WithPollingInterval(100*time.Millisecond), chromedp.WithPollingTimeout(0))
+}
+
 // waitText waits until selector's text contains want.
 func waitText(ctx context.Context, selector, want string) chromedp.Action {
-	return chromedp.Poll(`(() => { const e = document.querySelector(`+quote(selector)+`); return !!e && e.innerText.includes(`+quote(want)+`); })()`,
-		nil, chromedp.WithPollingInterval(100*time.Millisecond))
+	return poll(`(() => { const e = document.querySelector(` + quote(selector) + `); return !!e && e.innerText.includes(` + quote(want) + `); })()`)
 }
 
 func quote(s string) string {
@@ -200,14 +225,14 @@ func TestConsoleInBrowser(t *testing.T) {
 	screenshot(t, ctx, "3-queue")
 	// Moving the clock from the side panel makes the invisible message visible.
 	if err := chromedp.Run(ctx, chromedp.SetValue(`#advance-form input`, "601s"), chromedp.Click(`#advance-form button`),
-		chromedp.Poll(`!document.querySelector('#messages tr.invisible')`, nil, chromedp.WithPollingInterval(100*time.Millisecond))); err != nil {
+		poll(`!document.querySelector('#messages tr.invisible')`)); err != nil {
 		t.Fatalf("advance the clock: %v", err)
 	}
 
 	if err := chromedp.Run(ctx, chromedp.Navigate(base+"/#/t/devstoreaccount1/orders"),
 		waitText(ctx, "#entities", "pears"),
 		chromedp.SetValue(`#filter-form input`, "Qty gt 5"), chromedp.Click(`#filter-form button`),
-		chromedp.Poll(`!document.querySelector('#entities').innerText.includes('apples')`, nil, chromedp.WithPollingInterval(100*time.Millisecond)),
+		poll(`!document.querySelector('#entities').innerText.includes('apples')`),
 		chromedp.Text("#entities", &text)); err != nil {
 		t.Fatal(err)
 	}
@@ -236,7 +261,7 @@ func TestConsoleInBrowser(t *testing.T) {
 	if err := chromedp.Run(ctx, chromedp.SetValue(`#fault-form textarea`, `{"operation":"PutBlob","status":500}`),
 		chromedp.Click(`#fault-form button:not([type])`), waitText(ctx, "#faults", "PutBlob"),
 		chromedp.Click(`#faults button[data-delete="/faults/1"]`),
-		chromedp.Poll(`!document.querySelector('#faults').innerText.includes('ServerBusy')`, nil, chromedp.WithPollingInterval(100*time.Millisecond))); err != nil {
+		poll(`!document.querySelector('#faults').innerText.includes('ServerBusy')`)); err != nil {
 		t.Fatalf("add and remove a fault rule: %v", err)
 	}
 	if rules := srv.Faults(); len(rules) != 1 || rules[0].Operation != "PutBlob" {
