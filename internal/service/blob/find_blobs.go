@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"encoding/base64"
 	"net/http"
+	"net/url"
 	"slices"
-	"strings"
 
 	"github.com/lazuli-storage/lazuli/internal/base/record"
 	"github.com/lazuli-storage/lazuli/internal/engine/store"
@@ -35,8 +35,7 @@ type foundBlob struct {
 
 // findArgs is a parsed Find Blobs by Tags request.
 type findArgs struct {
-	where  string
-	expr   *tagExpr
+	where  whereQuery
 	max    int
 	marker []byte
 	// versions is include=versions: previous versions are found too, by
@@ -44,23 +43,50 @@ type findArgs struct {
 	versions bool
 }
 
-func parseFind(r *http.Request) (findArgs, error) {
+// whereQuery is a Find Blobs by Tags where= expression as parseWhere
+// read it: the parsed expression the scan evaluates, and the text the
+// answer's <Where> repeats. The handlers take the expression only from
+// here, so a request's expression is parsed once.
+type whereQuery struct {
+	text string
+	expr *tagExpr
+}
+
+// parseWhere reads the request's where=: 400 MissingRequiredQueryParameter
+// without one, 400 InvalidQueryParameterValue with the parser's message
+// for a malformed one.
+func parseWhere(q url.Values) (whereQuery, error) {
+	raw, ok := q["where"]
+	if !ok {
+		return whereQuery{}, azerr.New(azerr.MissingRequiredQueryParameter).With("QueryParameterName", "where")
+	}
+	expr, err := parseTagQuery(raw[0], findQuery)
+	if err != nil {
+		return whereQuery{}, invalidWhere(raw[0], err)
+	}
+	return whereQuery{text: raw[0], expr: expr}, nil
+}
+
+// parseFind reads a Find Blobs by Tags request; container is the URL's
+// for the container-level operation, else "". The checks answer in this
+// order: a where= naming a container when the URL does, the listing
+// parameters, then where= itself and the marker.
+func parseFind(r *http.Request, container string) (findArgs, error) {
 	var a findArgs
 	q := r.URL.Query()
+	where, whereErr := parseWhere(q)
+	// The container is the URL's: the query cannot name one too.
+	if whereErr == nil && container != "" && where.expr.keys()[containerPseudoKey] {
+		return a, invalidWhere(where.text, queryRuleError("Cannot have container in both uri and query"))
+	}
 	p, err := parseListParams(q, map[string]bool{"versions": true, "none": true})
 	if err != nil {
 		return a, err
 	}
-	a.versions = p.include["versions"]
-	a.max = p.max
-	raw, ok := q["where"]
-	if !ok {
-		return a, azerr.New(azerr.MissingRequiredQueryParameter).With("QueryParameterName", "where")
+	if whereErr != nil {
+		return a, whereErr
 	}
-	a.where = raw[0]
-	if a.expr, err = parseTagQuery(a.where, findQuery); err != nil {
-		return a, invalidWhere(a.where, err)
-	}
+	a.where, a.versions, a.max = where, p.include["versions"], p.max
 	if p.marker != "" {
 		if a.marker, err = base64.RawURLEncoding.DecodeString(p.marker); err != nil || len(a.marker) == 0 {
 			return a, azerr.InvalidQuery("marker", p.marker, "")
@@ -89,17 +115,11 @@ func (s *Service) findBlobsInContainer(w http.ResponseWriter, r *http.Request) e
 	if err := validContainerName(t.Container); err != nil {
 		return err
 	}
-	// The container is the URL's: the query cannot name one too.
-	if where := r.URL.Query().Get("where"); strings.Contains(where, containerPseudoKey) {
-		if e, err := parseTagQuery(where, findQuery); err == nil && e.keys()[containerPseudoKey] {
-			return invalidWhere(where, queryRuleError("Cannot have container in both uri and query"))
-		}
-	}
 	return s.findBlobs(w, r, t.Container)
 }
 
 func (s *Service) findBlobs(w http.ResponseWriter, r *http.Request, container string) error {
-	a, err := parseFind(r)
+	a, err := parseFind(r, container)
 	if err != nil {
 		return err
 	}
@@ -120,8 +140,8 @@ func (s *Service) findBlobs(w http.ResponseWriter, r *http.Request, container st
 			found, next, err = scanWithVersions(tx, account, container, a, s.now())
 			return err
 		}
-		rng := planTagScan(account, container, a.expr, false)
-		if found, next, err = scanTagRange(tx, rng, a.marker, a.max, a.expr); err != nil {
+		rng := planTagScan(account, container, a.where.expr, false)
+		if found, next, err = scanTagRange(tx, rng, a.marker, a.max, a.where.expr); err != nil {
 			return err
 		}
 		found, err = withoutExpired(tx, account, found, s.now())
@@ -280,12 +300,12 @@ func tagEntryBlob(k []byte, containerFamily bool) (container, name string, err e
 // writeFound renders the FilterBlobSegment answer. Each blob carries the
 // tags the expression names.
 func writeFound(w http.ResponseWriter, r *http.Request, a findArgs, found []foundBlob, next []byte) error {
-	named := a.expr.keys()
+	named := a.where.expr.keys()
 	x := newXMLWriter()
 	x.WriteString("<EnumerationResults")
 	x.Attr("ServiceEndpoint", serviceEndpoint(r))
 	x.WriteString(">")
-	x.Elem("Where", a.where)
+	x.Elem("Where", a.where.text)
 	x.Open("Blobs")
 	for _, f := range found {
 		x.Open("Blob")

@@ -11,23 +11,23 @@ import (
 // scanWithVersions is scanTagIndex for include=versions: the previous
 // versions first, then the current blobs, up to max matches in all.
 func scanWithVersions(tx store.Tx, account, container string, a findArgs, now time.Time) ([]foundBlob, []byte, error) {
-	versions := planTagScan(account, container, a.expr, true)
-	current := planTagScan(account, container, a.expr, false)
+	versions := planTagScan(account, container, a.where.expr, true)
+	current := planTagScan(account, container, a.where.expr, false)
 	if a.marker != nil && !versions.holds(a.marker) {
-		found, next, err := scanTagRange(tx, current, a.marker, a.max, a.expr)
+		found, next, err := scanTagRange(tx, current, a.marker, a.max, a.where.expr)
 		if err == nil {
 			found, err = currentVersions(tx, account, found, now)
 		}
 		return found, next, err
 	}
-	found, next, err := scanTagRange(tx, versions, a.marker, a.max, a.expr)
+	found, next, err := scanTagRange(tx, versions, a.marker, a.max, a.where.expr)
 	if err == nil {
-		found, err = liveVersions(tx, account, found, a.expr, now)
+		found, err = liveVersions(tx, account, found, a.where.expr, now)
 	}
 	if err != nil || next != nil {
 		return found, next, err
 	}
-	more, next, err := scanTagRange(tx, current, nil, a.max-len(found), a.expr)
+	more, next, err := scanTagRange(tx, current, nil, a.max-len(found), a.where.expr)
 	if err == nil {
 		more, err = currentVersions(tx, account, more, now)
 	}
