@@ -195,7 +195,7 @@ func (s *Service) setRootAccessControl(w http.ResponseWriter, r *http.Request) e
 		if c, err = loadFilesystem(tx, account, name); err != nil {
 			return err
 		}
-		if err := conds.CheckWrite(cond.Resource{Exists: true, ETag: c.ETag.String(), LastModified: c.ETag.Time()}); err != nil {
+		if err := conds.CheckWrite(c.Resource()); err != nil {
 			return err
 		}
 		if c.RootPosix, err = change.apply(c.RootAccess(), true); err != nil {
@@ -223,7 +223,7 @@ func loadFilesystem(tx store.Tx, account, name string) (*blobdata.Container, err
 // under the filesystem's ETag.
 func answerRoot(w http.ResponseWriter, c *blobdata.Container) error {
 	h := w.Header()
-	h.Set("ETag", c.ETag.String())
+	h.Set("ETag", c.ETagString())
 	h.Set("Last-Modified", httpTime(c.ETag.Time()))
 	h.Set("Content-Length", "0")
 	w.WriteHeader(http.StatusOK)

@@ -95,7 +95,7 @@ func (s *Service) appendData(w http.ResponseWriter, r *http.Request) error {
 	sums.answer(h, body)
 	enc.answer(h)
 	if flush {
-		h.Set("ETag", b.ETag.String())
+		h.Set("ETag", b.ETagString())
 		h.Set("Last-Modified", httpTime(b.LastModified()))
 	}
 	if renewed {

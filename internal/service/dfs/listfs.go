@@ -67,7 +67,7 @@ func (s *Service) listFilesystems(w http.ResponseWriter, r *http.Request) error 
 				next = name
 				return false
 			}
-			entries = append(entries, filesystemEntry{Name: name, LastModified: httpTime(c.ETag.Time()), ETag: c.ETag.String()})
+			entries = append(entries, filesystemEntry{Name: name, LastModified: httpTime(c.ETag.Time()), ETag: c.ETagString()})
 			return true
 		})
 		if err != nil {

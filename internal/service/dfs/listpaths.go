@@ -190,7 +190,7 @@ func (l *lister) add(e pathEntry, name string) {
 
 // entry is the listing's entry of the blob name.
 func (l *lister) entry(name string, b *blobdata.Blob) pathEntry {
-	e := pathEntry{Name: name, ContentLength: strconv.FormatInt(b.Size, 10), ETag: b.ETag.Bare(),
+	e := pathEntry{Name: name, ContentLength: strconv.FormatInt(b.Size, 10), ETag: b.ETagBare(),
 		LastModified: httpTime(b.LastModified()), CreationTime: fileTime(b.Created)}
 	if b.IsDirectory() {
 		e.IsDirectory = "true"

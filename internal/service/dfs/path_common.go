@@ -32,7 +32,7 @@ func resourceOf(b *blobdata.Blob) cond.Resource {
 	if b == nil || !b.Committed {
 		return cond.Resource{}
 	}
-	return cond.Resource{Exists: true, ETag: b.ETag.String(), LastModified: b.LastModified()}
+	return cond.Resource{Exists: true, ETag: b.ETagString(), LastModified: b.LastModified()}
 }
 
 // existingFilesystem fails with 404 FilesystemNotFound unless the

@@ -120,7 +120,7 @@ func (s *Service) renamePath(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	h := w.Header()
-	h.Set("ETag", moved.ETag.String())
+	h.Set("ETag", moved.ETagString())
 	h.Set("Last-Modified", httpTime(moved.LastModified()))
 	h.Set("Content-Length", "0")
 	w.WriteHeader(http.StatusCreated)

@@ -51,7 +51,7 @@ func (s *Service) getPathStatus(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	h := w.Header()
-	h.Set("ETag", b.ETag.String())
+	h.Set("ETag", b.ETagString())
 	h.Set("Last-Modified", httpTime(b.LastModified()))
 	h.Set(resourceTypeHeader, resourceTypeOf(b))
 	h.Set("Content-Length", strconv.FormatInt(b.Size, 10))

@@ -171,7 +171,7 @@ func (c contentChange) apply(p *contentprops.Props) {
 // the status.
 func answerChange(w http.ResponseWriter, b *blobdata.Blob, status int) error {
 	h := w.Header()
-	h.Set("ETag", b.ETag.String())
+	h.Set("ETag", b.ETagString())
 	h.Set("Last-Modified", httpTime(b.LastModified()))
 	w.WriteHeader(status)
 	return nil
