@@ -27,6 +27,10 @@ type Principal struct {
 	ObjectID string   // oid
 	TenantID string   // tid
 	Groups   []string // groups
+	// UPN is the user principal name of a token that names its object
+	// (oid and upn claims both present), "" otherwise: what Path - Get
+	// Properties and Path - List with upn=true answer for ObjectID.
+	UPN string
 }
 
 // minBearerVersion is the first version that accepts OAuth tokens.
@@ -112,7 +116,23 @@ func (a *Authenticator) checkToken(r *http.Request, svc Service, account, token 
 	if oid == "" {
 		oid = c.Subject // tokens minted for tests often carry only sub
 	}
-	return &Principal{ObjectID: oid, TenantID: c.TenantID, Groups: c.Groups}, nil
+	return &Principal{ObjectID: oid, TenantID: c.TenantID, Groups: c.Groups, UPN: principalName(c)}, nil
+}
+
+// upnFormat is what a user principal name may be to stand for an object
+// ID in x-ms-owner, x-ms-acl and a listing: "user@domain", one '@', in
+// visible ASCII (Entra ID's userPrincipalName is ASCII), and without the
+// ',' and ':' that separate an ACL's entries and fields.
+var upnFormat = regexp.MustCompile(`^[!-+\--9;-?A-~]{1,64}@[!-+\--9;-?A-~]{1,255}$`)
+
+// principalName is the token's upn claim when it names a user whose object
+// ID the token gives (oid, not sub); a claim that could not stand in an
+// ACL is left out rather than the token refused, which Azure accepts.
+func principalName(c tokenClaims) string {
+	if c.ObjectID == "" || !upnFormat.MatchString(c.UPN) {
+		return ""
+	}
+	return c.UPN
 }
 
 func validIssuer(iss string) bool {

@@ -43,6 +43,10 @@ type tokenClaims struct {
 	// a member of, when the application asks Entra ID for the claim
 	// (groupMembershipClaims); the ACLs' group entries match them.
 	Groups []string `json:"groups"`
+	// UPN is a user's principal name (v1 access tokens; "Microsoft
+	// identity platform access tokens", claims reference); tokens issued
+	// to a service principal carry none.
+	UPN string `json:"upn"`
 }
 
 // audience is the aud claim: one string or an array of them (RFC 7519 4.1.3).

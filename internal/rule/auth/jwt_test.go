@@ -196,6 +196,39 @@ func TestBearerTokens(t *testing.T) {
 	}
 }
 
+// TestBearerPrincipalName: an accepted token's upn claim is its
+// principal's name when the token names the object (oid) and the name
+// could stand in an ACL; a token with only sub, or a name with an ACL's
+// separators, gives none and is accepted all the same.
+func TestBearerPrincipalName(t *testing.T) {
+	good := validClaims(time.Now().UTC())
+	for _, tc := range []struct {
+		name   string
+		claims map[string]any
+		want   string
+	}{
+		{"user", with(good, "upn", "ann@contoso.example"), "ann@contoso.example"},
+		{"guest", with(good, "upn", "bo_fabrikam.example#EXT#@contoso.example"), "bo_fabrikam.example#EXT#@contoso.example"},
+		{"service principal", good, ""},
+		{"sub only", with(good, "oid", nil, "sub", "s-1", "upn", "ann@contoso.example"), ""},
+		{"not a name", with(good, "upn", "ann"), ""},
+		{"acl separator", with(good, "upn", "ann:rwx@contoso.example"), ""},
+		{"entry separator", with(good, "upn", "ann,user@contoso.example"), ""},
+		{"control character", with(good, "upn", "ann\r\n@contoso.example"), ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a := &Authenticator{Accounts: DevAccounts(), OAuth: &OAuth{}}
+			id, err := a.Authenticate(bearerRequest(signToken(t, nil, "", tc.claims)), Blob, "devstoreaccount1")
+			if err != nil {
+				t.Fatalf("refused: %v", err)
+			}
+			if id.Principal.UPN != tc.want {
+				t.Errorf("UPN %q, want %q", id.Principal.UPN, tc.want)
+			}
+		})
+	}
+}
+
 func TestBearerNeedsOAuthAndHTTPS(t *testing.T) {
 	token := signToken(t, nil, "", validClaims(time.Now()))
 	off := &Authenticator{Accounts: DevAccounts()}
