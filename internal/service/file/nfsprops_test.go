@@ -51,6 +51,20 @@ func TestNFSPropertiesOfFilesAndDirectories(t *testing.T) {
 		*fp.NFSFileType != "Regular" || *fp.LinkCount != 1 {
 		t.Fatalf("file after set: %v", err)
 	}
+	// A node of an NFS share has no SMB attributes or permission key: the
+	// recorded Create Directory and Create File of Azure/azure-sdk-assets
+	// go/sdk/storage/azfile/testdata/recordings/Test/TestCreateSymbolicLinkNFS.json
+	// answer none, and azure-sdk-for-python test_nfs.py (_assert_props)
+	// wants none from Get Properties.
+	if dc, err := sh.NewDirectoryClient("plain").Create(ctx, nil); err != nil || dc.FileAttributes != nil || dc.FilePermissionKey != nil {
+		t.Errorf("Create Directory on an NFS share answers attributes or a permission key (%v)", err)
+	}
+	if cr.FileAttributes != nil || cr.FilePermissionKey != nil || fp.FileAttributes != nil || fp.FilePermissionKey != nil {
+		t.Errorf("a file of an NFS share answers attributes or a permission key")
+	}
+	if dp.FileAttributes != nil || dp.FilePermissionKey != nil {
+		t.Errorf("Get Directory Properties on an NFS share answers attributes or a permission key")
+	}
 	_, err = dir.NewFileClient("bad").Create(ctx, 1, &file.CreateOptions{NFSProperties: &file.NFSProperties{FileMode: to.Ptr("rwxrwxrwz")}})
 	wantCode(t, err, http.StatusBadRequest, "InvalidHeaderValue")
 
