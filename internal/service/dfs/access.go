@@ -118,13 +118,13 @@ func (s *Service) setAccessControl(w http.ResponseWriter, r *http.Request) error
 // getAccessControl is Path - Get Properties action=getAccessControl: the
 // path's x-ms-owner, x-ms-group, x-ms-permissions and x-ms-acl
 // (writeAccess). ?upn=true asks for user principal names instead of
-// object IDs; Lazuli has no directory to look them up in, so the IDs are
-// answered as stored.
+// object IDs, which are the names Bearer tokens told (upn.go).
 func (s *Service) getAccessControl(w http.ResponseWriter, r *http.Request) error {
 	if err := s.onlyHNS(r); err != nil {
 		return err
 	}
-	if _, err := queryBool(r, "upn"); err != nil {
+	upn, err := queryBool(r, "upn")
+	if err != nil {
 		return err
 	}
 	conds, err := cond.Parse(r.Header)
@@ -142,7 +142,11 @@ func (s *Service) getAccessControl(w http.ResponseWriter, r *http.Request) error
 	if err := conds.CheckRead(resourceOf(b), request.Of(r).Version); err != nil {
 		return err
 	}
-	writeAccess(w.Header(), b.Access(b.IsDirectory()))
+	access, err := s.accessAsAsked(r, upn, b.Access(b.IsDirectory()))
+	if err != nil {
+		return err
+	}
+	writeAccess(w.Header(), access)
 	w.Header().Set("Content-Length", "0")
 	return answerChange(w, b, http.StatusOK)
 }
@@ -156,11 +160,12 @@ func (s *Service) getRootAccessControl(w http.ResponseWriter, r *http.Request) e
 	if err := s.onlyHNS(r); err != nil {
 		return err
 	}
-	if _, err := queryBool(r, "upn"); err != nil {
+	upn, err := queryBool(r, "upn")
+	if err != nil {
 		return err
 	}
 	var c *blobdata.Container
-	err := s.store.View(r.Context(), func(tx store.Tx) error {
+	err = s.store.View(r.Context(), func(tx store.Tx) error {
 		var err error
 		c, err = loadFilesystem(tx, request.Of(r).Account, targetOf(r).Filesystem)
 		return err
@@ -168,7 +173,11 @@ func (s *Service) getRootAccessControl(w http.ResponseWriter, r *http.Request) e
 	if err != nil {
 		return err
 	}
-	writeAccess(w.Header(), c.RootAccess())
+	access, err := s.accessAsAsked(r, upn, c.RootAccess())
+	if err != nil {
+		return err
+	}
+	writeAccess(w.Header(), access)
 	return answerRoot(w, c)
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/tls"
+	"crypto/x509"
 	"io"
 	"net"
 	"net/http"
@@ -28,10 +29,14 @@ const (
 // are the account key ("") or a principal's token.
 type aclEnv struct {
 	t         *testing.T
+	in        *lazulitest.Instance
+	pool      *x509.CertPool
 	url, port string
 	client    *http.Client
-	// groups are the group claims of each principal's tokens.
+	// groups are the group claims of each principal's tokens, upns their
+	// upn claims.
 	groups map[string][]string
+	upns   map[string]string
 }
 
 // productionURL is the server's URL in the form the SDKs take the account
@@ -44,8 +49,15 @@ func (e *aclEnv) productionURL() string {
 // and --dataOwners when owners is not "" (absent otherwise).
 func startACL(t *testing.T, hns bool, owners string) *aclEnv {
 	t.Helper()
+	return startACLOn(t, hns, owners, true)
+}
+
+// startACLOn is startACL on the memory engines when inMemory, else on a
+// data directory that Restart keeps.
+func startACLOn(t *testing.T, hns bool, owners string, inMemory bool) *aclEnv {
+	t.Helper()
 	certPath, keyPath, pool := selfSignedFiles(t)
-	in := lazulitest.Start(t, lazulitest.Options{InMemory: true, Services: []string{"blob"}, Configure: func(c *config.Config) {
+	in := lazulitest.Start(t, lazulitest.Options{InMemory: inMemory, Services: []string{"blob"}, Configure: func(c *config.Config) {
 		c.Cert, c.Key, c.OAuth = certPath, keyPath, &auth.OAuth{}
 		if owners != "" {
 			o, err := auth.ParseDataOwners(owners)
@@ -58,17 +70,27 @@ func startACL(t *testing.T, hns bool, owners string) *aclEnv {
 			c.HNSAccounts = []string{lazulitest.Account}
 		}
 	}})
-	u, err := url.Parse(in.BlobURL)
+	e := &aclEnv{t: t, in: in, pool: pool, groups: map[string][]string{}, upns: map[string]string{}}
+	e.connect()
+	return e
+}
+
+// connect points the client at the server's current port (a Restart
+// gives new ones).
+func (e *aclEnv) connect() {
+	e.t.Helper()
+	u, err := url.Parse(e.in.BlobURL)
 	if err != nil {
-		t.Fatal(err)
+		e.t.Fatal(err)
 	}
 	// Every host name reaches the server, so that a production-style URL
 	// names the account as the SDKs read it from the host.
 	dial := func(ctx context.Context, network, _ string) (net.Conn, error) {
 		return (&net.Dialer{}).DialContext(ctx, network, u.Host)
 	}
-	return &aclEnv{t: t, url: strings.TrimSuffix(in.BlobURL, "/") + "/", port: u.Port(), groups: map[string][]string{}, client: &http.Client{Transport: &http.Transport{
-		DialContext: dial, TLSClientConfig: &tls.Config{RootCAs: pool, ServerName: "127.0.0.1"}}}}
+	e.url, e.port = strings.TrimSuffix(e.in.BlobURL, "/")+"/", u.Port()
+	e.client = &http.Client{Transport: &http.Transport{
+		DialContext: dial, TLSClientConfig: &tls.Config{RootCAs: e.pool, ServerName: "127.0.0.1"}}}
 }
 
 // send makes a request as oid ("" for the account key) and returns its
@@ -80,7 +102,7 @@ func (e *aclEnv) send(oid, method, path string, header http.Header, body string)
 }
 
 // do makes a request as oid ("" for the account key) and returns its
-// answer, the body read.
+// answer, the body read into memory.
 func (e *aclEnv) do(oid, method, path string, header http.Header, body string) *http.Response {
 	e.t.Helper()
 	req, err := http.NewRequest(method, e.url+path, bytes.NewReader([]byte(body)))
@@ -95,17 +117,31 @@ func (e *aclEnv) do(oid, method, path string, header http.Header, body string) *
 	if oid == "" {
 		auth.SignSharedKey(req, auth.Blob, lazulitest.Account, lazulitest.KeyBytes())
 	} else {
-		req.Header.Set("Authorization", "Bearer "+tokenFor(e.t, oid, e.groups[oid]...))
+		req.Header.Set("Authorization", "Bearer "+e.token(oid))
 	}
 	resp, err := e.client.Do(req)
 	if err != nil {
 		e.t.Fatal(err)
 	}
 	defer resp.Body.Close()
-	if _, err := io.Copy(io.Discard, resp.Body); err != nil {
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
 		e.t.Fatal(err)
 	}
+	resp.Body = io.NopCloser(bytes.NewReader(b))
 	return resp
+}
+
+// token is a token of oid with its groups and upn claims.
+func (e *aclEnv) token(oid string) string {
+	extra := map[string]any{}
+	if g := e.groups[oid]; len(g) > 0 {
+		extra["groups"] = g
+	}
+	if upn := e.upns[oid]; upn != "" {
+		extra["upn"] = upn
+	}
+	return tokenWith(e.t, oid, extra)
 }
 
 // must asserts a request's status.

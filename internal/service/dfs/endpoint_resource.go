@@ -2,6 +2,7 @@ package dfs
 
 import (
 	"net/http"
+	"strconv"
 	"strings"
 
 	"github.com/lazuli-storage/lazuli/internal/engine/store"
@@ -51,17 +52,27 @@ func (e *Endpoint) withResourceType(w http.ResponseWriter, r *http.Request) http
 }
 
 // writePathAccess adds the path's access control and encryption context
-// headers to a Blob read's answer; a record that cannot be read (gone
-// meanwhile) adds none, the answer being the read's.
+// headers to a Blob read's answer, by user principal name with upn=true
+// (Path - Get Properties' upn, which Get Blob Properties does not
+// check); a record that cannot be read (gone meanwhile) adds none, the
+// answer being the read's.
 func (s *Service) writePathAccess(r *http.Request, h http.Header, t target, directory bool) {
+	upn, _ := strconv.ParseBool(r.URL.Query().Get("upn"))
+	account := request.Of(r).Account
 	var b *blobdata.Blob
+	var access blobdata.PosixState
 	err := s.store.View(r.Context(), func(tx store.Tx) error {
 		var err error
-		b, err = blobdata.LoadLiveBlob(tx, request.Of(r).Account, t.Filesystem, t.Path, s.now())
+		if b, err = blobdata.LoadLiveBlob(tx, account, t.Filesystem, t.Path, s.now()); err != nil || b == nil {
+			return err
+		}
+		if access = b.Access(directory); upn {
+			access, err = newPrincipalNames(tx, account).named(access)
+		}
 		return err
 	})
 	if err == nil && b != nil {
-		writeAccess(h, b.Access(directory))
+		writeAccess(h, access)
 		if b.EncryptionContext != "" {
 			h.Set(encryptionContextHeader, b.EncryptionContext)
 		}

@@ -34,8 +34,10 @@ type pathEntry struct {
 type listArgs struct {
 	dir       string // the directory listed, "" for the filesystem's root
 	recursive bool
-	limit     int
-	from      string // the name the page starts at
+	// upn lists owners by user principal name where one is known.
+	upn   bool
+	limit int
+	from  string // the name the page starts at
 }
 
 func parseList(r *http.Request) (listArgs, error) {
@@ -46,6 +48,9 @@ func parseList(r *http.Request) (listArgs, error) {
 		return a, azerr.New(azerr.MissingRequiredQueryParameter).With("QueryParameterName", "recursive")
 	}
 	if a.recursive, err = optionalBool(q.Get("recursive"), "recursive"); err != nil {
+		return a, err
+	}
+	if a.upn, err = queryBool(r, "upn"); err != nil {
 		return a, err
 	}
 	if a.limit, err = pageSize(q.Get("maxResults")); err != nil {
@@ -64,8 +69,8 @@ func parseList(r *http.Request) (listArgs, error) {
 // at a time in name order, the next page's start in x-ms-continuation.
 // A directory is an entry of its own; on a flat account a name's
 // "directories" that are no blob of their own are listed too when not
-// recursive, as the names' first segment. upn is accepted: owners are
-// names already.
+// recursive, as the names' first segment. With upn=true an owner is
+// listed by the name a Bearer token told for it (upn.go).
 func (s *Service) listPaths(w http.ResponseWriter, r *http.Request) error {
 	a, err := parseList(r)
 	if err != nil {
@@ -90,8 +95,10 @@ func (s *Service) listPaths(w http.ResponseWriter, r *http.Request) error {
 			}
 		}
 		l := lister{tx: tx, account: account, filesystem: t.Filesystem, args: a, hns: hns, now: now}
-		entries, next, err = l.run()
-		return err
+		if entries, next, err = l.run(); err != nil || !a.upn {
+			return err
+		}
+		return nameOwners(newPrincipalNames(tx, account), entries)
 	})
 	if err != nil {
 		return err
@@ -203,6 +210,19 @@ func (l *lister) entry(name string, b *blobdata.Blob) pathEntry {
 	}
 	e.EncryptionContext = b.EncryptionContext
 	return e
+}
+
+// nameOwners lists the entries' owners by name where one is known; the
+// owning group is a group's, which upn=true leaves as it is.
+func nameOwners(names *principalNames, entries []pathEntry) error {
+	for i := range entries {
+		owner, err := names.of(entries[i].Owner)
+		if err != nil {
+			return err
+		}
+		entries[i].Owner = owner
+	}
+	return nil
 }
 
 // posixOf is a path's owner, group and permissions as listings show them

@@ -38,6 +38,8 @@ type Service struct {
 	// authn authenticates the credentials a request carries for another
 	// resource than its own: a rename source's SAS.
 	authn *auth.Authenticator
+	// names are the user principal names recorded, for rememberUPN.
+	names knownNames
 }
 
 // New builds the dfs API beside blobs, on the host's storage.
@@ -153,6 +155,7 @@ func (e *Endpoint) Name() auth.Service { return auth.Blob }
 
 // Handle serves r with the dfs API or the Blob API.
 func (e *Endpoint) Handle(w http.ResponseWriter, r *http.Request) error {
+	e.DFS.rememberUPN(r)
 	if IsRequest(r) {
 		return dfsError(e.DFS.Handle(w, r))
 	}

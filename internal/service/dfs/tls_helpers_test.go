@@ -29,6 +29,17 @@ func selfSignedFiles(t *testing.T) (certPath, keyPath string, pool *x509.CertPoo
 // --oauthKeys checks for issuer, audience and lifetime only.
 func tokenFor(t *testing.T, oid string, groups ...string) string {
 	t.Helper()
+	extra := map[string]any{}
+	if len(groups) > 0 {
+		extra["groups"] = groups
+	}
+	return tokenWith(t, oid, extra)
+}
+
+// tokenWith is tokenFor's token of oid with the extra claims besides
+// (groups, upn).
+func tokenWith(t *testing.T, oid string, extra map[string]any) string {
+	t.Helper()
 	enc := func(v any) string {
 		b, err := json.Marshal(v)
 		if err != nil {
@@ -40,8 +51,8 @@ func tokenFor(t *testing.T, oid string, groups ...string) string {
 	claims := map[string]any{"iss": "https://sts.windows.net/a1b2c3d4-0000-4000-8000-000000000001/",
 		"aud": "https://storage.azure.com", "iat": now.Unix(), "nbf": now.Unix(), "exp": now.Add(time.Hour).Unix(),
 		"oid": oid, "tid": "a1b2c3d4-0000-4000-8000-000000000001"}
-	if len(groups) > 0 {
-		claims["groups"] = groups
+	for k, v := range extra {
+		claims[k] = v
 	}
 	return enc(map[string]string{"alg": "RS256", "typ": "JWT"}) + "." + enc(claims) + "." + base64.RawURLEncoding.EncodeToString([]byte("unchecked"))
 }
