@@ -12,9 +12,9 @@ import (
 
 // Symbolic links of NFS shares. Create Symbolic Link (PUT
 // ?restype=symboliclink with x-ms-link-text) makes an entry of NFS file
-// type SymLink whose content is the link text, with the NFS owner, group
-// and mode, metadata and times the request gives; Get Symbolic Link (GET
-// ?restype=symboliclink) answers the text, percent-encoded, in
+// type SymLink whose content is the link text, with the NFS owner and
+// group, metadata and times the request gives and mode 0777; Get Symbolic
+// Link (GET ?restype=symboliclink) answers the text, percent-encoded, in
 // x-ms-link-text (the SDK's recorded TestCreateSymbolicLinkNFS,
 // ...WithOptions and TestGetSymbolicLinkNFS). The text is not resolved:
 // an NFS client follows it. A link lives on NFS shares only (400
@@ -61,14 +61,27 @@ func (s *Service) createSymbolicLink(w http.ResponseWriter, r *http.Request) err
 		if err := smb.create(tx, t, n, parent, now); err != nil {
 			return err
 		}
-		n.NFS.LinkText = text
+		n.NFS.makeSymlink(text)
 		return saveNode(tx, t.Account, t.Share, "", t.Path, n)
 	})
 	if err != nil {
 		return err
 	}
-	writeNodeWrite(w, n, http.StatusCreated)
+	writeLinkCreated(w, n)
 	return nil
+}
+
+// writeLinkCreated answers Create Symbolic Link with the headers the
+// service answers (TestCreateSymbolicLinkNFS.json): those of Create File
+// but x-ms-link-count, and x-ms-request-server-encrypted false, the text
+// being no file content the service encrypts.
+func writeLinkCreated(w http.ResponseWriter, n *node) {
+	h := w.Header()
+	setETag(h, n.ETag)
+	setSMBHeaders(h, n)
+	h.Del("X-Ms-Link-Count")
+	h.Set("X-Ms-Request-Server-Encrypted", "false")
+	w.WriteHeader(http.StatusCreated)
 }
 
 func (s *Service) getSymbolicLink(w http.ResponseWriter, r *http.Request) error {

@@ -92,7 +92,8 @@ func TestNFSLinks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if *created.NFSFileType != "SymLink" || *created.Owner != "345" || *created.Group != "123" || created.ParentID == nil {
+	if *created.NFSFileType != "SymLink" || *created.Owner != "345" || *created.Group != "123" ||
+		*created.FileMode != "0777" || created.ParentID == nil {
 		t.Fatalf("created %+v", created)
 	}
 	got, err := f.GetSymbolicLink(ctx, nil)

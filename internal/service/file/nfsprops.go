@@ -24,10 +24,15 @@ import (
 // the records of hard links).
 const ntagNFS = 30
 
-// Default modes of new files and directories (rw-rw-r--, rwxrwxr-x).
+// Default modes of new files and directories (rw-rw-r--, rwxrwxr-x), and
+// the mode of every symbolic link (rwxrwxrwx, as symlink(2) makes them;
+// Create Symbolic Link takes no x-ms-mode and answers 0777 in the recorded
+// Azure/azure-sdk-assets go/sdk/storage/azfile/testdata/recordings/Test/
+// TestCreateSymbolicLinkNFS.json).
 const (
 	defaultFileMode = 0o664
 	defaultDirMode  = 0o775
+	symlinkMode     = 0o777
 )
 
 // nfsProps are a node's NFS properties.
@@ -37,6 +42,13 @@ type nfsProps struct {
 	// LinkText is the target of a symbolic link ("" for a regular file or
 	// a directory; nfs_symlink.go), stored in a field of its own.
 	LinkText string
+}
+
+// makeSymlink turns the properties of a new file into those of a symbolic
+// link to text.
+func (p *nfsProps) makeSymlink(text string) {
+	p.LinkText = text
+	p.Mode = symlinkMode
 }
 
 func (p *nfsProps) encode(e *record.Encoder) {
