@@ -3,6 +3,7 @@ package file
 import (
 	"net/http"
 	"net/url"
+	"strings"
 
 	"github.com/lazuli-storage/lazuli/internal/engine/store"
 	"github.com/lazuli-storage/lazuli/internal/rule/azerr"
@@ -100,7 +101,16 @@ func (s *Service) getSymbolicLink(w http.ResponseWriter, r *http.Request) error 
 	}
 	h := w.Header()
 	setETag(h, n.ETag)
-	h.Set("X-Ms-Link-Text", url.QueryEscape(n.NFS.LinkText))
+	h.Set("X-Ms-Link-Text", escapeLinkText(n.NFS.LinkText))
 	w.WriteHeader(http.StatusOK)
 	return nil
+}
+
+// escapeLinkText percent-encodes a link's text as RFC 3986 section 2.1
+// has it: every byte but the unreserved letters, digits and -._~, with
+// upper-case hex digits (%2F for a slash in TestGetSymbolicLinkNFS.json),
+// and a space as %20, which a client's percent-decoder turns back into a
+// space where it would leave a + as it is.
+func escapeLinkText(text string) string {
+	return strings.ReplaceAll(url.QueryEscape(text), "+", "%20")
 }

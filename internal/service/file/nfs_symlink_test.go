@@ -70,6 +70,26 @@ func TestNFSSymbolicLinkCreateAnswers(t *testing.T) {
 		"X-Ms-Mode": "0777", "X-Ms-Owner": "0", "X-Ms-Group": "0"})
 }
 
+// Get Symbolic Link answers the link's ETag and its text percent-encoded
+// as RFC 3986 has it: %2F for a slash (the recording) and %20 for a space,
+// which urllib's unquote (test_nfs.py) and Go's PathUnescape decode, where
+// a + would come back as a +. A share snapshot answers the same.
+func TestNFSSymbolicLinkText(t *testing.T) {
+	in, svc := start(t, premiumOptions())
+	sh := nfsShare(t, svc, "links")
+	created := createLink(t, rawRequest(t, in, http.MethodPut, "links/link", "restype=symboliclink",
+		http.Header{"X-Ms-Link-Text": {"/dir/target file+1~"}}, ""))
+	want := map[string]string{"X-Ms-Link-Text": "%2Fdir%2Ftarget%20file%2B1~", "Etag": created.Get("Etag"),
+		"Last-Modified": created.Get("Last-Modified")}
+	resp := rawRequest(t, in, http.MethodGet, "links/link", "restype=symboliclink", nil, "")
+	wantHeaders(t, "Get Symbolic Link", resp.Header, want)
+
+	snap, err := sh.CreateSnapshot(ctx, nil)
+	must(t, err)
+	resp = rawRequest(t, in, http.MethodGet, "links/link", "restype=symboliclink&sharesnapshot="+*snap.Snapshot, nil, "")
+	wantHeaders(t, "Get Symbolic Link of a share snapshot", resp.Header, want)
+}
+
 // Get File Properties and List Directories and Files show a link as the
 // POSIX stat of a symbolic link: mode 0777, type SymLink, one link, and
 // the length of its text as its size.

@@ -97,8 +97,11 @@ func TestNFSLinks(t *testing.T) {
 		t.Fatalf("created %+v", created)
 	}
 	got, err := f.GetSymbolicLink(ctx, nil)
-	if err != nil || *got.LinkText != url.QueryEscape("/dir/target file") {
+	if err != nil || *got.LinkText != "%2Fdir%2Ftarget%20file" {
 		t.Fatalf("link text %v, %v", got.LinkText, err)
+	}
+	if text, err := url.PathUnescape(*got.LinkText); err != nil || text != "/dir/target file" {
+		t.Fatalf("link text decodes to %q, %v", text, err)
 	}
 	props, err := f.GetProperties(ctx, nil)
 	if err != nil || *props.NFSFileType != "SymLink" {
