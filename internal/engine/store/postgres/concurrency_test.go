@@ -21,29 +21,10 @@ func TestConcurrentIncrementsAcrossHandles(t *testing.T) {
 	handles := []*Store{s, openAt(t, schema)}
 	keys := [][]byte{[]byte("counter-a"), []byte("counter-b")}
 	const workers, perWorker = 16, 50
-	var runs atomic.Int64
-	var wg sync.WaitGroup
-	errs := make(chan error, workers)
-	for w := range workers {
-		wg.Go(func() {
-			h, k := handles[w%2], keys[(w/2)%2]
-			for range perWorker {
-				if err := h.Update(context.Background(), func(tx store.Tx) error {
-					runs.Add(1)
-					return increment(tx, k)
-				}); err != nil {
-					errs <- err
-					return
-				}
-			}
-		})
-	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		t.Fatalf("Update: %v", err)
-	}
-	t.Logf("%d closure runs for %d increments", runs.Load(), workers*perWorker)
+	runs := updateConcurrently(t, context.Background(), handles, workers, perWorker, func(w int, tx store.Tx) error {
+		return increment(tx, keys[(w/2)%2])
+	})
+	t.Logf("%d closure runs for %d increments", runs, workers*perWorker)
 	for _, k := range keys {
 		var n uint64
 		err := handles[1].View(context.Background(), func(tx store.Tx) error {
@@ -57,6 +38,35 @@ func TestConcurrentIncrementsAcrossHandles(t *testing.T) {
 			t.Fatalf("%s = %d (%v), want %d", k, n, err, workers/2*perWorker)
 		}
 	}
+}
+
+// updateConcurrently runs perWorker Updates of fn under ctx in each of
+// workers goroutines, worker w on handles[w%len(handles)], and returns how
+// many times the closures ran, retries included.
+func updateConcurrently(t *testing.T, ctx context.Context, handles []*Store, workers, perWorker int, fn func(w int, tx store.Tx) error) int64 {
+	t.Helper()
+	var runs atomic.Int64
+	var wg sync.WaitGroup
+	errs := make(chan error, workers)
+	for w := range workers {
+		wg.Go(func() {
+			for range perWorker {
+				if err := handles[w%len(handles)].Update(ctx, func(tx store.Tx) error {
+					runs.Add(1)
+					return fn(w, tx)
+				}); err != nil {
+					errs <- err
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatalf("Update: %v", err)
+	}
+	return runs.Load()
 }
 
 // increment adds one to the counter at k, creating it at 1.
@@ -92,29 +102,11 @@ func TestUpdatesInTurnNeverConflict(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var runs atomic.Int64
-	var wg sync.WaitGroup
-	errs := make(chan error, workers)
-	for w := range workers {
-		wg.Go(func() {
-			turn := store.InTurn(ctx, []byte("queue"))
-			for range perWorker {
-				if err := handles[w%2].Update(turn, func(tx store.Tx) error {
-					runs.Add(1)
-					return moveHeadToTail(tx)
-				}); err != nil {
-					errs <- err
-					return
-				}
-			}
-		})
-	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		t.Fatalf("Update: %v", err)
-	}
-	if got, want := runs.Load(), int64(workers*perWorker); got != want {
+	turn := store.InTurn(ctx, []byte("queue"))
+	runs := updateConcurrently(t, turn, handles, workers, perWorker, func(_ int, tx store.Tx) error {
+		return moveHeadToTail(tx)
+	})
+	if got, want := runs, int64(workers*perWorker); got != want {
 		t.Fatalf("%d closure runs for %d Updates in turn; want no retry", got, want)
 	}
 }
