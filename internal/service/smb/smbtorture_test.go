@@ -10,9 +10,18 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/rule/auth"
 )
 
-// tortureSuites are the smbtorture suites run against Lazuli.
-var tortureSuites = []string{"smb2.connect", "smb2.read", "smb2.rw", "smb2.credits", "smb2.lock", "smb2.sharemode",
-	"smb2.create.delete", "smb2.rename", "smb2.dir", "smb2.compound", "smb2.getinfo"}
+// tortureSuites are the smbtorture suites (or single tests) run against
+// Lazuli, in this order. smb2.read.position runs last and alone: it never
+// closes the handle it opens on smb2.read's test file, leaving it to its
+// connection's end, and smb2.read.access, run next in the same suite,
+// deletes and recreates that file. Whether the server has finished closing
+// the dropped connection's open by then is a race smbtorture makes; run in
+// suite order under load it once failed read.access with nothing wrong in
+// what read.access tests. smb2.read.bug14607 is left out: it skips
+// itself on a server without smbtorture's own padding FSCTL.
+var tortureSuites = []string{"smb2.connect", "smb2.read.eof", "smb2.read.dir", "smb2.read.access",
+	"smb2.rw", "smb2.credits", "smb2.lock", "smb2.sharemode", "smb2.create.delete", "smb2.rename", "smb2.dir",
+	"smb2.compound", "smb2.getinfo", "smb2.read.position"}
 
 // knownFailures reads testdata/smbtorture-known-failures.txt.
 func knownFailures(t *testing.T) map[string]string {
@@ -38,6 +47,15 @@ func knownFailures(t *testing.T) map[string]string {
 	return known
 }
 
+// resultName is the full name of the test smbtorture reported as test
+// while running suite: a run of one test reports the test's own name.
+func resultName(suite, test string) string {
+	if strings.HasSuffix(suite, "."+test) {
+		return suite
+	}
+	return suite + "." + test
+}
+
 // TestSmbtorture runs the smbtorture suites; every failure must be a
 // listed known failure, and every listed failure must still fail.
 func TestSmbtorture(t *testing.T) {
@@ -60,7 +78,7 @@ func TestSmbtorture(t *testing.T) {
 			if !ok {
 				continue
 			}
-			name := suite + "." + strings.TrimSuffix(strings.TrimSpace(rest), " [")
+			name := resultName(suite, strings.TrimSuffix(strings.TrimSpace(rest), " ["))
 			switch status {
 			case "success":
 				results++
@@ -73,7 +91,7 @@ func TestSmbtorture(t *testing.T) {
 				results++
 				failed++
 				if _, listed := known[name]; !listed {
-					t.Errorf("%s fails and is not a known failure", name)
+					t.Errorf("%s fails and is not a known failure; smbtorture printed:\n%s", name, out)
 				}
 			}
 		}
