@@ -64,6 +64,17 @@ func BodyError(err error) error {
 	return azerr.Newf(azerr.InvalidInput, "The request body could not be read: %v.", err)
 }
 
+// ShortBody reports whether err is a request body, read through MarkReads,
+// that ended before its Content-Length: io.ErrUnexpectedEOF from the body's
+// own reads, a 400 InvalidInput when the client is still there to hear it.
+// The same error from the storage the body was copied into (pgx reports a
+// database connection cut mid-statement as an unexpected EOF) is not the
+// client's, and a 500 the client retries.
+func ShortBody(err error) bool {
+	var read *readError
+	return errors.As(err, &read) && errors.Is(read.err, io.ErrUnexpectedEOF)
+}
+
 // MarkReads returns body with the errors its reads return marked, so that
 // BodyError can tell a body that could not be read from storage that could
 // not be written while the body was streamed into it.

@@ -2,6 +2,7 @@ package request
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -29,5 +30,24 @@ func TestBodyErrorBlamesOnlyTheBodysReads(t *testing.T) {
 	}
 	if _, err := io.ReadAll(MarkReads(strings.NewReader("whole body"))); err != nil {
 		t.Fatalf("a body read to its end: %v", err)
+	}
+}
+
+// A body that ends before its Content-Length is the client's (400); the
+// same unexpected EOF from the storage the body streams into, which pgx
+// reports for a database connection cut mid-statement, is not: a
+// PostgreSQL restart under load was answered 400 InvalidInput, which the
+// SDKs do not retry (TestPostgresRestartUnderLoad in cmd/lazuli).
+func TestShortBodyIsOnlyTheBodysOwn(t *testing.T) {
+	_, cut := io.ReadAll(MarkReads(failingReader{io.ErrUnexpectedEOF}))
+	if !ShortBody(cut) || !ShortBody(fmt.Errorf("extent: write: %w", cut)) {
+		t.Fatalf("a body cut short (%v) is not reported short", cut)
+	}
+	storage := fmt.Errorf("pgextent: write: %w", io.ErrUnexpectedEOF)
+	if ShortBody(storage) {
+		t.Fatalf("a storage error %v is reported as a short body", storage)
+	}
+	if ShortBody(nil) || ShortBody(io.EOF) {
+		t.Fatal("no error, or a plain EOF, is reported as a short body")
 	}
 }

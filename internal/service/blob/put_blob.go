@@ -3,7 +3,6 @@ package blob
 import (
 	"crypto/md5"
 	"errors"
-	"io"
 	"net/http"
 
 	"github.com/lazuli-storage/lazuli/internal/engine/extent"
@@ -161,7 +160,7 @@ func (s *Service) receive(r *http.Request, length int64, sums checksums, d diges
 		return info, nil, azerr.New(azerr.RequestBodyTooLarge)
 	case err != nil && r.Context().Err() != nil:
 		return info, nil, r.Context().Err()
-	case errors.Is(err, io.ErrUnexpectedEOF):
+	case request.ShortBody(err):
 		return info, nil, azerr.Newf(azerr.InvalidInput, "The request body is shorter than its Content-Length.")
 	case err != nil:
 		return info, nil, request.BodyError(err)

@@ -167,7 +167,7 @@ func (s *Service) receive(r *http.Request, length int64, sums bodySums) (receive
 		return received{}, azerr.New(azerr.RequestBodyTooLarge)
 	case err != nil && r.Context().Err() != nil:
 		return received{}, r.Context().Err()
-	case errors.Is(err, io.ErrUnexpectedEOF) || err == nil && info.Size != length:
+	case request.ShortBody(err) || err == nil && info.Size != length:
 		return received{}, azerr.Newf(azerr.InvalidInput, "The request body is shorter than its Content-Length.")
 	case err != nil:
 		return received{}, request.BodyError(err)

@@ -3,8 +3,6 @@ package file
 import (
 	"bytes"
 	"encoding/base64"
-	"errors"
-	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -182,7 +180,7 @@ func (s *Service) receiveCreateContent(r *http.Request, size int64) (*extent.Inf
 		return nil, err
 	}
 	info, err := s.extents.Write(r.Context(), request.MarkReads(r.Body), size)
-	if errors.Is(err, io.ErrUnexpectedEOF) {
+	if request.ShortBody(err) {
 		return nil, azerr.Newf(azerr.InvalidInput, "The body is shorter than its Content-Length.")
 	}
 	if err != nil {
