@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"io"
 	"math"
+	"mime"
 	"net/http"
 	"strconv"
 	"strings"
@@ -404,4 +405,26 @@ func truncate(s string) string {
 		return s[:64] + "..."
 	}
 	return s
+}
+
+// checkContentType refuses Atom/XML request bodies.
+func checkContentType(r *http.Request) error {
+	return checkContentTypeHeader(r.Header.Get("Content-Type"))
+}
+
+func checkContentTypeHeader(ct string) error {
+	if ct == "" {
+		return nil
+	}
+	mt, _, err := mime.ParseMediaType(ct)
+	if err != nil {
+		return azerr.InvalidHeader("Content-Type", ct)
+	}
+	switch mt {
+	case "application/json":
+		return nil
+	case "application/atom+xml", "application/xml", "text/xml":
+		return azerr.New(azerr.AtomFormatNotSupported)
+	}
+	return azerr.Newf(azerr.JsonFormatNotSupported, "The content type %s is not supported; send application/json.", mt)
 }

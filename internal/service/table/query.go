@@ -1,7 +1,10 @@
 package table
 
 import (
+	"encoding/base64"
 	"net/http"
+	"strconv"
+	"strings"
 
 	"github.com/lazuli-storage/lazuli/internal/engine/store"
 	"github.com/lazuli-storage/lazuli/internal/frame/request"
@@ -248,4 +251,51 @@ func pageDocument(m metadata, pg *page, base, table, account string, sel *select
 	jw.first = false
 	jw.close()
 	return jw.b
+}
+
+// maxPageSize is the most entities or tables one response returns.
+const maxPageSize = 1000
+
+// parseFilter parses $filter; syntax errors are 400 InvalidInput.
+func parseFilter(s string) (*odata.Filter, error) {
+	f, err := odata.Parse(s)
+	if err != nil {
+		return nil, azerr.Newf(azerr.InvalidInput, "One of the request inputs is not valid. %v", err)
+	}
+	return f, nil
+}
+
+// parseTop reads $top: 1 to 1000, default 1000.
+func parseTop(s string) (int, error) {
+	if s == "" {
+		return maxPageSize, nil
+	}
+	n, err := strconv.Atoi(strings.TrimSpace(s))
+	if err != nil || n < 1 || n > maxPageSize {
+		return 0, azerr.Newf(azerr.InvalidInput, "One of the request inputs is not valid. $top must be an integer from 1 to %d.", maxPageSize)
+	}
+	return n, nil
+}
+
+// Continuation tokens have the service's shape, 1!<length>!<base64>, so
+// clients that inspect them see the familiar form; the payload is the key.
+func encodeToken(s string) string {
+	b := base64.RawURLEncoding.EncodeToString([]byte(s))
+	return "1!" + strconv.Itoa(len(b)) + "!" + b
+}
+
+func decodeToken(tok string) (string, bool) {
+	rest, ok := strings.CutPrefix(tok, "1!")
+	if !ok {
+		return "", false
+	}
+	n, b, ok := strings.Cut(rest, "!")
+	if !ok || n != strconv.Itoa(len(b)) {
+		return "", false
+	}
+	raw, err := base64.RawURLEncoding.DecodeString(b)
+	if err != nil {
+		return "", false
+	}
+	return string(raw), true
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/lazuli-storage/lazuli/internal/frame/request"
 	"github.com/lazuli-storage/lazuli/internal/rule/azerr"
 	"github.com/lazuli-storage/lazuli/internal/service/table/odata"
 )
@@ -290,4 +291,32 @@ func entityPath(table, pk, rk string) string {
 
 func escapeKey(k string) string {
 	return pathEscape(strings.ReplaceAll(k, "'", "''"))
+}
+
+// baseURL is the service root as the client addressed it, for odata.id,
+// odata.metadata and Location values.
+func baseURL(r *http.Request) string {
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	base := scheme + "://" + r.Host
+	if info := request.Of(r); info.PathStyle {
+		base += "/" + info.Account
+	}
+	return base
+}
+
+// writeJSON sends a JSON body with the headers the service puts on OData
+// responses.
+func writeJSON(w http.ResponseWriter, m metadata, status int, body []byte) error {
+	h := w.Header()
+	h.Set("Content-Type", m.contentType())
+	h.Set("Content-Length", strconv.Itoa(len(body)))
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Cache-Control", "no-cache")
+	h.Set("DataServiceVersion", "3.0;")
+	w.WriteHeader(status)
+	_, err := w.Write(body)
+	return err
 }
