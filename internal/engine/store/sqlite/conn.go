@@ -21,21 +21,50 @@ import (
 //
 // A nil []byte binds as NULL, so SQL that receives a key, bound or value
 // that may be nil turns NULL into the empty blob with coalesce.
-const (
-	sqlGet    = `SELECT v FROM kv WHERE k = coalesce(?1, x'')`
-	sqlPut    = `INSERT INTO kv (k, v) VALUES (coalesce(?1, x''), coalesce(?2, x'')) ON CONFLICT (k) DO UPDATE SET v = excluded.v`
-	sqlDelete = `DELETE FROM kv WHERE k = coalesce(?1, x'')`
-
-	// Every scan binds ?1 start, ?2 end and ?3 limit (-1: none); the
-	// unbounded forms ignore ?2.
-	sqlScanUp          = `SELECT k, v FROM kv WHERE k >= coalesce(?1, x'') AND k < ?2 ORDER BY k LIMIT ?3`
-	sqlScanUpOpen      = `SELECT k, v FROM kv WHERE k >= coalesce(?1, x'') ORDER BY k LIMIT ?3`
-	sqlScanDown        = `SELECT k, v FROM kv WHERE k >= coalesce(?1, x'') AND k < ?2 ORDER BY k DESC LIMIT ?3`
-	sqlScanDownOpenEnd = `SELECT k, v FROM kv WHERE k >= coalesce(?1, x'') ORDER BY k DESC LIMIT ?3`
+//
+// Each statement exists once per table (tables.go); the SQL is built here
+// once, and each connection prepares it once.
+var (
+	getSQL, putSQL, deleteSQL [tableCount]string
+	// scanSQL is indexed by scanTarget, then by scanIndex.
+	scanSQL [scanTargetCount][4]string
 )
 
-// scanSQL is indexed by scanIndex.
-var scanSQL = [4]string{sqlScanUp, sqlScanUpOpen, sqlScanDown, sqlScanDownOpenEnd}
+func init() {
+	for t, name := range tableNames {
+		getSQL[t] = `SELECT v FROM ` + name + ` WHERE k = coalesce(?1, x'')`
+		putSQL[t] = `INSERT INTO ` + name + ` (k, v) VALUES (coalesce(?1, x''), coalesce(?2, x'')) ON CONFLICT (k) DO UPDATE SET v = excluded.v`
+		deleteSQL[t] = `DELETE FROM ` + name + ` WHERE k = coalesce(?1, x'')`
+	}
+	for target := range scanTargetCount {
+		for _, reverse := range []bool{false, true} {
+			for _, openEnd := range []bool{false, true} {
+				scanSQL[target][scanIndex(reverse, openEnd)] = buildScanSQL(target, reverse, openEnd)
+			}
+		}
+	}
+}
+
+// buildScanSQL returns a scan of target. Every scan binds ?1 start, ?2 end
+// and ?3 limit (-1: none); the unbounded forms ignore ?2. A scan of both
+// tables is one compound SELECT whose ORDER BY SQLite answers by merging
+// the two tables' key-ordered searches ("MERGE (UNION ALL)" in EXPLAIN
+// QUERY PLAN, checked by TestScanOfBothTablesMerges), so it reads no more
+// rows than the limit asks and sorts nothing.
+func buildScanSQL(target scanTarget, reverse, openEnd bool) string {
+	where := `k >= coalesce(?1, x'') AND k < ?2`
+	if openEnd {
+		where = `k >= coalesce(?1, x'')`
+	}
+	order := `ORDER BY k`
+	if reverse {
+		order += ` DESC`
+	}
+	if target != scanBoth {
+		return `SELECT k, v FROM ` + tableNames[target] + ` WHERE ` + where + ` ` + order + ` LIMIT ?3`
+	}
+	return `SELECT k, v FROM kv WHERE ` + where + ` UNION ALL SELECT k, v FROM kvi WHERE ` + where + ` ` + order + ` LIMIT ?3`
+}
 
 func scanIndex(reverse, openEnd bool) int {
 	i := 0
@@ -62,9 +91,9 @@ type conn struct {
 	stmts []*stmt // every prepared statement, for close
 
 	begin, commit, rollback      *stmt
-	savepoint, release, rollSave *stmt // writer only
-	get, put, del                *stmt // put and del: writer only
-	scans                        [4]*stmt
+	savepoint, release, rollSave *stmt             // writer only
+	get, put, del                [tableCount]*stmt // put and del: writer only
+	scans                        [scanTargetCount][4]*stmt
 
 	args   [3]driver.NamedValue // reused by Get, Put and Delete
 	row    [1]driver.Value      // reused by Get
@@ -97,8 +126,7 @@ func (c *conn) prepareRead() error {
 		&c.begin:    "BEGIN",
 		&c.commit:   "COMMIT",
 		&c.rollback: "ROLLBACK",
-		&c.get:      sqlGet,
-	})
+	}, false)
 }
 
 // prepareWrite prepares the statements the writer uses.
@@ -110,16 +138,23 @@ func (c *conn) prepareWrite() error {
 		&c.savepoint: "SAVEPOINT closure",
 		&c.release:   "RELEASE closure",
 		&c.rollSave:  "ROLLBACK TO closure",
-		&c.get:       sqlGet,
-		&c.put:       sqlPut,
-		&c.del:       sqlDelete,
-	})
+	}, true)
 }
 
-// prepareAll prepares the given statements and the scans.
-func (c *conn) prepareAll(stmts map[**stmt]string) error {
-	for i, sql := range scanSQL {
-		stmts[&c.scans[i]] = sql
+// prepareAll prepares the given statements, every table's Get and scans,
+// and, for the writer, every table's Put and Delete.
+func (c *conn) prepareAll(stmts map[**stmt]string, writer bool) error {
+	for t := range tableCount {
+		stmts[&c.get[t]] = getSQL[t]
+		if writer {
+			stmts[&c.put[t]] = putSQL[t]
+			stmts[&c.del[t]] = deleteSQL[t]
+		}
+	}
+	for target := range scanTargetCount {
+		for i, sql := range scanSQL[target] {
+			stmts[&c.scans[target][i]] = sql
+		}
 	}
 	for dst, sql := range stmts {
 		st, err := c.prepare(sql)
@@ -199,7 +234,7 @@ func (c *conn) unbind() {
 }
 
 func (c *conn) getValue(key []byte) ([]byte, error) {
-	rows, err := c.get.query.QueryContext(context.Background(), c.bind(1, key))
+	rows, err := c.get[tableOf(key)].query.QueryContext(context.Background(), c.bind(1, key))
 	c.unbind()
 	if err != nil {
 		return nil, err
@@ -223,25 +258,26 @@ func (c *conn) getValue(key []byte) ([]byte, error) {
 }
 
 func (c *conn) putValue(key, value []byte) error {
-	_, err := c.put.exec.ExecContext(context.Background(), c.bind(2, key, value))
+	_, err := c.put[tableOf(key)].exec.ExecContext(context.Background(), c.bind(2, key, value))
 	c.unbind()
 	return err
 }
 
 func (c *conn) deleteKey(key []byte) error {
-	_, err := c.del.exec.ExecContext(context.Background(), c.bind(1, key))
+	_, err := c.del[tableOf(key)].exec.ExecContext(context.Background(), c.bind(1, key))
 	c.unbind()
 	return err
 }
 
-// scan streams the rows of [start, end) to fn. If fn itself scans the same
-// way (a nested Scan), the shared statement is busy, so the inner scan runs
-// on a statement of its own.
+// scan streams the rows of [start, end) to fn, from the table that holds
+// the range's spaces or from both. If fn itself scans the same way (a
+// nested Scan), the shared statement is busy, so the inner scan runs on a
+// statement of its own.
 func (c *conn) scan(start, end []byte, opts store.ScanOptions, fn func(key, value []byte) bool) error {
-	i := scanIndex(opts.Reverse, end == nil)
-	st := c.scans[i]
+	target, i := targetOf(start, end), scanIndex(opts.Reverse, end == nil)
+	st := c.scans[target][i]
 	if st.busy {
-		own, err := c.prepare(scanSQL[i])
+		own, err := c.prepare(scanSQL[target][i])
 		if err != nil {
 			return err
 		}

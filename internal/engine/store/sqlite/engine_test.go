@@ -256,7 +256,7 @@ func TestOpenRefusesNewerSchema(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = c.execSQL("UPDATE lazuli_meta SET value = 99 WHERE name = 'schema_version'")
+	err = c.execSQL(fmt.Sprintf("UPDATE lazuli_meta SET value = %d WHERE name = 'schema_version'", schemaVersion+1))
 	c.close()
 	if err != nil {
 		t.Fatal(err)

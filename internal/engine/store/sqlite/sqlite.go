@@ -1,6 +1,8 @@
 // Package sqlite is Lazuli's default store engine: one SQLite database file
 // (modernc.org/sqlite, pure Go) in WAL mode with synchronous=FULL, holding
-// every record in one table kv(k BLOB PRIMARY KEY, v BLOB).
+// the records in two tables of (k BLOB PRIMARY KEY, v BLOB): kv, a rowid
+// table, for records with content, and kvi, WITHOUT ROWID, for the index
+// spaces that are read as ranges (tables.go).
 //
 // Writes go through a single writer connection with group commit (see
 // commit.go): concurrent Updates share one transaction and one fsync, each
@@ -8,7 +10,7 @@
 // each View is one read transaction, which in WAL mode is a stable snapshot
 // that neither blocks nor waits for the writer.
 //
-// The database holds one table besides kv, lazuli_meta, whose
+// The database holds one table besides these, lazuli_meta, whose
 // schema_version row lets a later release migrate the file or refuse it.
 package sqlite
 
@@ -16,6 +18,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"runtime"
 	"strings"
 	"time"
@@ -24,8 +27,9 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/engine/store/gate"
 )
 
-// schemaVersion is the layout this code reads and writes.
-const schemaVersion = 1
+// schemaVersion is the layout this code reads and writes. Version 1 kept
+// every record in kv; version 2 moved the index spaces to kvi.
+const schemaVersion = 2
 
 // Options tunes an engine. The zero value is a good default.
 type Options struct {
@@ -42,6 +46,9 @@ type Options struct {
 	// call into its own page cache. 0 means defaultReadMmap; negative
 	// means none.
 	ReadMmapBytes int64
+	// Logger receives what Open did to the file (a migration). nil means
+	// slog.Default().
+	Logger *slog.Logger
 }
 
 // defaultReadMmap is the read connections' default map: 256 MiB of address
@@ -73,6 +80,9 @@ func (o Options) withDefaults() Options {
 		o.ReadMmapBytes = defaultReadMmap
 	case o.ReadMmapBytes < 0:
 		o.ReadMmapBytes = 0
+	}
+	if o.Logger == nil {
+		o.Logger = slog.Default()
 	}
 	return o
 }
@@ -112,14 +122,14 @@ func openWriter(path string, opts Options) (*conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := setUpWriter(c); err != nil {
+	if err := setUpWriter(c, opts.Logger.With("path", path)); err != nil {
 		c.close()
 		return nil, fmt.Errorf("sqlite: %s: %w", path, err)
 	}
 	return c, nil
 }
 
-func setUpWriter(c *conn) error {
+func setUpWriter(c *conn, log *slog.Logger) error {
 	mode, err := c.querySQL("PRAGMA journal_mode = WAL")
 	if err != nil {
 		return err
@@ -130,13 +140,14 @@ func setUpWriter(c *conn) error {
 	if err := c.execSQL("PRAGMA synchronous = FULL"); err != nil {
 		return err
 	}
-	if err := migrate(c); err != nil {
+	if err := migrate(c, log); err != nil {
 		return err
 	}
 	return c.prepareWrite()
 }
 
-// createKV is the record table of a new file. It is an ordinary rowid
+// createKV is the table of a new file's records with content (the index
+// spaces are in kvi, see createKVI). It is an ordinary rowid
 // table: its primary key index holds only keys (and rowids), and the rows,
 // values included, live in the table's own b-tree. Files created before
 // declared kv WITHOUT ROWID, which keeps each whole row in the key's b-tree:
@@ -146,34 +157,89 @@ func setUpWriter(c *conn) error {
 // copies all of it. The rowid layout searches small index cells instead
 // (server CPU per 1 KiB Put Blob fell by a fifth, less for Get Blob; a long
 // listing costs about 5% more, one row lookup per listed key). Both layouts
-// answer the same statements identically, so an older file is used as it
-// is; dump and load rewrite it in this layout.
+// answer the same statements identically, so an older file keeps its kv
+// as it is; dump and load rewrite it in this layout.
 const createKV = "CREATE TABLE IF NOT EXISTS kv (k BLOB PRIMARY KEY NOT NULL, v BLOB NOT NULL)"
 
-// migrate creates the schema in a new file and checks the version of an
-// existing one.
-func migrate(c *conn) error {
-	steps := []string{
-		"BEGIN IMMEDIATE",
-		createKV,
-		"CREATE TABLE IF NOT EXISTS lazuli_meta (name TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID",
-		fmt.Sprintf("INSERT INTO lazuli_meta (name, value) VALUES ('schema_version', %d) ON CONFLICT (name) DO NOTHING", schemaVersion),
+// createKVI is the index spaces' table (tables.go).
+const createKVI = "CREATE TABLE IF NOT EXISTS kvi (k BLOB PRIMARY KEY NOT NULL, v BLOB NOT NULL) WITHOUT ROWID"
+
+// migrate creates the schema in a new file, migrates a version-1 file, and
+// refuses a file of any other version.
+//
+// It all runs in one transaction, and SQLite's DDL is transactional: a
+// crash or an error before COMMIT leaves the file exactly as it was (a
+// version-1 file keeps its rows in kv, with no kvi, and is migrated again
+// at the next Open); after COMMIT the file is wholly version 2. There is
+// no state in between to recover from.
+func migrate(c *conn, log *slog.Logger) error {
+	if err := c.execSQL("BEGIN IMMEDIATE"); err != nil {
+		return err
 	}
-	for _, sql := range steps {
-		if err := c.execSQL(sql); err != nil {
-			_ = c.execSQL("ROLLBACK")
-			return err
-		}
-	}
-	version, err := c.querySQL("SELECT value FROM lazuli_meta WHERE name = 'schema_version'")
-	if err == nil && version != int64(schemaVersion) {
-		err = fmt.Errorf("database schema version %v, this build reads only version %d", version, schemaVersion)
-	}
+	from, moved, err := migrateInTransaction(c)
 	if err != nil {
 		_ = c.execSQL("ROLLBACK")
 		return err
 	}
-	return c.execSQL("COMMIT")
+	if err := c.execSQL("COMMIT"); err != nil {
+		return err
+	}
+	if from != schemaVersion {
+		log.Info("sqlite: migrated the database file; the index spaces' records moved to table kvi",
+			"from_version", from, "to_version", schemaVersion, "rows_moved", moved)
+	}
+	return nil
+}
+
+// migrateInTransaction creates or upgrades the schema and returns the
+// version the file had and how many rows the upgrade moved.
+func migrateInTransaction(c *conn) (from, moved int64, err error) {
+	for _, sql := range []string{
+		createKV,
+		createKVI,
+		"CREATE TABLE IF NOT EXISTS lazuli_meta (name TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID",
+		fmt.Sprintf("INSERT INTO lazuli_meta (name, value) VALUES ('schema_version', %d) ON CONFLICT (name) DO NOTHING", schemaVersion),
+	} {
+		if err := c.execSQL(sql); err != nil {
+			return 0, 0, err
+		}
+	}
+	version, err := c.querySQL("SELECT value FROM lazuli_meta WHERE name = 'schema_version'")
+	if err != nil {
+		return 0, 0, err
+	}
+	switch version {
+	case int64(schemaVersion):
+		return schemaVersion, 0, nil
+	case int64(1):
+		moved, err := moveIndexSpaces(c)
+		return 1, moved, err
+	}
+	return 0, 0, fmt.Errorf("database schema version %v, this build reads only versions 1 (which it migrates) and %d", version, schemaVersion)
+}
+
+// moveIndexSpaces upgrades a version-1 file, whose kv holds every record
+// (in the rowid layout or the older WITHOUT ROWID one, which stays as it
+// is): the index spaces' rows move to kvi. It returns how many moved.
+func moveIndexSpaces(c *conn) (int64, error) {
+	where := indexSpacesWhere()
+	if err := c.execSQL("INSERT INTO kvi (k, v) SELECT k, v FROM kv WHERE " + where); err != nil {
+		return 0, err
+	}
+	moved, err := c.querySQL("SELECT changes()")
+	if err != nil {
+		return 0, err
+	}
+	for _, sql := range []string{
+		"DELETE FROM kv WHERE " + where,
+		fmt.Sprintf("UPDATE lazuli_meta SET value = %d WHERE name = 'schema_version'", schemaVersion),
+	} {
+		if err := c.execSQL(sql); err != nil {
+			return 0, err
+		}
+	}
+	n, _ := moved.(int64)
+	return n, nil
 }
 
 // View runs fn in a read transaction on a pooled read connection.

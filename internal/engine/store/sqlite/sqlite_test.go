@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"context"
+	"log/slog"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -23,7 +24,7 @@ func TestConformance(t *testing.T) {
 
 // TestConformanceOfWithoutRowidFiles runs the same contract over a file
 // whose kv table has the WITHOUT ROWID layout of earlier releases, which
-// Open keeps using as it is.
+// Open migrates to version 2 and keeps using as it is.
 func TestConformanceOfWithoutRowidFiles(t *testing.T) {
 	storetest.Run(t, storetest.Engine{
 		Name: "sqlite-without-rowid",
@@ -33,7 +34,7 @@ func TestConformanceOfWithoutRowidFiles(t *testing.T) {
 			return dir
 		},
 		Open: func(_ testing.TB, dir string) (store.Store, error) {
-			return Open(filepath.Join(dir, "lazuli.db"), Options{})
+			return Open(filepath.Join(dir, "lazuli.db"), Options{Logger: slog.New(slog.DiscardHandler)})
 		},
 		Persistent: true,
 	})
