@@ -20,7 +20,9 @@ var scanStrings = []string{
 var scanUints = []uint64{0, 1, 255, 256, 1 << 32, 1<<63 - 1, 1 << 63, 1<<64 - 1}
 
 // tuple is a (string, uint) pair in SpaceBlob, or a (string, string) pair in
-// SpaceEntity, the two spaces the scan test fills.
+// SpaceBlobIndex or SpaceEntity, the three spaces the scan test fills. An
+// index space between two record spaces checks engines that keep index
+// spaces apart (sqlite) return one key order across them.
 type tuple struct {
 	space store.Space
 	s     string
@@ -57,6 +59,9 @@ func newScanFixture(t *testing.T, e Engine) scanFixture {
 		}
 		for _, s2 := range scanStrings[:6] {
 			tuples = append(tuples, tuple{space: store.SpaceEntity, s: s, s2: s2})
+		}
+		for _, s2 := range scanStrings[:2] {
+			tuples = append(tuples, tuple{space: store.SpaceBlobIndex, s: s, s2: s2})
 		}
 	}
 	slices.SortFunc(tuples, compareTuples)
@@ -199,7 +204,7 @@ func (f scanFixture) testStopEarly(t *testing.T) {
 // testPrefix lists every record whose first element is exactly a given
 // string, with PrefixEnd as the bound: "a" must not bring in "a\x00b" or "ab".
 func (f scanFixture) testPrefix(t *testing.T) {
-	for _, space := range []store.Space{store.SpaceBlob, store.SpaceEntity} {
+	for _, space := range []store.Space{store.SpaceBlob, store.SpaceBlobIndex, store.SpaceEntity} {
 		for _, s := range scanStrings {
 			prefix := store.NewKey(space).Str(s).Bytes()
 			var want []record
