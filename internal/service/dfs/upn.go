@@ -2,8 +2,10 @@ package dfs
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"sync"
+	"time"
 
 	"github.com/lazuli-storage/lazuli/internal/engine/store"
 	"github.com/lazuli-storage/lazuli/internal/frame/request"
@@ -25,31 +27,67 @@ import (
 // reads the record again.
 const maxKnownNames = 4096
 
+// knownNameLifetime is how long the process trusts its memory of a
+// recorded name, or of an account's names being full, before reading the
+// store again: the records can go without this process writing (an admin
+// reset of the account, here or on another node), and each caller's first
+// request after the lifetime then records its name again.
+const knownNameLifetime = time.Minute
+
 // knownNames are the object IDs whose name this process has seen in the
-// store, so that the requests of a caller already recorded write nothing.
+// store, so that the requests of a caller already recorded write nothing,
+// and the accounts whose names were full (blobdata.MaxUPNs).
 type knownNames struct {
 	mu    sync.Mutex
-	names map[[2]string]string // account and object ID: the name
+	names map[[2]string]knownName // account and object ID
+	full  map[string]time.Time    // account: when its names were found full
 }
 
-func (k *knownNames) has(account, oid, upn string) bool {
+// knownName is a name and when the store was last seen holding it.
+type knownName struct {
+	upn  string
+	seen time.Time
+}
+
+// has reports whether the name need not be recorded at now: the store
+// held it, or the account's names were full, within the lifetime.
+func (k *knownNames) has(account, oid, upn string, now time.Time) bool {
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	return k.names[[2]string{account, oid}] == upn
+	if full, ok := k.full[account]; ok && now.Sub(full) < knownNameLifetime {
+		return true
+	}
+	n, ok := k.names[[2]string{account, oid}]
+	return ok && n.upn == upn && now.Sub(n.seen) < knownNameLifetime
 }
 
-func (k *knownNames) add(account, oid, upn string) {
+func (k *knownNames) add(account, oid, upn string, now time.Time) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	if k.names == nil || len(k.names) >= maxKnownNames {
-		k.names = map[[2]string]string{}
+		k.names = map[[2]string]knownName{}
 	}
-	k.names[[2]string{account, oid}] = upn
+	k.names[[2]string{account, oid}] = knownName{upn: upn, seen: now}
+}
+
+// markFull remembers that account's names were full at now, and reports
+// whether that is news (not remembered within the lifetime).
+func (k *knownNames) markFull(account string, now time.Time) bool {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.full == nil || len(k.full) >= maxKnownNames {
+		k.full = map[string]time.Time{}
+	}
+	last, ok := k.full[account]
+	k.full[account] = now
+	return !ok || now.Sub(last) >= 2*knownNameLifetime
 }
 
 // rememberUPN records the user principal name of a request's Bearer
 // token for its object ID, when it is new or has changed. A failure is
 // logged, never the request's: the name only serves later upn=true reads.
+// An account with blobdata.MaxUPNs names records no new one, which is
+// logged once while it stays full.
 func (s *Service) rememberUPN(r *http.Request) {
 	info := request.Of(r)
 	id := info.Identity
@@ -57,15 +95,23 @@ func (s *Service) rememberUPN(r *http.Request) {
 		return
 	}
 	account, oid, upn := info.Account, id.Principal.ObjectID, id.Principal.UPN
-	if s.names.has(account, oid, upn) {
+	now := s.now()
+	if s.names.has(account, oid, upn, now) {
 		return
 	}
-	if err := s.saveUPN(r.Context(), account, oid, upn); err != nil {
+	err := s.saveUPN(r.Context(), account, oid, upn)
+	switch {
+	case errors.Is(err, blobdata.ErrUPNsFull):
+		if s.names.markFull(account, now) {
+			s.logger.Warn("dfs: an account's user principal names are full; new ones are not recorded",
+				"account", account, "limit", blobdata.MaxUPNs)
+		}
+	case err != nil:
 		s.logger.Warn("dfs: the user principal name of a token was not recorded",
 			"account", account, "oid", oid, "upn", upn, "err", err)
-		return
+	default:
+		s.names.add(account, oid, upn, now)
 	}
-	s.names.add(account, oid, upn)
 }
 
 // saveUPN writes oid's name unless the store has it already, which it
