@@ -192,10 +192,12 @@ func writeEntry(x *xmlWriter, n *node, inc listInclude) {
 		x.Elem("Etag", n.ETag.String())
 	}
 	x.Close("Properties")
-	if inc.attributes {
+	// include's Attributes and PermissionKey are for SMB shares (the REST
+	// reference's List Directories and Files, "SMB only URI parameters").
+	if inc.attributes && n.showsSMB() {
 		x.Elem("Attributes", n.SMB.Attrs.String())
 	}
-	if inc.permissionKey {
+	if inc.permissionKey && n.showsSMB() {
 		x.Elem("PermissionKey", n.SMB.PermKey)
 	}
 	x.Close(kind)

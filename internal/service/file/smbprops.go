@@ -207,12 +207,15 @@ func (req smbRequest) apply(p *smbProps, dir, creating bool, now time.Time) {
 	p.Changed = req.changed.resolve(p.Changed, now, 'n')
 }
 
+// showsSMB reports whether n shows SMB attributes and a permission key: a
+// node of an NFS share has none to answer or list (Azure/azure-sdk-assets
+// go/sdk/storage/azfile/testdata/recordings/Test/TestCreateSymbolicLinkNFS.json;
+// azure-sdk-for-python test_nfs.py).
+func (n *node) showsSMB() bool { return n.NFS == nil }
+
 // setSMBHeaders writes the SMB properties and ids of n.
 func setSMBHeaders(h http.Header, n *node) {
-	// A node of an NFS share answers no SMB attributes or permission key
-	// (Azure/azure-sdk-assets go/sdk/storage/azfile/testdata/recordings/
-	// Test/TestCreateSymbolicLinkNFS.json; azure-sdk-for-python test_nfs.py).
-	if n.NFS == nil {
+	if n.showsSMB() {
 		h.Set("X-Ms-File-Attributes", n.SMB.Attrs.String())
 		h.Set("X-Ms-File-Permission-Key", n.SMB.PermKey)
 	}
