@@ -45,6 +45,12 @@ type Need struct {
 	// it, not only Resource's (the envelope of a blob batch, whose
 	// sub-requests are authorized one by one).
 	AnyResourceType bool
+	// AccountPerm, when set, is what an account SAS needs in place of
+	// Perm, AlsoPerm and Replace: one of the letters of each string. The
+	// letters of "Create an account SAS" are not those of "Create a
+	// service SAS" everywhere: an account SAS has no m, e or o, and its p
+	// is Process (queue messages), not Data Lake's Permissions.
+	AccountPerm []string
 }
 
 // PublicLevel is a container's public access level, in the order of what
@@ -103,6 +109,15 @@ func (n *Need) OnlyAccountKey() *Need { c := *n; c.KeyOnly = true; return &c }
 // OfAnyResourceType returns a copy of n that an account SAS of any
 // resource type is granted.
 func (n *Need) OfAnyResourceType() *Need { c := *n; c.AnyResourceType = true; return &c }
+
+// ForAccountSAS returns a copy of n that an account SAS is granted only
+// with one of the letters of each of perms, whatever Perm, AlsoPerm and
+// Replace ask of the other kinds of SAS.
+func (n *Need) ForAccountSAS(perms ...string) *Need {
+	c := *n
+	c.AccountPerm = perms
+	return &c
+}
 
 // ForbidAnonymous returns a copy of n that answers anonymous callers 403.
 func (n *Need) ForbidAnonymous() *Need { c := *n; c.AnonymousForbidden = true; return &c }
@@ -189,12 +204,23 @@ func (id *Identity) allow(n *Need, perm string, t Target) error {
 		}
 		a.PublicRead = level >= n.Public
 	}
-	if err := id.Authorize(a); err != nil {
-		return err
-	}
-	if n.AlsoPerm != "" && perm == n.Perm {
-		a.Perm = n.AlsoPerm
-		return id.Authorize(a)
+	for _, letters := range id.lettersNeeded(n, perm) {
+		a.Perm = letters
+		if err := id.Authorize(a); err != nil {
+			return err
+		}
 	}
 	return nil
+}
+
+// lettersNeeded are the sets of SAS letters the caller must hold one of
+// each of, for an operation needing n that asks perm (Perm or Replace).
+func (id *Identity) lettersNeeded(n *Need, perm string) []string {
+	if id.Kind == AccountSAS && n.AccountPerm != nil {
+		return n.AccountPerm
+	}
+	if n.AlsoPerm != "" && perm == n.Perm {
+		return []string{perm, n.AlsoPerm}
+	}
+	return []string{perm}
 }
