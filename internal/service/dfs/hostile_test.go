@@ -21,8 +21,9 @@ import (
 // control, a SAS with exactly one of those letters. The letters are the
 // ones "Create a service SAS" gives each operation on a directory or file
 // (r, a, c, w, d, l, m, e, o, p) and "Create an account SAS" on a blob
-// service (srt s, c, o); the routes declare them (routes.go,
-// rows_update.go) and these cases hold them to it over a real socket.
+// service (srt s, c, o; accountNeeds); the routes declare them
+// (routes.go, rows_update.go) and these cases hold them to it over a
+// real socket.
 
 // level is how high in the namespace a dfs operation acts.
 type level int
@@ -39,9 +40,6 @@ type hostileCase struct {
 	level level
 	// need are the SAS letters any one of which grants the operation.
 	need string
-	// accountSAS: an account SAS may call it; the account SAS of a blob
-	// service has no m, e or o, and its p is Process, not Permissions.
-	accountSAS bool
 	// noServiceSAS: no service SAS may call it, whatever its letters
 	// (403 AuthorizationFailure), as for Create, Delete and Get/Set
 	// Properties of a container.
@@ -62,12 +60,9 @@ type hostileRequest struct {
 	source                string
 }
 
-// serviceLetters and accountLetters are the permission letters of a
-// service SAS for Data Lake paths and of an account SAS.
-const (
-	serviceLetters = "racwdlmeop"
-	accountLetters = "rwdxylacuptfi"
-)
+// serviceLetters are the permission letters of a service SAS for Data
+// Lake paths.
+const serviceLetters = "racwdlmeop"
 
 // pathReq and fsReq build the request of an operation on a path of the
 // filesystem, or on the filesystem.
@@ -90,41 +85,41 @@ func hostileCases() []hostileCase {
 			"X-Ms-Proposed-Lease-Id": {"5b6c2a3e-6c1f-4c52-9a87-3c4e0f9d1b2a"}}
 	}
 	return []hostileCase{
-		{op: "ListFilesystems", level: onAccount, need: "l", accountSAS: true, request: func(string, string) hostileRequest {
+		{op: "ListFilesystems", level: onAccount, need: "l", request: func(string, string) hostileRequest {
 			return hostileRequest{method: http.MethodGet, query: "resource=account"}
 		}},
-		{op: "CreateFilesystem", level: onFilesystem, need: "cw", accountSAS: true, noServiceSAS: true, request: func(fs, _ string) hostileRequest {
+		{op: "CreateFilesystem", level: onFilesystem, need: "cw", noServiceSAS: true, request: func(fs, _ string) hostileRequest {
 			return hostileRequest{method: http.MethodPut, target: fs + "new", query: "resource=filesystem"}
 		}},
-		{op: "DeleteFilesystem", level: onFilesystem, need: "d", accountSAS: true, noServiceSAS: true, request: fsReq(http.MethodDelete, "resource=filesystem", nil)},
-		{op: "GetFilesystemProperties", level: onFilesystem, need: "r", accountSAS: true, noServiceSAS: true, request: fsReq(http.MethodHead, "resource=filesystem", nil)},
-		{op: "SetFilesystemProperties", level: onFilesystem, need: "w", accountSAS: true, noServiceSAS: true, request: fsReq(http.MethodPatch, "resource=filesystem", props)},
-		{op: "ListPaths", level: onFilesystem, need: "l", accountSAS: true, request: fsReq(http.MethodGet, "resource=filesystem&recursive=true", nil)},
-		{op: "CreateFile", level: onPath, need: "cw", accountSAS: true, request: pathReq(http.MethodPut, "d/new", "resource=file", nil)},
-		{op: "CreateDirectory", level: onPath, need: "cw", accountSAS: true, request: pathReq(http.MethodPut, "d/sub", "resource=directory", nil)},
-		{op: "DeletePath", level: onPath, need: "d", accountSAS: true, request: pathReq(http.MethodDelete, "d/f", "recursive=false", nil)},
-		{op: "GetPathStatus", level: onPath, need: "re", accountSAS: true, request: pathReq(http.MethodHead, "d/f", "action=getStatus", nil)},
-		{op: "GetAccessControl", level: onPath, need: "re", accountSAS: true, request: pathReq(http.MethodHead, "d/f", "action=getAccessControl", nil)},
+		{op: "DeleteFilesystem", level: onFilesystem, need: "d", noServiceSAS: true, request: fsReq(http.MethodDelete, "resource=filesystem", nil)},
+		{op: "GetFilesystemProperties", level: onFilesystem, need: "r", noServiceSAS: true, request: fsReq(http.MethodHead, "resource=filesystem", nil)},
+		{op: "SetFilesystemProperties", level: onFilesystem, need: "w", noServiceSAS: true, request: fsReq(http.MethodPatch, "resource=filesystem", props)},
+		{op: "ListPaths", level: onFilesystem, need: "l", request: fsReq(http.MethodGet, "resource=filesystem&recursive=true", nil)},
+		{op: "CreateFile", level: onPath, need: "cw", request: pathReq(http.MethodPut, "d/new", "resource=file", nil)},
+		{op: "CreateDirectory", level: onPath, need: "cw", request: pathReq(http.MethodPut, "d/sub", "resource=directory", nil)},
+		{op: "DeletePath", level: onPath, need: "d", request: pathReq(http.MethodDelete, "d/f", "recursive=false", nil)},
+		{op: "GetPathStatus", level: onPath, need: "re", request: pathReq(http.MethodHead, "d/f", "action=getStatus", nil)},
+		{op: "GetAccessControl", level: onPath, need: "re", request: pathReq(http.MethodHead, "d/f", "action=getAccessControl", nil)},
 		{op: "SetAccessControl", level: onPath, need: "p", request: pathReq(http.MethodPatch, "d/f", "action=setAccessControl", http.Header{"X-Ms-Permissions": {"0750"}})},
 		{op: "SetAccessControl(owner)", level: onPath, need: "o", request: pathReq(http.MethodPatch, "d/f", "action=setAccessControl", http.Header{"X-Ms-Owner": {someone}})},
 		{op: "SetAccessControlRecursive", level: onPath, need: "p", request: pathReq(http.MethodPatch, "d", "action=setAccessControlRecursive&mode=modify", http.Header{"X-Ms-Acl": {"user::rwx"}})},
-		{op: "SetPathProperties", level: onPath, need: "w", accountSAS: true, request: pathReq(http.MethodPatch, "d/f", "action=setProperties", props)},
-		{op: "AppendData", level: onPath, need: "aw", accountSAS: true, request: func(fs, _ string) hostileRequest {
+		{op: "SetPathProperties", level: onPath, need: "w", request: pathReq(http.MethodPatch, "d/f", "action=setProperties", props)},
+		{op: "AppendData", level: onPath, need: "aw", request: func(fs, _ string) hostileRequest {
 			return hostileRequest{method: http.MethodPatch, target: fs + "/d/f", query: "action=append&position=1", body: []byte("abc")}
 		}},
-		{op: "FlushData", level: onPath, need: "w", accountSAS: true, prepare: func(e *env, fs string) string {
+		{op: "FlushData", level: onPath, need: "w", prepare: func(e *env, fs string) string {
 			e.wantStatus(http.StatusAccepted)(e.raw(http.MethodPatch, fs+"/d/f?action=append&position=1", nil, []byte("abc")))
 			return ""
 		}, request: pathReq(http.MethodPatch, "d/f", "action=flush&position=4", nil)},
-		{op: "LeasePath", level: onPath, need: "w", accountSAS: true, request: pathReq(http.MethodPost, "d/f", "", lease("acquire"))},
-		{op: "BreakPathLease", level: onPath, need: "wd", accountSAS: true, prepare: func(e *env, fs string) string {
+		{op: "LeasePath", level: onPath, need: "w", request: pathReq(http.MethodPost, "d/f", "", lease("acquire"))},
+		{op: "BreakPathLease", level: onPath, need: "wd", prepare: func(e *env, fs string) string {
 			e.wantStatus(http.StatusCreated)(e.raw(http.MethodPost, fs+"/d/f", lease("acquire"), nil))
 			return ""
 		}, request: pathReq(http.MethodPost, "d/f", "", lease("break"))},
 		{op: "RenamePath", level: onPath, need: "m", request: func(fs, _ string) hostileRequest {
 			return hostileRequest{method: http.MethodPut, target: fs + "/d/g", query: "mode=legacy", source: fs + "/d/f"}
 		}},
-		{op: "UndeletePath", level: onPath, need: "w", accountSAS: true, prepare: func(e *env, fs string) string {
+		{op: "UndeletePath", level: onPath, need: "w", prepare: func(e *env, fs string) string {
 			e.wantStatus(http.StatusOK)(e.raw(http.MethodDelete, fs+"/d/f?recursive=false", nil, nil))
 			return e.deletionID(fs, "d/f")
 		}, request: func(fs, id string) hostileRequest {
@@ -187,17 +182,6 @@ func serviceSAS(scope, dir string) credential {
 		return q.Encode()
 	}}
 }
-
-// accountSAS signs an account SAS of the blob service with perms on every
-// resource type.
-var accountSAS = credential{name: "account SAS", sign: func(e *env, _, _, perms string) string {
-	q, err := sas.AccountSignatureValues{Protocol: sas.ProtocolHTTPSandHTTP, ExpiryTime: time.Now().Add(time.Hour),
-		Permissions: perms, ResourceTypes: "sco"}.SignWithSharedKey(e.cred())
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	return q.Encode()
-}}
 
 // without is letters less those in need.
 func without(letters, need string) string {
@@ -325,10 +309,13 @@ func (h *hostileEnv) hostileCallers(t *testing.T) {
 func (h *hostileEnv) hostileSAS(c hostileCase, method string) {
 	parent := h.t
 	defer func() { h.t = parent }()
-	var creds []credential
-	if c.accountSAS {
-		creds = append(creds, accountSAS)
+	if need, ok := accountNeeds[c.op]; ok {
+		parent.Run(accountSAS.name, func(t *testing.T) {
+			h.t = t
+			h.accountAttempts(c, need, method)
+		})
 	}
+	var creds []credential
 	if c.level != onAccount {
 		creds = append(creds, serviceSAS("c", ""))
 	}
@@ -353,25 +340,18 @@ func (h *hostileEnv) hostileSAS(c hostileCase, method string) {
 	}
 }
 
-// sasAttempts sends c signed by cred: with every letter but the ones c
-// needs, then with each of those alone.
+// sasAttempts sends c signed by cred, a service SAS: with every letter
+// but the ones c needs, then with each of those alone.
 func (h *hostileEnv) sasAttempts(c hostileCase, cred credential, method string) {
 	t := h.t
-	letters := serviceLetters
-	if cred.name == accountSAS.name {
-		letters = accountLetters
-	}
-	if c.noServiceSAS && cred.name != accountSAS.name {
-		resp, body := h.attempt(c, cred, letters)
+	if c.noServiceSAS {
+		resp, body := h.attempt(c, cred, serviceLetters)
 		wantRefused(t, method, resp, body, http.StatusForbidden, "AuthorizationFailure")
 		return
 	}
-	resp, body := h.attempt(c, cred, without(letters, c.need))
+	resp, body := h.attempt(c, cred, without(serviceLetters, c.need))
 	wantRefused(t, method, resp, body, http.StatusForbidden, "AuthorizationPermissionMismatch")
 	for _, letter := range c.need {
-		if !strings.ContainsRune(letters, letter) {
-			continue
-		}
 		resp, body := h.attempt(c, cred, string(letter))
 		wantGranted(t, resp, body)
 	}
