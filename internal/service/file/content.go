@@ -90,7 +90,11 @@ func (s *Service) getFile(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	h := w.Header()
-	writeFileHeaders(h, n, now)
+	nfs := nfsOnDownload
+	if head {
+		nfs = nfsOnRead
+	}
+	writeFileHeaders(h, n, now, nfs)
 	sasOverrides(r, h)
 	if head {
 		h.Set("Content-Length", strconv.FormatInt(n.Size, 10))
@@ -101,8 +105,8 @@ func (s *Service) getFile(w http.ResponseWriter, r *http.Request) error {
 }
 
 // writeFileHeaders writes a file's properties as Get File and Get File
-// Properties return them.
-func writeFileHeaders(h http.Header, n *node, now time.Time) {
+// Properties return them, with the NFS properties nfs.
+func writeFileHeaders(h http.Header, n *node, now time.Time, nfs nfsHeaders) {
 	setETag(h, n.ETag)
 	n.Metadata.WriteHeaders(h)
 	h.Set("X-Ms-Type", "File")
@@ -123,7 +127,7 @@ func writeFileHeaders(h http.Header, n *node, now time.Time) {
 		}
 	}
 	h.Set("X-Ms-Server-Encrypted", "true")
-	setSMBHeaders(h, n)
+	setSMBHeaders(h, n, nfs)
 	setLeaseHeaders(h, n.Lease, now, lease.File)
 	h.Set("Accept-Ranges", "bytes")
 }

@@ -52,7 +52,7 @@ func (s *Service) createDirectory(w http.ResponseWriter, r *http.Request) error 
 	if err != nil {
 		return err
 	}
-	writeNodeWrite(w, n, http.StatusCreated)
+	writeNodeWrite(w, n, http.StatusCreated, nfsOnCreate)
 	return nil
 }
 
@@ -65,11 +65,11 @@ func writeMetadataSet(w http.ResponseWriter, n *node) {
 }
 
 // writeNodeWrite answers a create or set of a directory or file with its
-// ETag and SMB properties.
-func writeNodeWrite(w http.ResponseWriter, n *node, status int) {
+// ETag, SMB properties and the NFS properties the operation answers.
+func writeNodeWrite(w http.ResponseWriter, n *node, status int, nfs nfsHeaders) {
 	h := w.Header()
 	setETag(h, n.ETag)
-	setSMBHeaders(h, n)
+	setSMBHeaders(h, n, nfs)
 	h.Set("X-Ms-Request-Server-Encrypted", "true")
 	w.WriteHeader(status)
 }
@@ -88,7 +88,7 @@ func (s *Service) getDirectoryProperties(w http.ResponseWriter, r *http.Request)
 	h := w.Header()
 	setETag(h, n.ETag)
 	n.Metadata.WriteHeaders(h)
-	setSMBHeaders(h, n)
+	setSMBHeaders(h, n, nfsOnRead)
 	h.Set("X-Ms-Server-Encrypted", "true")
 	w.WriteHeader(http.StatusOK)
 	return nil
@@ -147,7 +147,7 @@ func (s *Service) setDirectoryProperties(w http.ResponseWriter, r *http.Request)
 	if err != nil {
 		return err
 	}
-	writeNodeWrite(w, n, http.StatusOK)
+	writeNodeWrite(w, n, http.StatusOK, nfsOnSet)
 	return nil
 }
 

@@ -141,7 +141,7 @@ func (s *Service) createFile(w http.ResponseWriter, r *http.Request) error {
 		w.Header().Set("Content-MD5", base64.StdEncoding.EncodeToString(content.MD5[:]))
 		structured.EchoUpload(w.Header(), r.Header)
 	}
-	writeNodeWrite(w, n, http.StatusCreated)
+	writeNodeWrite(w, n, http.StatusCreated, nfsOnCreate)
 	return nil
 }
 
@@ -308,7 +308,7 @@ func (s *Service) setFileProperties(w http.ResponseWriter, r *http.Request) erro
 	if err != nil {
 		return err
 	}
-	writeNodeWrite(w, n, http.StatusOK)
+	writeNodeWrite(w, n, http.StatusOK, nfsOnSet)
 	return nil
 }
 

@@ -224,7 +224,7 @@ func (s *Service) createHardLink(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeNodeWrite(w, link, http.StatusCreated)
+	writeLinkCreated(w, link, nfsOnRead)
 	return nil
 }
 

@@ -68,19 +68,19 @@ func (s *Service) createSymbolicLink(w http.ResponseWriter, r *http.Request) err
 	if err != nil {
 		return err
 	}
-	writeLinkCreated(w, n)
+	writeLinkCreated(w, n, nfsOnCreate)
 	return nil
 }
 
-// writeLinkCreated answers Create Symbolic Link with the headers the
-// service answers (TestCreateSymbolicLinkNFS.json): those of Create File
-// but x-ms-link-count, and x-ms-request-server-encrypted false, the text
-// being no file content the service encrypts.
-func writeLinkCreated(w http.ResponseWriter, n *node) {
+// writeLinkCreated answers Create Symbolic Link and Create Hard Link with
+// the headers the service answers (TestCreateSymbolicLinkNFS.json,
+// TestCreateHardLinkNFS.json): the new name's ETag, times, ids and the NFS
+// properties the operation answers, and x-ms-request-server-encrypted
+// false, the operation writing no file content the service encrypts.
+func writeLinkCreated(w http.ResponseWriter, n *node, nfs nfsHeaders) {
 	h := w.Header()
 	setETag(h, n.ETag)
-	setSMBHeaders(h, n)
-	h.Del("X-Ms-Link-Count")
+	setSMBHeaders(h, n, nfs)
 	h.Set("X-Ms-Request-Server-Encrypted", "false")
 	w.WriteHeader(http.StatusCreated)
 }

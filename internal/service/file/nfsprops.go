@@ -24,14 +24,16 @@ import (
 // the records of hard links).
 const ntagNFS = 30
 
-// Default modes of new files and directories (rw-rw-r--, rwxrwxr-x), and
-// the mode of every symbolic link (rwxrwxrwx, as symlink(2) makes them;
-// Create Symbolic Link takes no x-ms-mode and answers 0777 in the recorded
+// Default modes of new files and directories (rw-rw-r--, rwxr-xr-x: a
+// Create Directory without x-ms-mode answers 0755 in the recorded
 // Azure/azure-sdk-assets go/sdk/storage/azfile/testdata/recordings/Test/
+// TestDirSetPropertiesNfs.json and TestCreateHardLinkNFS.json), and the
+// mode of every symbolic link (rwxrwxrwx, as symlink(2) makes them; Create
+// Symbolic Link takes no x-ms-mode and answers 0777 in the recorded
 // TestCreateSymbolicLinkNFS.json).
 const (
 	defaultFileMode = 0o664
-	defaultDirMode  = 0o775
+	defaultDirMode  = 0o755
 	symlinkMode     = 0o777
 )
 
@@ -199,21 +201,60 @@ func (q nfsRequest) refuseOnSMB() error {
 	return azerr.Newf(azerr.InvalidHeaderValue, "NFS properties apply to files and directories of NFS shares only.")
 }
 
-// setNFSHeaders writes the NFS properties of a node of an NFS share.
-func setNFSHeaders(h http.Header, n *node) {
+// nfsHeaders are the NFS properties an answer carries.
+type nfsHeaders uint8
+
+const (
+	nfsOwnership nfsHeaders = 1 << iota // x-ms-owner, x-ms-group, x-ms-mode
+	nfsFileType                         // x-ms-file-file-type
+	nfsLinkCount                        // x-ms-link-count, of a file only
+)
+
+// The NFS properties each operation answers, as the service's recorded
+// answers carry them (x-ms-version 2025-05-05, Azure/azure-sdk-assets
+// go/sdk/storage/azfile/testdata/recordings/Test/). A directory answers no
+// link count (TestDirCreateNfs.json, TestDirSetPropertiesNfs.json).
+const (
+	// Create File, Create Directory and Create Symbolic Link answer no link
+	// count (TestCreateFileNFS, TestDirCreateNfs, TestCreateSymbolicLinkNFS).
+	nfsOnCreate = nfsOwnership | nfsFileType
+	// Set File Properties and Set Directory Properties answer no file type
+	// (TestFileSetHTTPHeadersNfs, TestDirSetPropertiesNfs).
+	nfsOnSet = nfsOwnership | nfsLinkCount
+	// Get File Properties, Get Directory Properties and Create Hard Link
+	// answer all (TestFileSetHTTPHeadersNfs, TestDirCreateNfs,
+	// TestCreateHardLinkNFS).
+	nfsOnRead = nfsOwnership | nfsFileType | nfsLinkCount
+	// Get File answers no file type (azure-sdk-for-python test_nfs.py's
+	// recorded test_download_and_copy_file, x-ms-version 2026-02-06).
+	nfsOnDownload = nfsOwnership | nfsLinkCount
+	// Rename File and Rename Directory answer none (no NFS header in their
+	// answers in azure-rest-api-specs Microsoft.FileStorage file.json).
+	nfsNone nfsHeaders = 0
+)
+
+// setNFSHeaders writes the NFS properties of a node of an NFS share that
+// the answer carries.
+func setNFSHeaders(h http.Header, n *node, carried nfsHeaders) {
 	if n.NFS == nil {
 		return
 	}
-	h.Set("X-Ms-Owner", n.NFS.Owner)
-	h.Set("X-Ms-Group", n.NFS.Group)
-	h.Set("X-Ms-Mode", fmt.Sprintf("%04o", n.NFS.Mode))
-	fileType := "Regular"
-	switch {
-	case n.Dir:
-		fileType = "Directory"
-	case n.NFS.LinkText != "":
-		fileType = "SymLink"
+	if carried&nfsOwnership != 0 {
+		h.Set("X-Ms-Owner", n.NFS.Owner)
+		h.Set("X-Ms-Group", n.NFS.Group)
+		h.Set("X-Ms-Mode", fmt.Sprintf("%04o", n.NFS.Mode))
 	}
-	h.Set("X-Ms-File-File-Type", fileType)
-	h.Set("X-Ms-Link-Count", strconv.FormatUint(uint64(linkCount(n)), 10))
+	if carried&nfsFileType != 0 {
+		fileType := "Regular"
+		switch {
+		case n.Dir:
+			fileType = "Directory"
+		case n.NFS.LinkText != "":
+			fileType = "SymLink"
+		}
+		h.Set("X-Ms-File-File-Type", fileType)
+	}
+	if carried&nfsLinkCount != 0 && !n.Dir {
+		h.Set("X-Ms-Link-Count", strconv.FormatUint(uint64(linkCount(n)), 10))
+	}
 }

@@ -95,7 +95,7 @@ func (s *Service) rename(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	writeNodeWrite(w, n, http.StatusOK)
+	writeNodeWrite(w, n, http.StatusOK, nfsNone)
 	return nil
 }
 

@@ -213,8 +213,9 @@ func (req smbRequest) apply(p *smbProps, dir, creating bool, now time.Time) {
 // azure-sdk-for-python test_nfs.py).
 func (n *node) showsSMB() bool { return n.NFS == nil }
 
-// setSMBHeaders writes the SMB properties and ids of n.
-func setSMBHeaders(h http.Header, n *node) {
+// setSMBHeaders writes the SMB properties and ids of n, and the NFS
+// properties the answer carries.
+func setSMBHeaders(h http.Header, n *node, nfs nfsHeaders) {
 	if n.showsSMB() {
 		h.Set("X-Ms-File-Attributes", n.SMB.Attrs.String())
 		h.Set("X-Ms-File-Permission-Key", n.SMB.PermKey)
@@ -224,5 +225,5 @@ func setSMBHeaders(h http.Header, n *node) {
 	h.Set("X-Ms-File-Change-Time", formatTime(n.SMB.Changed))
 	h.Set("X-Ms-File-Id", strconv.FormatUint(n.ID, 10))
 	h.Set("X-Ms-File-Parent-Id", strconv.FormatUint(n.ParentID, 10))
-	setNFSHeaders(h, n)
+	setNFSHeaders(h, n, nfs)
 }
