@@ -9,10 +9,7 @@ import (
 // getAccessControl answers them to the account key.
 func (e *aclEnv) ownerOf(path string) (owner, group string) {
 	e.t.Helper()
-	resp := e.do("", http.MethodHead, "acl/"+path+"?action=getAccessControl", nil, "")
-	if resp.StatusCode != http.StatusOK {
-		e.t.Fatalf("getAccessControl %s: %d %s", path, resp.StatusCode, resp.Header.Get("x-ms-error-code"))
-	}
+	resp := e.must(http.StatusOK, "", http.MethodHead, "acl/"+path+"?action=getAccessControl", nil, "")
 	return resp.Header.Get("X-Ms-Owner"), resp.Header.Get("X-Ms-Group")
 }
 
@@ -24,9 +21,7 @@ func (e *aclEnv) grantUser() {
 		"":  "user::rwx,user:" + userOID + ":--x,group::r-x,mask::r-x,other::---",
 		"d": "user::rwx,user:" + userOID + ":rwx,group::r-x,mask::rwx,other::---",
 	} {
-		if got, code := e.setACL("", path, acl); got != http.StatusOK {
-			e.t.Fatalf("setAccessControl %q: %d %s", path, got, code)
-		}
+		e.putACL(path, acl)
 	}
 }
 
@@ -87,17 +82,13 @@ func TestBlobWritesNeedWriteOnTheFile(t *testing.T) {
 	readOnly := "user::rw-,user:" + userOID + ":r--,group::r--,mask::rw-,other::---"
 	readWrite := "user::rw-,user:" + userOID + ":rw-,group::r--,mask::rw-,other::---"
 	for _, path := range []string{"d/f", "d/log"} {
-		if got, code := e.setACL("", path, readOnly); got != http.StatusOK {
-			t.Fatalf("setAccessControl %s: %d %s", path, got, code)
-		}
+		e.putACL(path, readOnly)
 	}
 	for _, w := range writes {
 		e.denied(userOID, http.MethodPut, w.path, w.header, w.body)
 	}
 	for _, path := range []string{"d/f", "d/log"} {
-		if got, code := e.setACL("", path, readWrite); got != http.StatusOK {
-			t.Fatalf("setAccessControl %s: %d %s", path, got, code)
-		}
+		e.putACL(path, readWrite)
 	}
 	for _, w := range writes {
 		e.must(w.want, userOID, http.MethodPut, w.path, w.header, w.body)
@@ -116,16 +107,12 @@ func TestBlobCopyNeedsReadOnItsSource(t *testing.T) {
 	source := http.Header{"X-Ms-Copy-Source": {e.url + "acl/d/f"}}
 	syncSource := http.Header{"X-Ms-Copy-Source": {e.url + "acl/d/f"}, "X-Ms-Requires-Sync": {"true"}}
 	fromURL := http.Header{"X-Ms-Copy-Source": {e.url + "acl/d/f"}, "X-Ms-Blob-Type": {"BlockBlob"}}
-	if got, code := e.setACL("", "d/f", "user::rw-,group::r--,other::---"); got != http.StatusOK {
-		t.Fatalf("setAccessControl d/f: %d %s", got, code)
-	}
+	e.putACL("d/f", "user::rw-,group::r--,other::---")
 	e.denied(userOID, http.MethodPut, "acl/d/copy", source, "")
 	e.denied(userOID, http.MethodPut, "acl/d/synccopy", syncSource, "")
 	e.denied(userOID, http.MethodPut, "acl/d/fromurl", fromURL, "")
 
-	if got, code := e.setACL("", "d/f", "user::rw-,user:"+userOID+":r--,group::r--,mask::r--,other::---"); got != http.StatusOK {
-		t.Fatalf("setAccessControl d/f: %d %s", got, code)
-	}
+	e.putACL("d/f", "user::rw-,user:"+userOID+":r--,group::r--,mask::r--,other::---")
 	e.must(http.StatusAccepted, userOID, http.MethodPut, "acl/d/copy", source, "")
 	e.must(http.StatusAccepted, userOID, http.MethodPut, "acl/d/synccopy", syncSource, "")
 	e.must(http.StatusCreated, userOID, http.MethodPut, "acl/d/fromurl", fromURL, "")

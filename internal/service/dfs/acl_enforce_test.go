@@ -144,12 +144,14 @@ func (e *aclEnv) token(oid string) string {
 	return tokenWith(e.t, oid, extra)
 }
 
-// must asserts a request's status.
-func (e *aclEnv) must(want int, oid, method, path string, header http.Header, body string) {
+// must asserts a request's status and returns its answer.
+func (e *aclEnv) must(want int, oid, method, path string, header http.Header, body string) *http.Response {
 	e.t.Helper()
-	if got, code := e.send(oid, method, path, header, body); got != want {
-		e.t.Fatalf("%s %s as %q: %d %s, want %d", method, path, oid, got, code, want)
+	resp := e.do(oid, method, path, header, body)
+	if resp.StatusCode != want {
+		e.t.Fatalf("%s %s as %q: %d %s, want %d", method, path, oid, resp.StatusCode, resp.Header.Get("x-ms-error-code"), want)
 	}
+	return resp
 }
 
 // denied asserts a request is 403 AuthorizationPermissionMismatch.
@@ -160,9 +162,11 @@ func (e *aclEnv) denied(oid, method, path string, header http.Header, body strin
 	}
 }
 
-// setACL is setAccessControl of path ("" for the root) with an ACL.
-func (e *aclEnv) setACL(oid, path, acl string) (int, string) {
-	return e.send(oid, http.MethodPatch, "acl/"+path+"?action=setAccessControl", http.Header{"X-Ms-Acl": {acl}}, "")
+// putACL is setAccessControl of path ("" for the root) with an ACL, as
+// the account key, which must succeed.
+func (e *aclEnv) putACL(path, acl string) {
+	e.t.Helper()
+	e.must(http.StatusOK, "", http.MethodPatch, "acl/"+path+"?action=setAccessControl", http.Header{"X-Ms-Acl": {acl}}, "")
 }
 
 // tree makes filesystem acl with directory d and file d/f ("hello"), all
@@ -190,36 +194,26 @@ func TestACLGrantsReadToNamedUser(t *testing.T) {
 		{"d", "user::rwx,user:" + userOID + ":--x,group::r-x,mask::r-x,other::---"},
 	}
 	for _, s := range steps {
-		if got, code := e.setACL("", s.path, s.acl); got != http.StatusOK {
-			t.Fatalf("setAccessControl %s: %d %s", s.path, got, code)
-		}
+		e.putACL(s.path, s.acl)
 		// The root grants no execute yet.
 		e.denied(userOID, http.MethodGet, "acl/d/f", nil, "")
 	}
-	if got, code := e.setACL("", "", "user::rwx,user:"+userOID+":--x,group::r-x,mask::r-x,other::---"); got != http.StatusOK {
-		t.Fatalf("setAccessControl of the root: %d %s", got, code)
-	}
+	e.putACL("", "user::rwx,user:"+userOID+":--x,group::r-x,mask::r-x,other::---")
 	e.must(http.StatusOK, userOID, http.MethodGet, "acl/d/f", nil, "")
 	e.must(http.StatusOK, userOID, http.MethodHead, "acl/d/f?action=getStatus", nil, "")
 	e.must(http.StatusOK, userOID, http.MethodHead, "acl/d/f", nil, "")
 
 	// The mask limits a named user's entry.
-	if got, code := e.setACL("", "d/f", "user::rw-,user:"+userOID+":r--,group::r--,mask::-w-,other::---"); got != http.StatusOK {
-		t.Fatalf("setAccessControl: %d %s", got, code)
-	}
+	e.putACL("d/f", "user::rw-,user:"+userOID+":r--,group::r--,mask::-w-,other::---")
 	e.denied(userOID, http.MethodGet, "acl/d/f", nil, "")
 	// The role holder is never checked against the ACLs.
 	e.must(http.StatusOK, ownerOID, http.MethodGet, "acl/d/f", nil, "")
 
 	// Execute on the directory is needed on the way: without it the
 	// file's own entry does not help.
-	if got, code := e.setACL("", "d/f", "user::rw-,user:"+userOID+":r--,group::r--,mask::r--,other::---"); got != http.StatusOK {
-		t.Fatalf("setAccessControl: %d %s", got, code)
-	}
+	e.putACL("d/f", "user::rw-,user:"+userOID+":r--,group::r--,mask::r--,other::---")
 	e.must(http.StatusOK, userOID, http.MethodGet, "acl/d/f", nil, "")
-	if got, code := e.setACL("", "d", "user::rwx,user:"+userOID+":r--,group::r-x,mask::r-x,other::---"); got != http.StatusOK {
-		t.Fatalf("setAccessControl: %d %s", got, code)
-	}
+	e.putACL("d", "user::rwx,user:"+userOID+":r--,group::r-x,mask::r-x,other::---")
 	e.denied(userOID, http.MethodGet, "acl/d/f", nil, "")
 	e.denied(userOID, http.MethodHead, "acl/d/f", nil, "")
 }
@@ -232,17 +226,13 @@ func TestACLWritesAndOwnership(t *testing.T) {
 	e := startACL(t, true, ownerOID)
 	e.tree()
 	traverse := "user::rwx,user:" + userOID + ":--x,group::r-x,mask::r-x,other::---"
-	if got, code := e.setACL("", "", traverse); got != http.StatusOK {
-		t.Fatalf("setAccessControl of the root: %d %s", got, code)
-	}
+	e.putACL("", traverse)
 	e.denied(userOID, http.MethodPut, "acl/d/mine?resource=file", nil, "")
 	e.denied(userOID, http.MethodPut, "acl/d/blob", blockBlob, "x")
 	e.denied(userOID, http.MethodGet, "acl?resource=filesystem&directory=d&recursive=false", nil, "")
 	e.denied(userOID, http.MethodGet, "acl?restype=container&comp=list&prefix=d/", nil, "")
 
-	if got, code := e.setACL("", "d", "user::rwx,user:"+userOID+":rwx,group::r-x,mask::rwx,other::---"); got != http.StatusOK {
-		t.Fatalf("setAccessControl d: %d %s", got, code)
-	}
+	e.putACL("d", "user::rwx,user:"+userOID+":rwx,group::r-x,mask::rwx,other::---")
 	e.must(http.StatusCreated, userOID, http.MethodPut, "acl/d/mine?resource=file", nil, "")
 	e.must(http.StatusCreated, userOID, http.MethodPut, "acl/d/blob", blockBlob, "x")
 	e.must(http.StatusOK, userOID, http.MethodGet, "acl?resource=filesystem&directory=d&recursive=false", nil, "")
@@ -285,9 +275,7 @@ func TestACLFlatAccountNeedsRole(t *testing.T) {
 func TestACLWithoutDataOwnersEveryTokenIsOwner(t *testing.T) {
 	e := startACL(t, true, "")
 	e.tree()
-	if got, code := e.setACL("", "d/f", "user::---,group::---,other::---"); got != http.StatusOK {
-		t.Fatalf("setAccessControl: %d %s", got, code)
-	}
+	e.putACL("d/f", "user::---,group::---,other::---")
 	e.must(http.StatusOK, userOID, http.MethodGet, "acl/d/f", nil, "")
 	e.must(http.StatusCreated, userOID, http.MethodPut, "acl/d/g", blockBlob, "x")
 	e.must(http.StatusOK, userOID, http.MethodPatch, "acl/d/f?action=setAccessControl", http.Header{"X-Ms-Owner": {userOID}}, "")
@@ -299,14 +287,10 @@ func TestACLRenameAndRecursiveDelete(t *testing.T) {
 	e := startACL(t, true, ownerOID)
 	e.tree()
 	user := "user::rwx,user:" + userOID + ":rwx,group::r-x,mask::rwx,other::---"
-	if got, code := e.setACL("", "", "user::rwx,user:"+userOID+":--x,group::r-x,mask::r-x,other::---"); got != http.StatusOK {
-		t.Fatalf("setAccessControl of the root: %d %s", got, code)
-	}
+	e.putACL("", "user::rwx,user:"+userOID+":--x,group::r-x,mask::r-x,other::---")
 	e.must(http.StatusCreated, "", http.MethodPut, "acl/e?resource=directory", nil, "")
 	for _, path := range []string{"d", "e"} {
-		if got, code := e.setACL("", path, user); got != http.StatusOK {
-			t.Fatalf("setAccessControl %s: %d %s", path, got, code)
-		}
+		e.putACL(path, user)
 	}
 	e.must(http.StatusCreated, "", http.MethodPut, "acl/x?resource=directory", nil, "")
 	e.must(http.StatusCreated, userOID, http.MethodPut, "acl/d/r1?resource=file", nil, "")
@@ -316,13 +300,9 @@ func TestACLRenameAndRecursiveDelete(t *testing.T) {
 
 	e.must(http.StatusCreated, userOID, http.MethodPut, "acl/e/inner?resource=directory", nil, "")
 	e.must(http.StatusCreated, "", http.MethodPut, "acl/e/inner/sub?resource=directory", nil, "")
-	if got, code := e.setACL("", "e/inner/sub", "user::rwx,group::r-x,other::---"); got != http.StatusOK {
-		t.Fatalf("setAccessControl: %d %s", got, code)
-	}
+	e.putACL("e/inner/sub", "user::rwx,group::r-x,other::---")
 	e.denied(userOID, http.MethodDelete, "acl/e/inner?recursive=true", nil, "")
-	if got, code := e.setACL("", "e/inner/sub", user); got != http.StatusOK {
-		t.Fatalf("setAccessControl: %d %s", got, code)
-	}
+	e.putACL("e/inner/sub", user)
 	e.must(http.StatusOK, userOID, http.MethodDelete, "acl/e/inner?recursive=true", nil, "")
 }
 
@@ -334,17 +314,13 @@ func TestACLGroupEntries(t *testing.T) {
 	const group = "0c000000-0000-4000-8000-00000000000c"
 	traverse := "user::rwx,group::r-x,group:" + group + ":--x,mask::r-x,other::---"
 	for _, path := range []string{"", "d"} {
-		if got, code := e.setACL("", path, traverse); got != http.StatusOK {
-			t.Fatalf("setAccessControl %q: %d %s", path, got, code)
-		}
+		e.putACL(path, traverse)
 	}
 	e.must(http.StatusOK, "", http.MethodPatch, "acl/d/f?action=setAccessControl", http.Header{"X-Ms-Group": {group}, "X-Ms-Permissions": {"rw-r-----"}}, "")
 	e.denied(userOID, http.MethodGet, "acl/d/f", nil, "")
 	e.groups[userOID] = []string{group}
 	e.must(http.StatusOK, userOID, http.MethodGet, "acl/d/f", nil, "")
 	// The mask limits the group entries.
-	if got, code := e.setACL("", "d", "user::rwx,group::r-x,group:"+group+":--x,mask::r--,other::---"); got != http.StatusOK {
-		t.Fatalf("setAccessControl d: %d %s", got, code)
-	}
+	e.putACL("d", "user::rwx,group::r-x,group:"+group+":--x,mask::r--,other::---")
 	e.denied(userOID, http.MethodGet, "acl/d/f", nil, "")
 }
