@@ -53,6 +53,16 @@ func (p *nfsProps) makeSymlink(text string) {
 	p.Mode = symlinkMode
 }
 
+// shownMode is the mode a node answers: a symbolic link's is 0777 whatever
+// its record holds, which for a link made by an older build is the mode of
+// a new file or the x-ms-mode it was created with.
+func (p *nfsProps) shownMode() uint16 {
+	if p.LinkText != "" {
+		return symlinkMode
+	}
+	return p.Mode
+}
+
 func (p *nfsProps) encode(e *record.Encoder) {
 	e.Str(p.Owner)
 	e.Str(p.Group)
@@ -242,7 +252,7 @@ func setNFSHeaders(h http.Header, n *node, carried nfsHeaders) {
 	if carried&nfsOwnership != 0 {
 		h.Set("X-Ms-Owner", n.NFS.Owner)
 		h.Set("X-Ms-Group", n.NFS.Group)
-		h.Set("X-Ms-Mode", fmt.Sprintf("%04o", n.NFS.Mode))
+		h.Set("X-Ms-Mode", fmt.Sprintf("%04o", n.NFS.shownMode()))
 	}
 	if carried&nfsFileType != 0 {
 		fileType := "Regular"

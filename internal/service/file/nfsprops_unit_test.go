@@ -2,6 +2,7 @@ package file
 
 import (
 	"encoding/hex"
+	"net/http"
 	"reflect"
 	"strings"
 	"testing"
@@ -36,5 +37,23 @@ func TestNFSFieldEncoding(t *testing.T) {
 	back, err := decodeNode(fromHex(storedNode + field))
 	if err != nil || !reflect.DeepEqual(back, n) {
 		t.Fatalf("decoded NFS %+v (%v)", back.NFS, err)
+	}
+}
+
+// A symbolic link stored by a build that gave links the mode of a new file
+// (0664, or the x-ms-mode of Create Symbolic Link) answers 0777 as every
+// link does, whatever its record holds (the recorded
+// TestCreateSymbolicLinkNFS.json answers 0777).
+func TestOlderSymlinkRecordAnswersMode0777(t *testing.T) {
+	n := goldenNode()
+	n.NFS = &nfsProps{Owner: "0", Group: "0", Mode: defaultFileMode, LinkText: "target"}
+	stored, err := decodeNode(n.encode())
+	if err != nil || stored.NFS == nil || stored.NFS.Mode != defaultFileMode {
+		t.Fatalf("the old record decodes to %+v (%v)", stored.NFS, err)
+	}
+	h := http.Header{}
+	setNFSHeaders(h, stored, nfsOnRead)
+	if got := h.Get("X-Ms-Mode"); got != "0777" {
+		t.Errorf("a link stored with mode 0664 answers x-ms-mode %s, want 0777", got)
 	}
 }
