@@ -16,9 +16,13 @@ import uuid
 from azure.core.exceptions import HttpResponseError
 from azure.storage.filedatalake import (
     AccessControlChangeCounters,
+    AccountSasPermissions,
+    DataLakeFileClient,
     DataLakeServiceClient,
     FileSystemClient,
     FileSystemSasPermissions,
+    ResourceTypes,
+    generate_account_sas,
     generate_file_system_sas,
 )
 
@@ -167,6 +171,34 @@ class Paths(DataLakeTest):
             ACCOUNT, name, KEY, permission=FileSystemSasPermissions(read=True, list=True), expiry=expiry))
         self.assertEqual(read_only.get_file_client(top + "/by-sas.txt").download_file().readall(), b"written with a SAS")
         self.assertRefused(403, "AuthorizationPermissionMismatch", read_only.create_file, top + "/refused.txt")
+
+    def test_account_sas_rename_and_access_control(self):
+        # As the SDK's live test_rename_file_with_account_sas: an account SAS
+        # of objects with read, write, delete and create writes a file and
+        # renames it, each end signed with it; its write sets the access
+        # control. Its process (p) is not Data Lake's permissions letter.
+        expiry = datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(hours=1)
+        name = self.fs.file_system_name
+        top = unique("acctsas")
+
+        def client(path, permission):
+            sas = generate_account_sas(ACCOUNT, KEY, ResourceTypes(object=True), permission, expiry)
+            return DataLakeFileClient(URL, name, path, credential=sas)
+
+        file = client(top + "/old.txt", AccountSasPermissions(read=True, write=True, delete=True, create=True))
+        file.create_file()
+        file.append_data(b"abc", 0, 3)
+        file.flush_data(3)
+        moved = file.rename_file(name + "/" + top + "/new.txt")
+        self.assertEqual(moved.download_file().readall(), b"abc")
+        self.assertFalse(self.fs.get_file_client(top + "/old.txt").exists())
+        moved.set_access_control(permissions="0750")
+        self.assertEqual(moved.get_access_control()["permissions"], "rwxr-x---")
+        # This SDK's AccountSasPermissions has no process: the letters as sent.
+        process = client(top + "/new.txt", "rp")
+        self.assertRefused(403, "AuthorizationPermissionMismatch", process.set_access_control, permissions="0700")
+        self.assertRefused(403, "AuthorizationPermissionMismatch", process.rename_file, name + "/" + top + "/again.txt")
+        self.assertEqual(self.fs.get_file_client(top + "/new.txt").get_access_control()["permissions"], "rwxr-x---")
 
     def test_delete_recursive(self):
         # delete_directory is always recursive in this SDK.
