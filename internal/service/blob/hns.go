@@ -1,8 +1,10 @@
 package blob
 
 import (
+	"context"
 	"errors"
 	"net/http"
+	"strings"
 
 	"github.com/lazuli-storage/lazuli/internal/engine/store"
 	"github.com/lazuli-storage/lazuli/internal/frame/request"
@@ -119,4 +121,39 @@ func (s *Service) OwnCredentialSource(r *http.Request) (container, name string, 
 		return "", "", false
 	}
 	return src.t.Container, src.t.Blob, true
+}
+
+// ListedCheck is asked about each entry of a List Blobs page, in name
+// order, in the transaction that reads the page and before any of it is
+// answered: a blob by its name and record, a BlobPrefix by its name less
+// the delimiter that ends it, with no record. An error refuses the
+// request. On an account with a hierarchical namespace the ACLs of the
+// directories holding the entries decide what a caller the ACLs decide
+// may list (service/dfs acl_listing.go).
+type ListedCheck func(tx store.Tx, name string, rec *blobdata.Blob) error
+
+type listedCheckKey struct{}
+
+// WithListedCheck is r carrying check for its List Blobs.
+func WithListedCheck(r *http.Request, check ListedCheck) *http.Request {
+	return r.WithContext(context.WithValue(r.Context(), listedCheckKey{}, check))
+}
+
+// checkListed asks r's ListedCheck, when it carries one, about items: the
+// page and the entry after it, which the next marker names.
+func checkListed(tx store.Tx, r *http.Request, items []blobItem, delimiter string) error {
+	check, _ := r.Context().Value(listedCheckKey{}).(ListedCheck)
+	if check == nil {
+		return nil
+	}
+	for _, it := range items {
+		name := it.name
+		if it.rec == nil {
+			name = strings.TrimSuffix(name, delimiter)
+		}
+		if err := check(tx, name, it.rec); err != nil {
+			return err
+		}
+	}
+	return nil
 }

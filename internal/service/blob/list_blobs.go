@@ -57,7 +57,10 @@ func (s *Service) listBlobs(w http.ResponseWriter, r *http.Request) error {
 		} else {
 			items, err = scanBlobs(tx, account, t.Container, p, s.now())
 		}
-		return err
+		if err != nil {
+			return err
+		}
+		return checkListed(tx, r, items, p.delimiter)
 	})
 	if err != nil {
 		return err

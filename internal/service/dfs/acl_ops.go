@@ -7,6 +7,7 @@ import (
 	"github.com/lazuli-storage/lazuli/internal/frame/request"
 	"github.com/lazuli-storage/lazuli/internal/frame/route"
 	"github.com/lazuli-storage/lazuli/internal/rule/posixacl"
+	"github.com/lazuli-storage/lazuli/internal/service/blob"
 )
 
 // dfsQuestions are the ACL checks of the dfs operation op on t, as
@@ -72,8 +73,10 @@ func setAccessQuestions(r *http.Request, t target) []pathQuestion {
 // properties, lease or tier (blobWrites) a write to the file ("Access
 // control model in Azure Data Lake Storage", "Common scenarios related to
 // ACL permissions"), Delete Blob a delete, List Blobs a directory's
-// listing; nil for the rest, which only a role allows. A copy that reads
-// its source with the caller's own credentials reads it as Get Blob.
+// listing (and, as it scans, the listing of each directory below whose
+// entries it answers: acl_listing.go); nil for the rest, which only a
+// role allows. A copy that reads its source with the caller's own
+// credentials reads it as Get Blob.
 func (s *Service) blobQuestions(r *http.Request, op string, t target) []pathQuestion {
 	on := func(o posixacl.Operation) []pathQuestion { return []pathQuestion{{op: o, path: t}} }
 	switch {
@@ -90,8 +93,7 @@ func (s *Service) blobQuestions(r *http.Request, op string, t target) []pathQues
 	case "DeleteBlob":
 		return on(posixacl.DeletePath)
 	case "ListBlobs":
-		// The directory the prefix names, or holds the names it starts.
-		return []pathQuestion{{op: posixacl.ListDirectory, path: target{Filesystem: t.Filesystem, Path: prefixDirectory(r.URL.Query().Get("prefix"))}}}
+		return []pathQuestion{{op: posixacl.ListDirectory, path: listBlobsDirectory(r, t)}}
 	}
 	return nil
 }
@@ -124,6 +126,12 @@ func (s *Service) sourceQuestions(r *http.Request) []pathQuestion {
 	return []pathQuestion{{op: posixacl.ReadFile, path: target{Filesystem: container, Path: name}}}
 }
 
+// listBlobsDirectory is the directory a List Blobs request lists: the
+// one its prefix names, or holds the names it starts.
+func listBlobsDirectory(r *http.Request, t target) target {
+	return target{Filesystem: t.Filesystem, Path: prefixDirectory(r.URL.Query().Get("prefix"))}
+}
+
 // prefixDirectory is the directory a List Blobs prefix lists in: up to
 // its last slash ("" for the root).
 func prefixDirectory(prefix string) string {
@@ -135,16 +143,26 @@ func prefixDirectory(prefix string) string {
 }
 
 // checkBlobACL is checkPathACL for a Blob request to the Blob endpoint,
-// matched to its operation by the Blob service's own route table.
-func (s *Service) checkBlobACL(r *http.Request) error {
-	return s.checkPathACL(r, func() ([]pathQuestion, error) {
-		t, level := blobTarget(r)
+// matched to its operation by the Blob service's own route table. It
+// returns the request to serve: a List Blobs one carries the check of the
+// entries it answers (blob.ListedCheck).
+func (s *Service) checkBlobACL(r *http.Request) (*http.Request, error) {
+	t, level := blobTarget(r)
+	op := ""
+	err := s.checkPathACL(r, func() ([]pathQuestion, error) {
 		rule, err := s.blobs.Routes().Match(r, level)
 		if err != nil {
 			return nil, nil // the Blob service answers it
 		}
+		op = rule.Op
 		return s.blobQuestions(r, rule.Op, t), nil
 	})
+	if err != nil || op != "ListBlobs" {
+		return r, err
+	}
+	dir := listBlobsDirectory(r, t)
+	guard := s.newListingGuard(r, dir.Filesystem, dir.Path)
+	return blob.WithListedCheck(r, guard.entry), nil
 }
 
 // blobTarget is the container and blob a Blob request addresses, as the

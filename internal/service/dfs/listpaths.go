@@ -70,7 +70,9 @@ func parseList(r *http.Request) (listArgs, error) {
 // A directory is an entry of its own; on a flat account a name's
 // "directories" that are no blob of their own are listed too when not
 // recursive, as the names' first segment. With upn=true an owner is
-// listed by the name a Bearer token told for it (upn.go).
+// listed by the name a Bearer token told for it (upn.go). A caller the
+// ACLs decide is answered no entry of a directory it could not list
+// itself (acl_listing.go).
 func (s *Service) listPaths(w http.ResponseWriter, r *http.Request) error {
 	a, err := parseList(r)
 	if err != nil {
@@ -94,7 +96,8 @@ func (s *Service) listPaths(w http.ResponseWriter, r *http.Request) error {
 				return azerr.New(azerr.PathNotFound)
 			}
 		}
-		l := lister{tx: tx, account: account, filesystem: t.Filesystem, args: a, hns: hns, now: now}
+		l := lister{tx: tx, account: account, filesystem: t.Filesystem, args: a, hns: hns, now: now,
+			guard: s.newListingGuard(r, t.Filesystem, a.dir)}
 		if entries, next, err = l.run(); err != nil || !a.upn {
 			return err
 		}
@@ -118,6 +121,8 @@ type lister struct {
 	args                listArgs
 	hns                 bool
 	now                 time.Time
+	// guard refuses a page answering what the caller may not list.
+	guard *listingGuard
 
 	prefix  string
 	entries []pathEntry
@@ -174,6 +179,9 @@ func (l *lister) visit(k, v []byte) (resume []byte, err error) {
 	}
 	b, err := blobdata.DecodeBlobProperties(v)
 	if err != nil || !b.Committed || b.ExpiredAt(l.now) {
+		return nil, err
+	}
+	if err := l.guard.entry(l.tx, name, b); err != nil {
 		return nil, err
 	}
 	l.add(l.entry(name, b), name)

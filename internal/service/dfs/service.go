@@ -159,7 +159,8 @@ func (e *Endpoint) Handle(w http.ResponseWriter, r *http.Request) error {
 	if IsRequest(r) {
 		return dfsError(e.DFS.Handle(w, r))
 	}
-	if err := e.DFS.checkBlobACL(r); err != nil {
+	r, err := e.DFS.checkBlobACL(r)
+	if err != nil {
 		return err
 	}
 	return e.Blob.Handle(e.withResourceType(w, r), r)
