@@ -127,6 +127,9 @@ func (s *Service) purgeContainer(ctx context.Context, account, container string)
 			}
 			done = len(victims) < purgeBatch
 			if done {
+				if err := blobdata.DropTreeDeletions(tx, account, container); err != nil {
+					return err
+				}
 				return tx.Delete(blobdata.ContainerKey(account, container))
 			}
 			return nil

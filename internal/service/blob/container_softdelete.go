@@ -54,6 +54,10 @@ func (s *Service) finishSoftDelete(ctx context.Context, account, name, tombstone
 		if err := tx.Delete(blobdata.ContainerKey(account, name)); err != nil {
 			return err
 		}
+		// An unfinished directory delete of the container ends with it.
+		if err := blobdata.DropTreeDeletions(tx, account, name); err != nil {
+			return err
+		}
 		if err := tx.Put(blobdata.ExpiryKey(c.Purge, account, tombstone, ""), nil); err != nil {
 			return err
 		}

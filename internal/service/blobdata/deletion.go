@@ -11,8 +11,11 @@ import (
 type Deletion struct {
 	Account, Container, Name string
 	Now                      time.Time
-	Policy                   Policy
-	Refs                     RefDelta
+	// DeletedAt is the time soft-deleted states record, Now when zero: a
+	// paged directory delete records its first request's (TreeDeletion).
+	DeletedAt time.Time
+	Policy    Policy
+	Refs      RefDelta
 	// permanent is set when the delete removed data for good.
 	Permanent bool
 }
@@ -28,6 +31,14 @@ func NewDeletion(tx store.Tx, account, container, name string, now time.Time, ve
 		Policy: pol, Refs: RefDelta{}}, nil
 }
 
+// deletedAt is the time the deletion's soft-deleted states record.
+func (d *Deletion) deletedAt() time.Time {
+	if d.DeletedAt.IsZero() {
+		return d.Now
+	}
+	return d.DeletedAt
+}
+
 // Key is the key of one state of the blob.
 func (d *Deletion) Key(elem string) []byte {
 	return RecordKey(d.Account, d.Container, d.Name, elem)
@@ -37,7 +48,7 @@ func (d *Deletion) Key(elem string) []byte {
 // soft or for good.
 func (d *Deletion) Retire(tx store.Tx, elem string, rec *Blob) error {
 	if d.Policy.Retention > 0 {
-		rec.DeletedAt, rec.Purge = d.Now, d.Now.Add(d.Policy.Retention)
+		rec.DeletedAt, rec.Purge = d.deletedAt(), d.deletedAt().Add(d.Policy.Retention)
 		return tx.Put(d.Key(elem), rec.Encode())
 	}
 	return d.Purge(tx, elem, rec)
@@ -89,7 +100,7 @@ func (d *Deletion) keepDeletedBase(tx store.Tx, base *Blob) error {
 		}
 	}
 	v := Frozen(base)
-	v.DeletedAt, v.Purge = d.Now, d.Now.Add(d.Policy.Retention)
+	v.DeletedAt, v.Purge = d.deletedAt(), d.deletedAt().Add(d.Policy.Retention)
 	return PutState(tx, d.Key(ElemDeleted), v, d.Refs)
 }
 

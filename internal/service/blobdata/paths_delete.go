@@ -2,8 +2,10 @@ package blobdata
 
 import (
 	"bytes"
+	"errors"
 	"time"
 
+	"github.com/lazuli-storage/lazuli/internal/base/record"
 	"github.com/lazuli-storage/lazuli/internal/engine/store"
 	"github.com/lazuli-storage/lazuli/internal/rule/lease"
 )
@@ -30,6 +32,82 @@ type TreeDeletion struct {
 	// Alone deletes the named blob only, whatever is named under it (a
 	// flat namespace has no directories; its "directory" is one blob).
 	Alone bool
+	// DeletedAt is the time Run records the deletion at: the first
+	// request's, for every request of a paged delete (treeDeletionKey).
+	DeletedAt time.Time
+}
+
+// treeDeletionFamily keys, in store.SpaceBlobIndex, the start of a
+// directory delete still under way over several requests:
+//
+//	(account, "dd", container, directory) -> the first request's time
+//
+// Every path a paged delete retires is recorded as deleted at that one
+// time, so that the deletion has one ID (DeletionID of the time) and Path -
+// Undelete of the directory brings back what every request of it took,
+// not only the last one's. The key is the server's, not the client's
+// continuation, so a caller cannot choose the time and with it how long a
+// soft deletion is kept.
+const treeDeletionFamily = "dd"
+
+func treeDeletionKey(account, container, dir string) []byte {
+	return store.NewKey(store.SpaceBlobIndex).Str(account).Str(treeDeletionFamily).Str(container).Str(dir).Bytes()
+}
+
+// DropTreeDeletions removes the starts of the container's unfinished
+// directory deletes (treeDeletionFamily), for a container going for good.
+func DropTreeDeletions(tx store.Tx, account, container string) error {
+	prefix := store.NewKey(store.SpaceBlobIndex).Str(account).Str(treeDeletionFamily).Str(container).Bytes()
+	var keys [][]byte
+	err := tx.Scan(prefix, store.PrefixEnd(prefix), store.ScanOptions{}, func(k, _ []byte) bool {
+		keys = append(keys, bytes.Clone(k))
+		return true
+	})
+	for _, k := range keys {
+		if err == nil {
+			err = tx.Delete(k)
+		}
+	}
+	return err
+}
+
+// startTime sets DeletedAt: now for a delete's first request (after is
+// ""), else the time its first request recorded, now when none is (a
+// delete whose earlier requests ran before that time was kept).
+func (t *TreeDeletion) startTime(tx store.Tx, after string) error {
+	t.DeletedAt = t.Now
+	if after == "" || t.Alone {
+		return nil
+	}
+	v, err := tx.Get(treeDeletionKey(t.Account, t.Container, t.Dir))
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return nil
+	case err != nil:
+		return err
+	}
+	d := record.NewDecoder(v)
+	if at := d.Time(); d.Err() == nil && !at.After(t.Now) {
+		t.DeletedAt = at
+	}
+	return nil
+}
+
+// keepStartTime records DeletedAt for the next request of an unfinished
+// soft delete, and drops it once the delete is done.
+func (t *TreeDeletion) keepStartTime(tx store.Tx, done bool) error {
+	key := treeDeletionKey(t.Account, t.Container, t.Dir)
+	switch {
+	case t.Alone:
+		return nil
+	case done:
+		return tx.Delete(key)
+	case t.Policy.Retention > 0:
+		var e record.Encoder
+		e.Time(t.DeletedAt)
+		return tx.Put(key, e.Bytes())
+	}
+	return nil
 }
 
 // namedRecords are the records of one blob name, in key order.
@@ -44,6 +122,16 @@ type namedRecords struct {
 // lease stops the delete (412 LeaseIdMissing), as does an immutability
 // policy or legal hold (Protection), with nothing of this call deleted.
 func (t *TreeDeletion) Run(tx store.Tx, after string) (next string, done bool, err error) {
+	if err := t.startTime(tx, after); err != nil {
+		return "", false, err
+	}
+	if next, done, err = t.run(tx, after); err != nil {
+		return "", false, err
+	}
+	return next, done, t.keepStartTime(tx, done)
+}
+
+func (t *TreeDeletion) run(tx store.Tx, after string) (next string, done bool, err error) {
 	var page []namedRecords
 	var more bool
 	if !t.Alone {
@@ -110,7 +198,8 @@ func (t *TreeDeletion) remove(tx store.Tx, n namedRecords, leaseID string) error
 	if err != nil {
 		return err
 	}
-	d := &Deletion{Account: t.Account, Container: t.Container, Name: n.name, Now: t.Now, Policy: t.Policy, Refs: t.Refs}
+	d := &Deletion{Account: t.Account, Container: t.Container, Name: n.name, Now: t.Now, DeletedAt: t.DeletedAt,
+		Policy: t.Policy, Refs: t.Refs}
 	if !base.Committed || base.ExpiredAt(t.Now) {
 		return RemoveBlob(tx, t.Account, t.Container, n.name, base, t.Refs)
 	}

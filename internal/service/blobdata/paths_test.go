@@ -147,6 +147,69 @@ func TestTreeDeletionPages(t *testing.T) {
 	}
 }
 
+// TestTreeDeletionKeepsItsStartTime: under soft delete a paged directory
+// delete records its first call's time between calls, every call retires
+// its paths at that time, and the last call drops it; a container going
+// for good drops the time an abandoned delete left.
+func TestTreeDeletionKeepsItsStartTime(t *testing.T) {
+	st := memstore.New()
+	start := time.Unix(1700000000, 0).UTC()
+	pol := Policy{Retention: 7 * 24 * time.Hour}
+	write := func(names ...string) {
+		t.Helper()
+		err := st.Update(context.Background(), func(tx store.Tx) error {
+			for _, name := range names {
+				if err := SaveBlob(tx, "acct", "fs", name, NewDirectory(start, nil)); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	run := func(after string, now time.Time) (string, bool) {
+		t.Helper()
+		var next string
+		var done bool
+		err := st.Update(context.Background(), func(tx store.Tx) error {
+			del := TreeDeletion{Account: "acct", Container: "fs", Dir: "d", Now: now, Policy: pol, Refs: RefDelta{}, Limit: 1}
+			var err error
+			next, done, err = del.Run(tx, after)
+			if err == nil && !del.DeletedAt.Equal(start) {
+				t.Errorf("call at %v recorded the deletion at %v, want %v", now, del.DeletedAt, start)
+			}
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return next, done
+	}
+	write("d", "d/a", "d/b")
+	after, done := run("", start)
+	for i := 1; !done; i++ {
+		if len(keysIn(t, st, store.SpaceBlobIndex, treeDeletionFamily)) != 1 {
+			t.Fatalf("after call %d the start time is not kept", i)
+		}
+		after, done = run(after, start.Add(time.Duration(i)*time.Minute))
+	}
+	if left := keysIn(t, st, store.SpaceBlobIndex, treeDeletionFamily); len(left) != 0 {
+		t.Fatalf("a finished delete left %q", left)
+	}
+
+	write("d", "d/a", "d/b")
+	run("", start)
+	err := st.Update(context.Background(), func(tx store.Tx) error { return DropTreeDeletions(tx, "acct", "fs") })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if left := keysIn(t, st, store.SpaceBlobIndex, treeDeletionFamily); len(left) != 0 {
+		t.Fatalf("the container's drop left %q", left)
+	}
+}
+
 // errorsOf is the first error of errs.
 func errorsOf(errs ...error) error {
 	for _, err := range errs {

@@ -101,3 +101,44 @@ func TestPagedDeleteAnswersDeletionIDLast(t *testing.T) {
 		t.Fatalf("deletion IDs by page %q", ids)
 	}
 }
+
+// A directory deleted over several requests, with time passing between
+// them, is one deletion: every path it took is listed with the directory's
+// deletion ID, and Path - Undelete of the directory with that ID brings
+// back what each request took, not only the last one's.
+func TestPagedDeleteIsOneDeletion(t *testing.T) {
+	defer dfs.SetDeletePage(2)()
+	e := start(t)
+	e.softDelete()
+	fs := e.filesystem("lake")
+	names := []string{"d/a", "d/b", "d/c", "d/e/f"}
+	for _, name := range names {
+		e.write("lake", name, "x")
+	}
+	requests := 0
+	for continuation := ""; ; requests++ {
+		resp := e.deleteAt("lake/d", continuation, "2025-01-05")
+		if continuation = resp.Header.Get("x-ms-continuation"); continuation == "" {
+			break
+		}
+		e.in.Fake.Advance(time.Second)
+	}
+	if requests < 2 {
+		t.Fatalf("the delete took %d requests; the test needs it paged", requests+1)
+	}
+	ids := e.deletedPaths(fs)
+	for _, name := range append(names, "d") {
+		if ids[name] != ids["d"] {
+			t.Errorf("%s deleted as %q, the directory as %q", name, ids[name], ids["d"])
+		}
+	}
+	resp, body := e.undelete("d", "d?deletionid="+ids["d"])
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("undelete d: %d %s", resp.StatusCode, body)
+	}
+	for _, name := range names {
+		if _, err := e.file("lake", name).GetProperties(e.ctx, nil); err != nil {
+			t.Errorf("%s after its directory came back: %v", name, err)
+		}
+	}
+}

@@ -24,9 +24,9 @@ var deletePage = 10000
 // delete, the ID of the path's soft deletion, which Path - Undelete takes
 // (DataLakeStorage.json, Path_Delete: "Returned only for hierarchical
 // namespace space enabled accounts when soft delete is enabled"). It is
-// the ID ListDeletedPaths lists (blob.DeletionID of the delete's time),
-// answered by the call that deletes the path itself, the last of a paged
-// directory delete.
+// the ID ListDeletedPaths lists (blob.DeletionID of the delete's time, the
+// first request's for a paged directory delete), answered by the call that
+// deletes the path itself, the last of a paged directory delete.
 const deletionIDVersion = "2020-02-10"
 
 // deletePath is Path - Delete. A file, or on a flat account any path, is
@@ -88,7 +88,7 @@ func (s *Service) deletePath(w http.ResponseWriter, r *http.Request) error {
 		// Under versioning the path becomes a previous version, not a
 		// soft deletion an ID could name.
 		if done && hns && pol.Retention > 0 && !pol.Versioning && request.Of(r).Version >= deletionIDVersion {
-			deletionID = blob.DeletionID(now)
+			deletionID = blob.DeletionID(del.DeletedAt)
 		}
 		return del.Refs.Apply(tx, now)
 	})
