@@ -117,3 +117,34 @@ func TestBlobCopyNeedsReadOnItsSource(t *testing.T) {
 	e.must(http.StatusAccepted, userOID, http.MethodPut, "acl/d/synccopy", syncSource, "")
 	e.must(http.StatusCreated, userOID, http.MethodPut, "acl/d/fromurl", fromURL, "")
 }
+
+// Get Blob Metadata, Get Block List and Query Blob Contents read a
+// file's content or metadata, as Get Blob does: a principal the ACLs
+// decide needs read on the file and execute on the way, not a role.
+func TestBlobReadsNeedReadOnTheFile(t *testing.T) {
+	e := startACL(t, true, ownerOID)
+	e.tree()
+	e.putACL("", "user::rwx,user:"+userOID+":--x,group::r-x,mask::r-x,other::---")
+	e.putACL("d", "user::rwx,user:"+userOID+":--x,group::r-x,mask::r-x,other::---")
+	query := `<?xml version="1.0" encoding="UTF-8"?><QueryRequest><QueryType>SQL</QueryType>` +
+		`<Expression>SELECT * FROM BlobStorage</Expression></QueryRequest>`
+	reads := []struct{ method, path, body string }{
+		{http.MethodGet, "acl/d/f?comp=metadata", ""},
+		{http.MethodHead, "acl/d/f?comp=metadata", ""},
+		{http.MethodGet, "acl/d/f?comp=blocklist&blocklisttype=all", ""},
+		{http.MethodPost, "acl/d/f?comp=query", query},
+	}
+	e.putACL("d/f", "user::rw-,user:"+userOID+":-wx,group::r--,mask::rwx,other::---")
+	for _, r := range reads {
+		e.denied(userOID, r.method, r.path, nil, r.body)
+	}
+	e.putACL("d/f", "user::rw-,user:"+userOID+":r--,group::r--,mask::r--,other::---")
+	for _, r := range reads {
+		e.must(http.StatusOK, userOID, r.method, r.path, nil, r.body)
+	}
+	// Execute on the way is still needed.
+	e.putACL("d", "user::rwx,user:"+userOID+":r--,group::r-x,mask::r-x,other::---")
+	for _, r := range reads {
+		e.denied(userOID, r.method, r.path, nil, r.body)
+	}
+}

@@ -67,16 +67,18 @@ func setAccessQuestions(r *http.Request, t target) []pathQuestion {
 
 // blobQuestions are the ACL checks of the Blob operations on a path of a
 // hierarchical namespace that are its dfs operations under another API,
-// so that the Blob API allows no more than the dfs one: Get Blob a read,
-// Get Blob Properties a status, the writes that create or replace a blob
-// (blobCreates) a create, the writes to an existing blob's content,
-// properties, lease or tier (blobWrites) a write to the file ("Access
-// control model in Azure Data Lake Storage", "Common scenarios related to
-// ACL permissions"), Delete Blob a delete, List Blobs a directory's
-// listing (and, as it scans, the listing of each directory below whose
-// entries it answers: acl_listing.go); nil for the rest, which only a
-// role allows. A copy that reads its source with the caller's own
-// credentials reads it as Get Blob.
+// so that the Blob API allows no more than the dfs one: the reads of a
+// file's content or metadata (Get Blob, Get Blob Metadata, Get Block
+// List, Query Blob Contents) a read, Get Blob Properties a status, the
+// writes that create or replace a blob (blobCreates) a create, the
+// writes to an existing blob's content, properties, lease or tier
+// (blobWrites) a write to the file ("Access control model in Azure Data
+// Lake Storage", "Common scenarios related to ACL permissions"), Delete
+// Blob a delete, List Blobs a directory's listing (and, as it scans, the
+// listing of each directory below whose entries it answers:
+// acl_listing.go); nil for the rest, which only a role allows. A copy
+// that reads its source with the caller's own credentials reads it as
+// Get Blob.
 func (s *Service) blobQuestions(r *http.Request, op string, t target) []pathQuestion {
 	on := func(o posixacl.Operation) []pathQuestion { return []pathQuestion{{op: o, path: t}} }
 	switch {
@@ -86,7 +88,7 @@ func (s *Service) blobQuestions(r *http.Request, op string, t target) []pathQues
 		return append(on(posixacl.WriteFile), s.sourceQuestions(r)...)
 	}
 	switch op {
-	case "GetBlob":
+	case "GetBlob", "GetBlobMetadata", "GetBlockList", "QueryBlobContents":
 		return on(posixacl.ReadFile)
 	case "GetBlobProperties":
 		return on(posixacl.GetStatus)
