@@ -15,10 +15,11 @@ import (
 // listingGuard holds a listing to what its caller may list one directory
 // at a time. A request's own check (dfsQuestions, blobQuestions) allows
 // the directory listed, its base; a recursive listing (List Paths with
-// recursive=true, List Blobs without a delimiter) also answers the
-// contents of the directories below it, and each of those needs what
-// listing it needs: read and execute ("Access control model in Azure
-// Data Lake Storage", the table of operations, "List /Oregon/"). An entry
+// recursive=true, List Blobs without a delimiter or with one other than
+// "/") also answers the contents of the directories below it, and each
+// of those needs what listing it needs: read and execute ("Access
+// control model in Azure Data Lake Storage", the table of operations,
+// "List /Oregon/"). An entry
 // of a directory below the base the caller may not list refuses the whole
 // request with 403 AuthorizationPermissionMismatch, never a page with the
 // entry left out, which would tell it apart from one without it.
@@ -40,8 +41,8 @@ type listingGuard struct {
 }
 
 // newListingGuard is the guard of a listing of base in filesystem, nil
-// when r's caller is not one the ACLs decide (Shared Key, SAS, a data
-// owner role) or its account has no hierarchical namespace: those
+// when r's caller is not one the ACLs decide (Shared Key, an account or
+// service SAS, a data owner role) or its account has no hierarchical namespace: those
 // listings check nothing more.
 func (s *Service) newListingGuard(r *http.Request, filesystem, base string) *listingGuard {
 	id := request.Of(r).Identity
