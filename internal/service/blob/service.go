@@ -58,7 +58,7 @@ func New(d server.Deps) (*Service, error) {
 	if d.Store == nil || d.Extents == nil {
 		return nil, errors.New("blob: a store and an extent engine are required")
 	}
-	s := &Service{store: d.Store, extents: d.Extents, clock: d.Clock, logger: d.Logger, loose: d.Loose,
+	s := &Service{store: store.Checked(d.Store), extents: d.Extents, clock: d.Clock, logger: d.Logger, loose: d.Loose,
 		versioningDefault: d.BlobVersioning, crossAccountCopyRate: d.CrossAccountCopyRate * (1 << 20)}
 	if s.clock == nil {
 		s.clock = clock.Real{}

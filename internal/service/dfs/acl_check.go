@@ -29,17 +29,22 @@ type pathQuestion struct {
 // AuthorizationPermissionMismatch (posixacl.Authorize). Nothing is
 // granted on a flat account, or for an operation questions does not know
 // (nil): only a role allows those, which Authorize then refuses.
-func (s *Service) checkPathACL(r *http.Request, questions func() ([]pathQuestion, error)) error {
+//
+// The request it returns asks the same questions again at the start of
+// each of the operation's transactions, up to its write's
+// (store.WithCheck): the ACLs that allowed it are the ones its write
+// commits over, not ones another request changed in between.
+func (s *Service) checkPathACL(r *http.Request, questions func() ([]pathQuestion, error)) (*http.Request, error) {
 	id := request.Of(r).Identity
 	if id == nil || len(id.ACLSubjects()) == 0 || !s.hnsAccount(r) {
-		return nil
+		return r, nil
 	}
 	qs, err := questions()
 	if err != nil || len(qs) == 0 {
-		return err
+		return r, err
 	}
 	account := request.Of(r).Account
-	err = s.store.View(r.Context(), func(tx store.Tx) error {
+	ask := func(tx store.Tx) error {
 		now := s.now()
 		for _, q := range qs {
 			req, err := q.request(tx, account, now)
@@ -53,12 +58,12 @@ func (s *Service) checkPathACL(r *http.Request, questions func() ([]pathQuestion
 			}
 		}
 		return nil
-	})
-	if err != nil {
-		return err
+	}
+	if err := s.store.View(r.Context(), ask); err != nil {
+		return r, err
 	}
 	id.GrantByACL()
-	return nil
+	return r.WithContext(store.WithCheck(r.Context(), ask)), nil
 }
 
 // request loads what q's check reads: the nodes on the way to its path

@@ -151,7 +151,7 @@ func prefixDirectory(prefix string) string {
 func (s *Service) checkBlobACL(r *http.Request) (*http.Request, error) {
 	t, level := blobTarget(r)
 	op := ""
-	err := s.checkPathACL(r, func() ([]pathQuestion, error) {
+	r, err := s.checkPathACL(r, func() ([]pathQuestion, error) {
 		rule, err := s.blobs.Routes().Match(r, level)
 		if err != nil {
 			return nil, nil // the Blob service answers it

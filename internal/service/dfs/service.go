@@ -44,7 +44,7 @@ type Service struct {
 
 // New builds the dfs API beside blobs, on the host's storage.
 func New(d server.Deps, blobs *blob.Service) *Service {
-	s := &Service{store: d.Store, clock: d.Clock, extents: d.Extents, logger: d.Logger, blobs: blobs, hns: map[string]bool{},
+	s := &Service{store: store.Checked(d.Store), clock: d.Clock, extents: d.Extents, logger: d.Logger, blobs: blobs, hns: map[string]bool{},
 		versioningDefault: d.BlobVersioning}
 	if s.clock == nil {
 		s.clock = clock.Real{}
@@ -101,7 +101,7 @@ func (s *Service) Handle(w http.ResponseWriter, r *http.Request) error {
 	if err := refuseAnonymous(r); err != nil {
 		return err
 	}
-	if err := s.checkPathACL(r, dfsQuestions(r, rule.Op, t)); err != nil {
+	if r, err = s.checkPathACL(r, dfsQuestions(r, rule.Op, t)); err != nil {
 		return err
 	}
 	if err := route.Authorize(r, s.authTarget(r, t)); err != nil {
