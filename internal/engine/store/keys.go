@@ -152,3 +152,29 @@ func (r *KeyReader) Uint() uint64 {
 
 // Err reports the first decoding error, if any.
 func (r *KeyReader) Err() error { return r.err }
+
+// DeletePrefix removes every record whose key starts with prefix, reading
+// the keys in batches and deleting each batch after its Scan, since a Scan
+// callback may not write.
+func DeletePrefix(tx Tx, prefix []byte) error {
+	const batch = 1000
+	end := PrefixEnd(prefix)
+	for {
+		var keys [][]byte
+		err := tx.Scan(prefix, end, ScanOptions{Limit: batch}, func(k, _ []byte) bool {
+			keys = append(keys, bytes.Clone(k))
+			return true
+		})
+		if err != nil {
+			return err
+		}
+		for _, k := range keys {
+			if err := tx.Delete(k); err != nil {
+				return err
+			}
+		}
+		if len(keys) < batch {
+			return nil
+		}
+	}
+}

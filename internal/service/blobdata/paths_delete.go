@@ -57,18 +57,7 @@ func treeDeletionKey(account, container, dir string) []byte {
 // DropTreeDeletions removes the starts of the container's unfinished
 // directory deletes (treeDeletionFamily), for a container going for good.
 func DropTreeDeletions(tx store.Tx, account, container string) error {
-	prefix := store.NewKey(store.SpaceBlobIndex).Str(account).Str(treeDeletionFamily).Str(container).Bytes()
-	var keys [][]byte
-	err := tx.Scan(prefix, store.PrefixEnd(prefix), store.ScanOptions{}, func(k, _ []byte) bool {
-		keys = append(keys, bytes.Clone(k))
-		return true
-	})
-	for _, k := range keys {
-		if err == nil {
-			err = tx.Delete(k)
-		}
-	}
-	return err
+	return store.DeletePrefix(tx, store.NewKey(store.SpaceBlobIndex).Str(account).Str(treeDeletionFamily).Str(container))
 }
 
 // startTime sets DeletedAt: now for a delete's first request (after is

@@ -152,19 +152,8 @@ func TestRememberedNamesAreRecordedAgainAfterAReset(t *testing.T) {
 // admin reset does.
 func resetAccount(t *testing.T, st store.Store, account string) {
 	t.Helper()
-	prefix := store.NewKey(store.SpaceAccount).Str(account)
 	err := st.Update(context.Background(), func(tx store.Tx) error {
-		var keys [][]byte
-		err := tx.Scan(prefix, store.PrefixEnd(prefix), store.ScanOptions{}, func(k, _ []byte) bool {
-			keys = append(keys, bytes.Clone(k))
-			return true
-		})
-		for _, k := range keys {
-			if err == nil {
-				err = tx.Delete(k)
-			}
-		}
-		return err
+		return store.DeletePrefix(tx, store.NewKey(store.SpaceAccount).Str(account))
 	})
 	if err != nil {
 		t.Fatal(err)

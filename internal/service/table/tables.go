@@ -205,34 +205,10 @@ func dropTable(tx store.Tx, account, name string) error {
 	if err := tx.Delete(tableKey(account, name)); err != nil {
 		return err
 	}
-	if err := deleteRange(tx, versionPrefix(account, name)); err != nil {
+	if err := store.DeletePrefix(tx, versionPrefix(account, name)); err != nil {
 		return err
 	}
-	return deleteRange(tx, tablePrefix(account, name))
-}
-
-// deleteRange removes every record under prefix, in batches because Scan
-// callbacks may not write.
-func deleteRange(tx store.Tx, prefix []byte) error {
-	end := store.PrefixEnd(prefix)
-	for {
-		var keys [][]byte
-		err := tx.Scan(prefix, end, store.ScanOptions{Limit: 1000}, func(k, _ []byte) bool {
-			keys = append(keys, append([]byte(nil), k...))
-			return true
-		})
-		if err != nil {
-			return err
-		}
-		for _, k := range keys {
-			if err := tx.Delete(k); err != nil {
-				return err
-			}
-		}
-		if len(keys) < 1000 {
-			return nil
-		}
-	}
+	return store.DeletePrefix(tx, tablePrefix(account, name))
 }
 
 // tableEntity lets the filter evaluator see a table as {TableName}.

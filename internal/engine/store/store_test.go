@@ -3,6 +3,7 @@ package store_test
 import (
 	"context"
 	"errors"
+	"slices"
 	"testing"
 
 	"github.com/lazuli-storage/lazuli/internal/engine/store"
@@ -74,5 +75,34 @@ func TestCheckedRunsTheChecksInEachTransaction(t *testing.T) {
 	})
 	if !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("the denied write: %v, want it not kept", err)
+	}
+}
+
+// DeletePrefix removes every key under the prefix, past one batch, and
+// nothing beside it.
+func TestDeletePrefix(t *testing.T) {
+	st := memory.New()
+	ctx := context.Background()
+	prefix := store.NewKey(store.SpaceBlob).Str("a")
+	err := st.Update(ctx, func(tx store.Tx) error {
+		for i := range 2500 {
+			if err := tx.Put(store.Key(slices.Clip(prefix)).Uint(uint64(i)), nil); err != nil {
+				return err
+			}
+		}
+		return tx.Put(store.NewKey(store.SpaceBlob).Str("b"), nil)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Update(ctx, func(tx store.Tx) error { return store.DeletePrefix(tx, prefix) }); err != nil {
+		t.Fatal(err)
+	}
+	var left int
+	err = st.View(ctx, func(tx store.Tx) error {
+		return tx.Scan(nil, nil, store.ScanOptions{}, func(_, _ []byte) bool { left++; return true })
+	})
+	if err != nil || left != 1 {
+		t.Fatalf("%d keys left (%v), want only the one beside the prefix", left, err)
 	}
 }
