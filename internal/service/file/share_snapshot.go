@@ -174,19 +174,8 @@ func copyShareContent(tx store.Tx, account, share, snap string) error {
 // purgeSnapshot deletes a share snapshot, or the live share when snap is
 // "", with every record it owns.
 func purgeSnapshot(tx store.Tx, account, share, snap string, now time.Time) error {
-	nodes := snapPrefix(store.SpaceFile, account, share, snap)
-	var keys [][]byte
-	err := tx.Scan(nodes, store.PrefixEnd(nodes), store.ScanOptions{}, func(k, _ []byte) bool {
-		keys = append(keys, bytes.Clone(k))
-		return true
-	})
-	if err != nil {
+	if err := store.DeletePrefix(tx, snapPrefix(store.SpaceFile, account, share, snap)); err != nil {
 		return err
-	}
-	for _, k := range keys {
-		if err := tx.Delete(k); err != nil {
-			return err
-		}
 	}
 	if err := purgeIndex(tx, snapPrefix(store.SpaceFileIndex, account, share, snap), now); err != nil {
 		return err
